@@ -1,0 +1,128 @@
+package zmachine_test
+
+// Benchmarks of the interpreter on Zork I. docs/performance.md says how to
+// run them and records the figures measured.
+
+import (
+	"os"
+	"testing"
+
+	"github.com/grue-lab/grue/game/zmachine"
+)
+
+// loadGame loads a shared story file for a benchmark, or skips it.
+func loadGame(b *testing.B, name string) *zmachine.Story {
+	b.Helper()
+	data, err := os.ReadFile(gamePath(b, name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	story, err := zmachine.Load(data)
+	if err != nil {
+		b.Fatalf("Load %s: %v", name, err)
+	}
+	return story
+}
+
+// walkthrough returns the Zork I solution's commands, or skips.
+func walkthrough(b *testing.B) []string {
+	b.Helper()
+	return readScript(b, gamePath(b, "zork1.walkthrough.txt"))
+}
+
+// playTo starts a Zork I machine at seed 12 and plays the first n commands
+// of the walkthrough.
+func playTo(b *testing.B, story *zmachine.Story, lines []string, n int) *zmachine.Machine {
+	b.Helper()
+	m, err := zmachine.New(story, zmachine.Options{Seed: 12, Width: 80})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := m.Start(); err != nil {
+		b.Fatalf("Start: %v", err)
+	}
+	for i, l := range lines[:n] {
+		if _, err := m.Step(l); err != nil {
+			b.Fatalf("command %d %q: %v", i, l, err)
+		}
+	}
+	return m
+}
+
+// BenchmarkWalkthroughInProcess plays the whole Zork I walkthrough (396
+// commands, seed 12) per iteration: New, Start and every Step.
+func BenchmarkWalkthroughInProcess(b *testing.B) {
+	story := loadGame(b, "zork1.z3")
+	lines := walkthrough(b)
+	b.ReportAllocs()
+	var instr uint64
+	var commands int
+	for b.Loop() {
+		m, err := zmachine.New(story, zmachine.Options{Seed: 12, Width: 80})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := m.Start(); err != nil {
+			b.Fatalf("Start: %v", err)
+		}
+		for i, l := range lines {
+			if m.State() == zmachine.Halted {
+				break
+			}
+			if _, err := m.Step(l); err != nil {
+				b.Fatalf("command %d %q: %v", i, l, err)
+			}
+			commands++
+		}
+		instr += m.Instructions()
+	}
+	sec := b.Elapsed().Seconds()
+	if commands > 0 && sec > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(commands), "ns/command")
+		b.ReportMetric(float64(instr)/sec, "instr/s")
+		b.ReportMetric(float64(instr)/float64(b.N), "instr/op")
+	}
+}
+
+// BenchmarkStep times one typical command from a fixed mid-game state
+// (after the walkthrough's first 30 commands): each iteration restores the
+// snapshot and steps once. Allocations per Step should not grow with the
+// instructions the Step executes, hence instr/op next to allocs/op.
+func BenchmarkStep(b *testing.B) {
+	story := loadGame(b, "zork1.z3")
+	lines := walkthrough(b)
+	for _, cmd := range []string{"look", "inventory", "wait", "open trophy case"} {
+		b.Run(cmd, func(b *testing.B) {
+			m := playTo(b, story, lines, 30)
+			snap := m.Snapshot()
+			b.ReportAllocs()
+			var instr uint64
+			for b.Loop() {
+				if err := m.Restore(snap); err != nil {
+					b.Fatalf("Restore: %v", err)
+				}
+				before := m.Instructions()
+				if _, err := m.Step(cmd); err != nil {
+					b.Fatalf("Step %q: %v", cmd, err)
+				}
+				instr += m.Instructions() - before
+			}
+			b.ReportMetric(float64(instr)/float64(b.N), "instr/op")
+		})
+	}
+}
+
+// BenchmarkSnapshotRestore times a Snapshot and Restore pair on Zork I in
+// mid-game (after 150 walkthrough commands). Target: under 5 µs.
+func BenchmarkSnapshotRestore(b *testing.B) {
+	story := loadGame(b, "zork1.z3")
+	lines := walkthrough(b)
+	m := playTo(b, story, lines, 150)
+	b.ReportAllocs()
+	for b.Loop() {
+		s := m.Snapshot()
+		if err := m.Restore(s); err != nil {
+			b.Fatalf("Restore: %v", err)
+		}
+	}
+}
