@@ -1,0 +1,71 @@
+// Package game is grue's game layer: it finds and opens the story files that
+// the rest of grue plays, between the Z-machine interpreter below it
+// (game/zmachine) and the agents, harness and command line above it.
+//
+// For now it only resolves a story name or path to a file (Find); the game
+// catalog, the Game interface and the MCP server and client come later.
+package game
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// GamesEnv names the environment variable that holds the folder of story
+// files that Find searches by name.
+const GamesEnv = "GRUE_GAMES"
+
+// StoryExts are the story file extensions that Find tries after a bare name,
+// in this order.
+var StoryExts = []string{".z3", ".z4", ".z5", ".z7", ".z8"}
+
+// Find resolves nameOrPath to a story file.
+//
+// A path to an existing file wins. Otherwise, when the GRUE_GAMES
+// environment variable names a folder, Find looks there for NAME and then
+// NAME.z3, NAME.z4, NAME.z5, NAME.z7 and NAME.z8. It does not check that the
+// file is a story file: loading it does. The error lists every place it
+// looked.
+func Find(nameOrPath string) (string, error) {
+	if nameOrPath == "" {
+		return "", errors.New("no story given")
+	}
+	fi, err := os.Stat(nameOrPath)
+	switch {
+	case err == nil && fi.IsDir():
+		return "", fmt.Errorf("%s: is a directory, not a story file", nameOrPath)
+	case err == nil:
+		return nameOrPath, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	}
+
+	looked := []string{nameOrPath}
+	dir := os.Getenv(GamesEnv)
+	// Only a bare name is looked up in the games folder: "x/zork1" that
+	// does not exist is a typo in a path, not a name.
+	if dir != "" && !strings.ContainsRune(nameOrPath, '/') && !strings.ContainsRune(nameOrPath, filepath.Separator) {
+		candidates := []string{filepath.Join(dir, nameOrPath)}
+		if filepath.Ext(nameOrPath) == "" {
+			for _, ext := range StoryExts {
+				candidates = append(candidates, filepath.Join(dir, nameOrPath+ext))
+			}
+		}
+		for _, c := range candidates {
+			fi, err := os.Stat(c)
+			if err == nil && !fi.IsDir() {
+				return c, nil
+			}
+			looked = append(looked, c)
+		}
+	}
+	msg := fmt.Sprintf("story %q not found: looked for %s", nameOrPath, strings.Join(looked, ", "))
+	if dir == "" {
+		msg += " (set " + GamesEnv + " to a folder of story files to play them by name)"
+	}
+	return "", errors.New(msg)
+}

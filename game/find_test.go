@@ -1,0 +1,79 @@
+package game
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func touch(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFind(t *testing.T) {
+	games := t.TempDir()
+	touch(t, filepath.Join(games, "zork1.z3"))
+	touch(t, filepath.Join(games, "praxix.z5"))
+	touch(t, filepath.Join(games, "plain"))
+	if err := os.Mkdir(filepath.Join(games, "folder.z5"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	local := filepath.Join(work, "zork1.z3")
+	touch(t, local)
+	t.Setenv(GamesEnv, games)
+
+	for _, tc := range []struct{ in, want string }{
+		{local, local}, // an existing path wins
+		{"zork1", filepath.Join(games, "zork1.z3")},    // name + extension
+		{"zork1.z3", filepath.Join(games, "zork1.z3")}, // name with its extension
+		{"praxix", filepath.Join(games, "praxix.z5")},  // any of the extensions
+		{"plain", filepath.Join(games, "plain")},       // the name as it is comes first
+		{filepath.Join(games, "zork1.z3"), filepath.Join(games, "zork1.z3")},
+	} {
+		got, err := Find(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("Find(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestFindErrors(t *testing.T) {
+	games := t.TempDir()
+	if err := os.Mkdir(filepath.Join(games, "folder"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(GamesEnv, games)
+
+	_, err := Find("zork9")
+	if err == nil {
+		t.Fatal("Find(zork9): no error")
+	}
+	for _, want := range []string{`"zork9"`, filepath.Join(games, "zork9"), filepath.Join(games, "zork9.z8")} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Find(zork9) error %q does not mention %q", err, want)
+		}
+	}
+
+	if _, err := Find(filepath.Join(games, "folder")); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("Find(a directory) = %v; want an error saying it is a directory", err)
+	}
+	if _, err := Find(""); err == nil {
+		t.Error("Find(\"\"): no error")
+	}
+	// A path that does not exist is not looked up by name.
+	_, err = Find("nowhere/zork1")
+	if err == nil || strings.Contains(err.Error(), games) {
+		t.Errorf("Find(nowhere/zork1) = %v; want an error that does not search %s", err, games)
+	}
+
+	t.Setenv(GamesEnv, "")
+	_, err = Find("zork1")
+	if err == nil || !strings.Contains(err.Error(), GamesEnv) {
+		t.Errorf("Find(zork1) without %s = %v; want an error naming %s", GamesEnv, err, GamesEnv)
+	}
+}
