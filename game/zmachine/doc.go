@@ -1,0 +1,36 @@
+// Package zmachine is grue's Z-machine interpreter: it runs Infocom and
+// Inform story files of versions 3, 4, 5, 7 and 8 as the Z-Machine Standards
+// Document 1.1 describes, and as Frotz runs them.
+//
+// It is made for programs that play games, not for a terminal. A Story is a
+// loaded, validated story file; it is read-only and may be shared by any
+// number of Machines. A Machine is one running game:
+//
+//	story, err := zmachine.Load(data)
+//	m, err := zmachine.New(story, zmachine.Options{Seed: 12})
+//	intro, err := m.Start()            // runs to the first input request
+//	reply, err := m.Step("open mailbox") // one command, to the next input request
+//
+// Each Step returns the text the game printed to the lower window; the upper
+// window (or the version 3 status line) is read separately with StatusLine
+// and UpperWindow, and the machine's condition (waiting for a line, for a key,
+// for a file name, or halted) with State.
+//
+// A Machine can be copied cheaply: Snapshot captures the whole state (dynamic
+// memory, stack, call frames, program counter, random number generator and
+// output state) and Restore puts it back, so a caller can branch a game, undo
+// a move or try an action and come back.
+//
+// Random numbers follow Frotz's seeded generator, so a Machine with seed N
+// prints what `dfrotz -s N` prints for the same commands.
+//
+// Nothing here panics past the package boundary: a bad story file, an illegal
+// instruction, a stack overflow, a division by zero or a runaway loop ends
+// with an *Error naming the problem and the program counter.
+//
+// The files follow Frotz's map of an interpreter: story.go (loading and the
+// header), memory.go, process.go (the instruction loop), ops*.go (the
+// opcodes), object.go, text.go, input.go, output.go (streams, windows and the
+// status line), random.go, snapshot.go (Snapshot, Restore and undo),
+// quetzal.go (save files) and errors.go.
+package zmachine

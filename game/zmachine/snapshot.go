@@ -1,0 +1,130 @@
+package zmachine
+
+import "fmt"
+
+// Snapshot is a copy of a Machine's whole state: dynamic memory, the stack
+// and call frames, the program counter, the random number generator, the
+// output streams and windows, and what the machine is waiting for. It does
+// not hold the story (shared) or save files (not game state). A Snapshot is
+// immutable: it can be restored any number of times, into the machine that
+// took it or into another machine of the same story.
+type Snapshot struct {
+	story  *Story
+	dyn    []byte
+	stack  []uint16
+	frames []frame
+	pc     uint32
+	rng    rng
+	state  State
+	in     inputRequest
+	out    outputState
+}
+
+// outputState is the part of the output that is game state.
+type outputState struct {
+	screenOff    bool
+	transcriptOn bool
+	mem          [16]memStream
+	memDepth     int
+	window       int
+	upperHeight  int
+	upper        []rune // the upper window's rows, concatenated
+	row, col     int
+	font         uint16
+}
+
+// Snapshot copies the machine's state.
+func (m *Machine) Snapshot() *Snapshot {
+	s := &Snapshot{
+		story:  m.story,
+		dyn:    append([]byte(nil), m.dyn...),
+		stack:  append([]uint16(nil), m.stack[:m.sp]...),
+		frames: append([]frame(nil), m.frames...),
+		pc:     m.pc,
+		rng:    m.rng,
+		state:  m.state,
+		in:     m.in,
+	}
+	o := &m.out
+	s.out = outputState{
+		screenOff: o.screenOff, transcriptOn: o.transcriptOn,
+		mem: o.mem, memDepth: o.memDepth, window: o.window,
+		upperHeight: o.upperHeight, row: o.row, col: o.col, font: o.font,
+	}
+	if len(o.upper) > 0 {
+		s.out.upper = make([]rune, 0, len(o.upper)*m.opts.Width)
+		for _, row := range o.upper {
+			s.out.upper = append(s.out.upper, row...)
+		}
+	}
+	return s
+}
+
+// Restore puts the machine back in the state s holds. s must come from a
+// machine of the same story with the same screen width.
+func (m *Machine) Restore(s *Snapshot) error {
+	if s == nil {
+		return fmt.Errorf("zmachine: Restore: nil snapshot")
+	}
+	if s.story != m.story {
+		return fmt.Errorf("zmachine: Restore: the snapshot is of another story")
+	}
+	if len(s.out.upper)%m.opts.Width != 0 {
+		return fmt.Errorf("zmachine: Restore: the snapshot is of a machine with another screen width")
+	}
+	copy(m.dyn, s.dyn)
+	m.sp = copy(m.stack, s.stack)
+	m.frames = append(m.frames[:0], s.frames...)
+	m.pc = s.pc
+	m.rng = s.rng
+	m.state = s.state
+	m.in = s.in
+	o := &m.out
+	o.screenOff, o.transcriptOn = s.out.screenOff, s.out.transcriptOn
+	o.mem, o.memDepth, o.window = s.out.mem, s.out.memDepth, s.out.window
+	o.upperHeight, o.row, o.col, o.font = s.out.upperHeight, s.out.row, s.out.col, s.out.font
+	w := m.opts.Width
+	rows := len(s.out.upper) / w
+	o.upper = o.upper[:0]
+	for i := 0; i < rows; i++ {
+		o.upper = append(o.upper, append([]rune(nil), s.out.upper[i*w:(i+1)*w]...))
+	}
+	return nil
+}
+
+// saveUndo implements save_undo: the state is kept with the program
+// counter on the store byte, so that restore_undo can store 2 there.
+func (m *Machine) saveUndo() {
+	if m.opts.UndoSlots < 0 {
+		m.store(0xffff)
+		return
+	}
+	if len(m.undo) >= m.opts.UndoSlots {
+		copy(m.undo, m.undo[1:])
+		m.undo = m.undo[:len(m.undo)-1]
+	}
+	m.undo = append(m.undo, m.Snapshot())
+	m.store(1)
+}
+
+// restoreUndo implements restore_undo: back to the latest save_undo, which
+// is then forgotten, so that repeated undos go further back.
+func (m *Machine) restoreUndo() {
+	if m.opts.UndoSlots < 0 {
+		m.store(0xffff)
+		return
+	}
+	if len(m.undo) == 0 {
+		m.store(0)
+		return
+	}
+	s := m.undo[len(m.undo)-1]
+	m.undo = m.undo[:len(m.undo)-1]
+	keep := m.dyn[0x11] & 0x03
+	if err := m.Restore(s); err != nil {
+		fail("restore_undo: %v", err)
+	}
+	m.dyn[0x11] = m.dyn[0x11]&^0x03 | keep
+	m.state = running
+	m.store(2)
+}
