@@ -47,7 +47,7 @@ func (m *Machine) dispatch(code int) {
 	case 0x0e: // insert_obj
 		m.insertObj(o[0], o[1])
 	case 0x0f: // loadw array index
-		m.store(m.rw(uint32(o[0]+2*o[1])))
+		m.store(m.rw(uint32(o[0] + 2*o[1])))
 	case 0x10: // loadb
 		m.store(uint16(m.rb(uint32(o[0] + o[1]))))
 	case 0x11: // get_prop
