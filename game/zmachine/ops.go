@@ -234,6 +234,7 @@ func (m *Machine) dispatch(code int) {
 		m.ww(uint32(o[0])+2, uint16(col))
 	case opV + 0x11: // set_text_style
 		m.needVersion(4, "set_text_style")
+		m.out.setStyle(o[0])
 	case opV + 0x12: // buffer_mode
 		m.needVersion(4, "buffer_mode")
 	case opV + 0x13: // output_stream number table

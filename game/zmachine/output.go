@@ -38,6 +38,12 @@ type output struct {
 	upper       [][]rune // rows of the upper window, Width runes each
 	row, col    int      // upper-window cursor, 0-based
 	font        uint16
+	style       uint16 // set_text_style: 1 reverse, 2 bold, 4 italic, 8 fixed
+
+	// dropEmphasis makes the lower window leave out bold and italic
+	// characters, as dfrotz 2.54 does; only the differential tests set it,
+	// to compare with dfrotz's transcripts.
+	dropEmphasis bool
 }
 
 func (o *output) init(m *Machine) {
@@ -54,6 +60,7 @@ func (o *output) reset() {
 	o.upper = o.upper[:0]
 	o.row, o.col = 0, 0
 	o.font = 1
+	o.style = 0
 }
 
 func (o *output) beginStep() { o.lower = o.lower[:0] }
@@ -62,8 +69,12 @@ func (o *output) endStep() string { return string(o.lower) }
 
 func (o *output) write(s string) { o.lower = append(o.lower, s...) }
 
-// zscii sends one ZSCII character to the selected output streams.
+// zscii sends one ZSCII character to the selected output streams. ZSCII 0
+// prints nothing, not even to stream 3 (Standard §3.8.2.1).
 func (o *output) zscii(c uint16) {
+	if c == 0 {
+		return
+	}
 	if o.capture != nil {
 		if r := o.m.zsciiToRune(c); r != 0 {
 			*o.capture = utf8.AppendRune(*o.capture, r)
@@ -124,6 +135,9 @@ func (o *output) screen(r rune) {
 		if !o.screenOff {
 			o.putUpper(r)
 		}
+		return
+	}
+	if o.dropEmphasis && o.style&6 != 0 && r != '\n' {
 		return
 	}
 	if !o.screenOff {
@@ -330,6 +344,15 @@ func (o *output) cursor() (row, col int) {
 		return o.row + 1, o.col + 1
 	}
 	return o.m.opts.Height, 1
+}
+
+// setStyle implements set_text_style: 0 is roman, other styles combine.
+func (o *output) setStyle(s uint16) {
+	if s == 0 {
+		o.style = 0
+		return
+	}
+	o.style |= s & 0x0f
 }
 
 // setFont implements set_font: font 1 (normal) and 4 (fixed pitch) exist;

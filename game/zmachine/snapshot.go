@@ -31,6 +31,7 @@ type outputState struct {
 	upper        []rune // the upper window's rows, concatenated
 	row, col     int
 	font         uint16
+	style        uint16
 }
 
 // Snapshot copies the machine's state.
@@ -50,6 +51,7 @@ func (m *Machine) Snapshot() *Snapshot {
 		screenOff: o.screenOff, transcriptOn: o.transcriptOn,
 		mem: o.mem, memDepth: o.memDepth, window: o.window,
 		upperHeight: o.upperHeight, row: o.row, col: o.col, font: o.font,
+		style: o.style,
 	}
 	if len(o.upper) > 0 {
 		s.out.upper = make([]rune, 0, len(o.upper)*m.opts.Width)
@@ -83,6 +85,7 @@ func (m *Machine) Restore(s *Snapshot) error {
 	o.screenOff, o.transcriptOn = s.out.screenOff, s.out.transcriptOn
 	o.mem, o.memDepth, o.window = s.out.mem, s.out.memDepth, s.out.window
 	o.upperHeight, o.row, o.col, o.font = s.out.upperHeight, s.out.row, s.out.col, s.out.font
+	o.style = s.out.style
 	w := m.opts.Width
 	rows := len(s.out.upper) / w
 	o.upper = o.upper[:0]
