@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/chzyer/readline"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/zmachine"
+)
+
+// playOptions are the flags of grue play.
+type playOptions struct {
+	seed          int64
+	plain         bool
+	width, height int
+}
+
+func newPlayCmd() *cobra.Command {
+	var o playOptions
+	cmd := &cobra.Command{
+		Use:   "play [--seed N] [--plain] [--width W] [--height H] STORY",
+		Short: "Play a story file by hand",
+		Long: `Play a story file by hand.
+
+STORY is a path to a .z3, .z4, .z5, .z7 or .z8 story file, or the name of a
+story in the folder that the GRUE_GAMES environment variable names ("zork1"
+finds $GRUE_GAMES/zork1.z3).
+
+When stdin is a terminal, grue shows the status line in reverse video above
+the game's text and reads commands with line editing and history; Ctrl-D
+ends the game. When stdin is not a terminal, or with --plain, it reads one
+command a line and prints the plain transcript that "dfrotz -m -p -q" prints:
+the lower window only, no status line, no prompts other than the game's own.
+
+The game's random numbers are seeded with --seed (1 unless given) exactly as
+"dfrotz -s N" seeds them, so the same seed and commands give the same
+transcript. Save files are read and written in the current directory.`,
+		Example: `  grue play zork1
+  grue play --seed 12 --width 200 zork1 < $GRUE_GAMES/zork1.walkthrough.txt
+  echo 'open mailbox' | grue play ./zork1.z3`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.play(cmd, args[0])
+		},
+	}
+	f := cmd.Flags()
+	f.Int64Var(&o.seed, "seed", 1, "seed of the game's random numbers, as dfrotz -s N")
+	f.BoolVar(&o.plain, "plain", false, "print the plain transcript even when stdin is a terminal")
+	f.IntVar(&o.width, "width", 80, "screen width in characters (default in a terminal: its width)")
+	f.IntVar(&o.height, "height", 24, "screen height in lines")
+	return cmd
+}
+
+func (o *playOptions) play(cmd *cobra.Command, story string) error {
+	if o.width < 1 || o.width > 255 {
+		return usageError{fmt.Errorf("--width %d: want 1 to 255", o.width)}
+	}
+	if o.height < 1 || o.height > 255 {
+		return usageError{fmt.Errorf("--height %d: want 1 to 255", o.height)}
+	}
+	path, err := game.Find(story)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	st, err := zmachine.Load(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+
+	in, out := cmd.InOrStdin(), cmd.OutOrStdout()
+	terminal := !o.plain && isTerminal(in)
+	width, height := o.width, o.height
+	if terminal {
+		if w, h, ok := terminalSize(out); ok {
+			if !cmd.Flags().Changed("width") {
+				width = min(w, 255)
+			}
+			if !cmd.Flags().Changed("height") {
+				height = min(h, 255)
+			}
+		}
+	}
+	m, err := zmachine.New(st, zmachine.Options{
+		Seed:   o.seed,
+		Width:  width,
+		Height: height,
+		Files:  zmachine.DirFiles("."),
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if !terminal {
+		return playPlain(m, in, out)
+	}
+	rl, err := readline.NewEx(&readline.Config{
+		Stdin:             readline.NewCancelableStdin(in),
+		Stdout:            out,
+		Stderr:            cmd.ErrOrStderr(),
+		HistoryLimit:      1000,
+		InterruptPrompt:   "^C",
+		HistorySearchFold: true,
+	})
+	if err != nil {
+		return err
+	}
+	defer rl.Close()
+	return playTerminal(m, rl, out, width)
+}
+
+// machine is what grue play needs of a *zmachine.Machine.
+type machine interface {
+	Start() (string, error)
+	Step(input string) (string, error)
+	State() zmachine.State
+	StatusLine() string
+}
+
+var _ machine = (*zmachine.Machine)(nil)
+
+// playPlain plays m with commands read from in, one a line, and writes the
+// plain transcript to out: the game's text and nothing else, as
+// `dfrotz -m -p -q` prints it. It stops at the end of in or when the game
+// halts. A last line without a newline is played too (dfrotz drops it).
+//
+// Nothing stands in for the echo of the input or of its Return: dfrotz
+// prints none when its input is not a terminal (Zork's "foo" gives
+// ">I don't know the word", Praxix's every command gives ">" and the reply
+// on one line), so the blank lines that follow most Zork moves are part of
+// what the Machine must print.
+func playPlain(m machine, in io.Reader, out io.Writer) error {
+	w := bufio.NewWriter(out)
+	text, err := m.Start()
+	if _, werr := w.WriteString(text); err == nil {
+		err = werr
+	}
+	r := bufio.NewReader(in)
+	for err == nil && m.State() != zmachine.Halted {
+		// Show the prompt before waiting for input from a pipe.
+		if err = w.Flush(); err != nil {
+			break
+		}
+		line, rerr := r.ReadString('\n')
+		if rerr != nil && rerr != io.EOF {
+			err = rerr
+			break
+		}
+		if line == "" && rerr == io.EOF {
+			break
+		}
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		text, err = m.Step(line)
+		if _, werr := w.WriteString(text); err == nil {
+			err = werr
+		}
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// lineReader is what playTerminal needs of a *readline.Instance.
+type lineReader interface {
+	SetPrompt(prompt string)
+	Readline() (string, error)
+}
+
+// playTerminal plays m in a terminal: the status line in reverse video when
+// it changes, then the game's text; the text's last line (the game's prompt,
+// such as ">") becomes the prompt of the line editor. It ends when the game
+// halts, at Ctrl-D, or at Ctrl-C on an empty line.
+func playTerminal(m machine, rl lineReader, out io.Writer, width int) error {
+	status := ""
+	show := func(text string) error {
+		if s := m.StatusLine(); s != status {
+			status = s
+			if s != "" {
+				if _, err := fmt.Fprintf(out, "\x1b[7m%s\x1b[0m\n", padRight(s, width)); err != nil {
+					return err
+				}
+			}
+		}
+		body, prompt := splitPrompt(text)
+		if m.State() == zmachine.Halted {
+			body, prompt = text, ""
+			if body != "" && !strings.HasSuffix(body, "\n") {
+				body += "\n"
+			}
+		}
+		rl.SetPrompt(prompt)
+		_, err := io.WriteString(out, body)
+		return err
+	}
+
+	text, err := m.Start()
+	if serr := show(text); err == nil {
+		err = serr
+	}
+	for err == nil && m.State() != zmachine.Halted {
+		line, rerr := rl.Readline()
+		switch {
+		case errors.Is(rerr, readline.ErrInterrupt):
+			if line == "" {
+				return nil
+			}
+			continue
+		case errors.Is(rerr, io.EOF):
+			_, err = io.WriteString(out, "\n")
+			return err
+		case rerr != nil:
+			return rerr
+		}
+		text, err = m.Step(line)
+		if serr := show(text); err == nil {
+			err = serr
+		}
+	}
+	return err
+}
+
+// splitPrompt splits the game's text before its last line, which is the
+// prompt that the game left the cursor after.
+func splitPrompt(text string) (body, prompt string) {
+	i := strings.LastIndexByte(text, '\n')
+	return text[:i+1], text[i+1:]
+}
+
+// padRight pads s with spaces to width characters.
+func padRight(s string, width int) string {
+	if n := width - len([]rune(s)); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+// isTerminal reports whether r is a terminal.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// terminalSize returns the size of the terminal w, if it is one.
+func terminalSize(w io.Writer) (width, height int, ok bool) {
+	f, isFile := w.(*os.File)
+	if !isFile || !term.IsTerminal(int(f.Fd())) {
+		return 0, 0, false
+	}
+	width, height, err := term.GetSize(int(f.Fd()))
+	return width, height, err == nil && width > 0 && height > 0
+}
