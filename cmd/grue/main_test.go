@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary run as the commands that the scripts use:
+// "grue" is the real grue, and "mkstory" writes a story file header.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"grue":    func() { os.Exit(Main()) },
+		"mkstory": mkstory,
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script. They find the
+// story files in $GRUE_GAMES (default: shared/games beside the repository);
+// the scripts that need them skip without them, except with CI=true, where a
+// missing story file (or a missing dfrotz, the reference interpreter) fails.
+func TestScripts(t *testing.T) {
+	games := gamesDir(t)
+	haveGames := fileExists(filepath.Join(games, "zork1.z3"))
+	ci := os.Getenv("CI") == "true"
+	if !haveGames && ci {
+		t.Errorf("no story files in %s (set GRUE_GAMES): with CI=true a missing story file is a failure", games)
+	}
+	path := os.Getenv("PATH") + string(os.PathListSeparator) + "/usr/games" // Debian's dfrotz
+	if _, err := lookPath("dfrotz", path); err != nil && ci {
+		t.Errorf("dfrotz not found (apt-get install frotz): with CI=true the comparison with it must run")
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("GRUE_GAMES", games)
+			env.Setenv("PATH", path)
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "games":
+				return haveGames, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"cmptranscript": cmpTranscript,
+		},
+	})
+}
+
+// gamesDir is $GRUE_GAMES, or else ../shared/games from the repository root
+// (the tests run in cmd/grue), as an absolute path.
+func gamesDir(t *testing.T) string {
+	dir := os.Getenv("GRUE_GAMES")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "games")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+func fileExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func lookPath(file, path string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		if p := filepath.Join(dir, file); fileExists(p) {
+			return p, nil
+		}
+	}
+	return exec.LookPath(file)
+}
+
+// cmpTranscript is "cmptranscript GOT WANT": GOT (a file, or stdout) must
+// equal WANT without its last newline. A plain transcript ends at the game's
+// prompt, with no newline, but a file in a txtar archive always ends in one.
+func cmpTranscript(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! cmptranscript")
+	}
+	if len(args) != 2 {
+		ts.Fatalf("usage: cmptranscript GOT WANT")
+	}
+	got := ts.ReadFile(args[0])
+	want := ts.ReadFile(args[1])
+	if n := len(want); n > 0 && want[n-1] == '\n' {
+		want = want[:n-1]
+	}
+	if got == want {
+		return
+	}
+	// Name the first line that differs: transcripts are long.
+	gl, wl := bytes.Split([]byte(got), []byte("\n")), bytes.Split([]byte(want), []byte("\n"))
+	for i := 0; i < len(gl) || i < len(wl); i++ {
+		var g, w []byte
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if !bytes.Equal(g, w) || i >= len(gl) || i >= len(wl) {
+			ts.Fatalf("%s and %s differ at line %d:\n got %q\nwant %q", args[0], args[1], i+1, g, w)
+		}
+	}
+	ts.Fatalf("%s and %s differ", args[0], args[1])
+}
+
+// mkstory is "mkstory VERSION FILE": it writes a 1 KiB story file whose
+// header claims the Z-machine version VERSION, with plausible addresses and
+// nothing else, to test how grue refuses versions it does not run.
+func mkstory() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: mkstory VERSION FILE")
+		os.Exit(2)
+	}
+	version, err := strconv.Atoi(os.Args[1])
+	if err != nil || version < 0 || version > 255 {
+		fmt.Fprintf(os.Stderr, "mkstory: bad version %q\n", os.Args[1])
+		os.Exit(2)
+	}
+	const size = 1024
+	b := make([]byte, size)
+	b[0] = byte(version)
+	put := func(at int, v uint16) { binary.BigEndian.PutUint16(b[at:], v) }
+	put(0x04, 0x0200) // high memory
+	put(0x06, 0x0300) // initial PC
+	put(0x08, 0x0100) // dictionary
+	put(0x0A, 0x0100) // object table
+	put(0x0C, 0x0100) // globals
+	put(0x0E, 0x0200) // static memory
+	scale := 2
+	switch {
+	case version >= 8:
+		scale = 8
+	case version >= 4:
+		scale = 4
+	}
+	put(0x1A, uint16(size/scale)) // file length
+	if err := os.WriteFile(os.Args[2], b, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "mkstory:", err)
+		os.Exit(1)
+	}
+}
