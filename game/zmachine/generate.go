@@ -1,0 +1,3 @@
+package zmachine
+
+//go:generate sh testdata/stories/build.sh
