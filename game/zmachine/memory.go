@@ -77,11 +77,11 @@ func (m *Machine) DynamicMemory() []byte { return append([]byte(nil), m.dyn...) 
 // Instructions is the number of instructions executed since New.
 func (m *Machine) Instructions() uint64 { return m.count }
 
-// Header values grue reports as an interpreter. They are Frotz's, so that a
-// story that prints them (the Inform library's banner does) prints what it
-// prints under dfrotz.
+// Header values grue reports as an interpreter: Frotz's, so that a story
+// that prints them (the Inform library's VERSION does) prints what it prints
+// under dfrotz.
 const (
-	interpreterNumber  = 6   // IBM PC, as Frotz reports
+	interpreterNumber  = 1   // DECSystem-20, as Frotz's dumb interface reports
 	interpreterVersion = 'F' // Frotz's letter
 )
 
@@ -106,51 +106,39 @@ func (m *Machine) reset() {
 }
 
 // setHeader writes the header fields that the interpreter owns (Standard
-// §11): capabilities, screen size, interpreter identity and revision.
+// §11), with the values dfrotz 2.54 writes: a story can read them, and what
+// it does with them must match.
 func (m *Machine) setHeader() {
 	d := m.dyn
 	v := m.story.version
 	if v <= 3 {
-		// Flags 1: status line available (bit 4 clear), screen splitting
-		// available (bit 5), variable-pitch font not the default (bit 6).
-		d[0x01] &^= 0x10 | 0x40
+		// Flags 1: screen splitting available (bit 5); the status line is
+		// available (bit 4 stays as the story has it, normally clear).
 		d[0x01] |= 0x20
 	} else {
-		// Flags 1: no colours (0), no pictures (1), bold (2), italic (3),
-		// fixed-space (4), no sound (5), timed input (7).
-		d[0x01] = 0x04 | 0x08 | 0x10 | 0x80
-	}
-	// Flags 2: clear the requests we cannot grant (pictures, mouse,
-	// colours, sound, menus); undo (bit 4) is granted.
-	if v >= 5 {
-		d[0x11] &^= 0x08 | 0x20 | 0x40 | 0x80
-		d[0x10] &^= 0x01
-	}
-	if v >= 4 {
+		// Flags 1: timed input available (bit 7). Styles and fonts are
+		// accepted; their text is kept, so the story need not know.
+		d[0x01] |= 0x80
 		d[0x1e] = interpreterNumber
 		d[0x1f] = interpreterVersion
 		d[0x20] = byte(m.opts.Height)
 		d[0x21] = byte(m.opts.Width)
 	}
 	if v >= 5 {
+		// Flags 2: refuse the mouse (bit 5), sound (bit 7) and menus
+		// (bit 8); undo (bit 4) is granted.
+		d[0x11] &^= 0x20 | 0x80
+		d[0x10] &^= 0x01
 		d[0x22], d[0x23] = 0, byte(m.opts.Width)
 		d[0x24], d[0x25] = 0, byte(m.opts.Height)
-		d[0x26] = 1
-		d[0x27] = 1
-		d[0x2c] = 2 // black background
-		d[0x2d] = 9 // white foreground
+		d[0x26] = 1 // font width in units
+		d[0x27] = 1 // font height in units
+		d[0x2c] = 0 // default colours: none
+		d[0x2d] = 0
 	}
 	// Standard revision 1.1.
 	d[0x32] = 1
 	d[0x33] = 1
-	// Header extension: flags 3 (no transparency) and true colours, where
-	// the story has room for them.
-	if ext := m.story.extension; ext != 0 && ext+2 <= uint32(len(d)) {
-		n := uint32(d[ext])<<8 | uint32(d[ext+1])
-		if n >= 4 && ext+2*4+1 < uint32(len(d)) {
-			d[ext+8], d[ext+9] = 0, 0
-		}
-	}
 }
 
 // flags2Written keeps output stream 2 in step with the transcript bit that a
