@@ -184,13 +184,18 @@ func (t *transcript) String() string { return strings.Join(t.chunks, "") }
 // nothing after a file name, and for a key (read_char) the partial line
 // before the cursor printed once more (dfrotz redraws the cursor's row
 // before it reads a key and prints the full row again when it ends).
-func runGrue(story *zmachine.Story, seed int64, width int, files zmachine.Files, lines []string) *transcript {
+//
+// name is the story file's name without its extension: dfrotz offers
+// name.qzl at the first save prompt. The machine loses the text dfrotz's
+// screen loses (see DfrotzScreen); grue itself keeps it.
+func runGrue(story *zmachine.Story, name string, seed int64, width int, files zmachine.Files, lines []string) *transcript {
 	tr := &transcript{errAt: -1}
-	m, err := zmachine.New(story, zmachine.Options{Seed: seed, Width: width, Files: files})
+	m, err := zmachine.New(story, zmachine.Options{Seed: seed, Width: width, Files: files, Name: name})
 	if err != nil {
 		tr.err, tr.errAt = err, 0
 		return tr
 	}
+	zmachine.DfrotzScreen(m)
 	out, err := m.Start()
 	tr.chunks = append(tr.chunks, out)
 	if err != nil {
@@ -228,18 +233,22 @@ func runGrue(story *zmachine.Story, seed int64, width int, files zmachine.Files,
 }
 
 // normalizer folds every run of whitespace into one space and trims the
-// ends, keeping track of where each appended chunk starts.
+// ends, keeping track of where each appended chunk starts. Whitespace right
+// after a ">" is dropped: dfrotz swallows the first newline a game prints
+// after a line of input, so its replies run on from the prompt.
 type normalizer struct {
 	b       strings.Builder
 	pending bool // whitespace seen since the last non-space
+	prompt  bool // the last non-space was ">"
 }
 
 func (n *normalizer) write(s string) {
 	for _, r := range s {
 		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v' {
-			n.pending = true
+			n.pending = !n.prompt
 			continue
 		}
+		n.prompt = r == '>'
 		if n.pending && n.b.Len() > 0 {
 			n.b.WriteByte(' ')
 		}
@@ -443,7 +452,8 @@ func checkAgainstDfrotz(t *testing.T, dfrotz, storyPath string, seed int64, line
 		t.Fatalf("Load %s: %v", filepath.Base(storyPath), err)
 	}
 	ref := runDfrotz(t, dfrotz, storyPath, seed, width, lines)
-	got := runGrue(story, seed, width, zmachine.DirFiles(t.TempDir()), lines)
+	name := strings.TrimSuffix(filepath.Base(storyPath), filepath.Ext(storyPath))
+	got := runGrue(story, name, seed, width, zmachine.DirFiles(t.TempDir()), lines)
 
 	if want != "" && !strings.Contains(normalize(ref), want) {
 		t.Errorf("dfrotz's own transcript lacks %q: the script or the story file is not the one this test expects", want)
@@ -483,7 +493,8 @@ func TestNormalize(t *testing.T) {
 		{"  \n ", ""},
 		{"a", "a"},
 		{"\n\nWest of House\nYou are\t here.\n\n>", "West of House You are here. >"},
-		{">\n\nTaken.\n\n>", "> Taken. >"},
+		{">\n\nTaken.\n\n>", ">Taken. >"},
+		{"Score: 3 > 2\n>  look", "Score: 3 >2 >look"},
 	} {
 		if got := normalize(c.in); got != c.want {
 			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)

@@ -1,7 +1,8 @@
 package zmachine
 
-// DropEmphasis makes m leave bold and italic text out of the lower window,
-// as dfrotz 2.54 does (it prints nothing for them), so that a differential
-// test can compare transcripts. grue itself always keeps that text: the
-// Inform library prints room names in bold.
-func DropEmphasis(m *Machine) { m.out.dropEmphasis = true }
+// DfrotzScreen makes m lose the text that dfrotz 2.54's screen loses, so a
+// differential test can compare transcripts: bold and italic characters
+// (dfrotz prints none of them) and what a step printed before a restart
+// (dfrotz clears its screen before showing it). grue itself keeps all the
+// text: the Inform library prints room names in bold.
+func DfrotzScreen(m *Machine) { m.out.dfrotz = true }

@@ -464,20 +464,26 @@ func (m *Machine) printTable(text uint32, width, height, skip uint16) {
 	}
 }
 
+// checkUnicode implements check_unicode as Frotz answers it: bit 0 "can
+// print", bit 1 "can read". Printable ASCII can be both; delete, escape
+// and Return can be typed; everything else above ASCII is printed (as
+// UTF-8) but not accepted as a key.
 func (m *Machine) checkUnicode(r rune) uint16 {
 	switch {
-	case r >= 32 && r <= 126:
+	case r == 8 || r == 13 || r == 27:
+		return 2
+	case r < 0x20:
+		return 0
+	case r <= 0x7e:
 		return 3
-	case r >= 0xa0 && r <= 0xffff:
-		if m.runeToZSCII(r) != 0 {
-			return 3
-		}
-		return 1
 	}
-	return 0
+	return 1
 }
 
 func (m *Machine) restart() {
+	if m.out.dfrotz {
+		m.out.lower = m.out.lower[:0]
+	}
 	m.reset()
 	m.rng.init(m.rng.seed)
 	m.state = running

@@ -40,10 +40,12 @@ type output struct {
 	font        uint16
 	style       uint16 // set_text_style: 1 reverse, 2 bold, 4 italic, 8 fixed
 
-	// dropEmphasis makes the lower window leave out bold and italic
-	// characters, as dfrotz 2.54 does; only the differential tests set it,
-	// to compare with dfrotz's transcripts.
-	dropEmphasis bool
+	// dfrotz makes the lower window behave as dfrotz 2.54's screen does
+	// where that loses text: bold and italic characters are left out, and
+	// a restart wipes what the step printed before it. Only the
+	// differential tests set it, to compare with dfrotz's transcripts;
+	// grue itself keeps all the text.
+	dfrotz bool
 }
 
 func (o *output) init(m *Machine) {
@@ -137,7 +139,7 @@ func (o *output) screen(r rune) {
 		}
 		return
 	}
-	if o.dropEmphasis && o.style&6 != 0 && r != '\n' {
+	if o.dfrotz && o.style&6 != 0 && r != '\n' {
 		return
 	}
 	if !o.screenOff {
