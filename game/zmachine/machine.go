@@ -82,6 +82,9 @@ type Machine struct {
 	stack  []uint16 // evaluation stack, fixed capacity; sp is its length
 	sp     int
 	frames []frame // call frames; frames[0] is the main routine's
+	fp     *frame  // the current frame, &frames[len(frames)-1]
+
+	globals uint32 // address of the global variables
 
 	rng rng
 
@@ -149,6 +152,8 @@ func New(story *Story, opts Options) (*Machine, error) {
 		stack:  make([]uint16, stackSize),
 		frames: make([]frame, 0, 64),
 		files:  opts.Files,
+
+		globals: story.globals,
 	}
 	if m.files == nil {
 		m.files = NewMemFiles()

@@ -10,20 +10,17 @@ const stackSize = 1 << 15
 // maxFrames bounds the call depth: deeper recursion is a stack overflow.
 const maxFrames = 4096
 
+// rb and rw are the interpreter's hottest functions, kept small enough to
+// inline. A read past the end of the story is Go's index error, which run
+// reports as a read beyond the end of the story.
 func (m *Machine) rb(a uint32) byte {
 	if a < uint32(len(m.dyn)) {
 		return m.dyn[a]
-	}
-	if a >= uint32(len(m.static)) {
-		fail("read from 0x%05x, beyond the end of the story (0x%05x)", a, len(m.static))
 	}
 	return m.static[a]
 }
 
 func (m *Machine) rw(a uint32) uint16 {
-	if a+1 < uint32(len(m.dyn)) {
-		return uint16(m.dyn[a])<<8 | uint16(m.dyn[a+1])
-	}
 	return uint16(m.rb(a))<<8 | uint16(m.rb(a+1))
 }
 
@@ -98,6 +95,7 @@ func (m *Machine) reset() {
 	m.sp = 0
 	m.frames = m.frames[:0]
 	m.frames = append(m.frames, frame{store: -1})
+	m.syncFrame()
 	m.pc = m.story.initialPC
 	m.out.reset()
 	m.setHeader()

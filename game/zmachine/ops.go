@@ -88,6 +88,7 @@ func (m *Machine) dispatch(code int) {
 			fail("throw to frame %d, which does not exist (depth %d)", fp, len(m.frames))
 		}
 		m.frames = m.frames[:fp]
+		m.syncFrame()
 		m.ret(o[0])
 
 	// ---- 1OP ----
@@ -300,7 +301,7 @@ func (m *Machine) dispatch(code int) {
 		m.printTable(uint32(o[0]), o[1], h, skip)
 	case opV + 0x1f: // check_arg_count n ?
 		m.needVersion(5, "check_arg_count")
-		m.branch(uint16(m.frames[len(m.frames)-1].argc) >= o[0])
+		m.branch(uint16(m.fp.argc) >= o[0])
 
 	// ---- EXT ----
 	case opEX + 0x00: // save table bytes name -> (result)

@@ -3,6 +3,7 @@ package zmachine
 import (
 	"fmt"
 	"runtime"
+	"strings"
 )
 
 // The instruction loop (Standard §4): fetch an opcode, decode its operands,
@@ -33,7 +34,12 @@ func (m *Machine) run(input *string) (err error) {
 			case fault:
 				msg = v.msg
 			case runtime.Error:
-				msg = "story file broke the interpreter: " + v.Error()
+				msg = v.Error()
+				if strings.Contains(msg, "index out of range") {
+					msg = "memory access beyond the end of the story (" + msg + ")"
+				} else {
+					msg = "story file broke the interpreter: " + msg
+				}
 			default:
 				msg = fmt.Sprint(v)
 			}
@@ -163,9 +169,9 @@ func (m *Machine) getVar(v byte) uint16 {
 	case v == 0:
 		return m.pop()
 	case v < 16:
-		return m.frames[len(m.frames)-1].locals[v-1]
+		return m.fp.locals[v-1]
 	default:
-		a := m.story.globals + 2*uint32(v-16)
+		a := m.globals + 2*uint32(v-16)
 		return uint16(m.dyn[a])<<8 | uint16(m.dyn[a+1])
 	}
 }
@@ -176,9 +182,9 @@ func (m *Machine) setVar(v byte, x uint16) {
 	case v == 0:
 		m.push(x)
 	case v < 16:
-		m.frames[len(m.frames)-1].locals[v-1] = x
+		m.fp.locals[v-1] = x
 	default:
-		a := m.story.globals + 2*uint32(v-16)
+		a := m.globals + 2*uint32(v-16)
 		m.dyn[a] = byte(x >> 8)
 		m.dyn[a+1] = byte(x)
 	}
@@ -216,12 +222,16 @@ func (m *Machine) push(x uint16) {
 }
 
 func (m *Machine) pop() uint16 {
-	if m.sp <= m.frames[len(m.frames)-1].base {
+	if m.sp <= m.fp.base {
 		fail("stack underflow")
 	}
 	m.sp--
 	return m.stack[m.sp]
 }
+
+// syncFrame points m.fp at the current (last) frame; every change to
+// m.frames is followed by it.
+func (m *Machine) syncFrame() { m.fp = &m.frames[len(m.frames)-1] }
 
 // store reads the store byte at the program counter and writes x there.
 func (m *Machine) store(x uint16) {
@@ -289,6 +299,7 @@ func (m *Machine) call(p uint16, args []uint16, store int16) {
 		}
 	}
 	m.frames = append(m.frames, f)
+	m.syncFrame()
 	m.pc = a
 }
 
@@ -302,6 +313,7 @@ func (m *Machine) ret(x uint16) {
 	m.pc = f.retPC
 	store := f.store
 	m.frames = m.frames[:len(m.frames)-1]
+	m.syncFrame()
 	if store >= 0 {
 		m.setVar(byte(store), x)
 	}

@@ -213,5 +213,6 @@ func (m *Machine) loadQuetzal(data []byte) (uint32, error) {
 	copy(m.dyn, mem)
 	m.sp = copy(m.stack, stack)
 	m.frames = append(m.frames[:0], frames...)
+	m.syncFrame()
 	return pc, nil
 }

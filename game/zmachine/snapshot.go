@@ -77,6 +77,7 @@ func (m *Machine) Restore(s *Snapshot) error {
 	copy(m.dyn, s.dyn)
 	m.sp = copy(m.stack, s.stack)
 	m.frames = append(m.frames[:0], s.frames...)
+	m.syncFrame()
 	m.pc = s.pc
 	m.rng = s.rng
 	m.state = s.state
