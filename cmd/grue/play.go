@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/chzyer/readline"
@@ -97,6 +98,7 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 		Width:  width,
 		Height: height,
 		Files:  zmachine.DirFiles("."),
+		Name:   strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -130,15 +132,15 @@ type machine interface {
 var _ machine = (*zmachine.Machine)(nil)
 
 // playPlain plays m with commands read from in, one a line, and writes the
-// plain transcript to out: the game's text and nothing else, as
-// `dfrotz -m -p -q` prints it. It stops at the end of in or when the game
-// halts. A last line without a newline is played too (dfrotz drops it).
+// plain transcript to out: the game's text, as `dfrotz -m -p -q` prints it,
+// and a newline after each line of input where a terminal would have shown
+// the Return, so that every reply starts on a line of its own. It stops at
+// the end of in or when the game halts. A last line without a newline is
+// played too (dfrotz drops it).
 //
-// Nothing stands in for the echo of the input or of its Return: dfrotz
-// prints none when its input is not a terminal (Zork's "foo" gives
-// ">I don't know the word", Praxix's every command gives ">" and the reply
-// on one line), so the blank lines that follow most Zork moves are part of
-// what the Machine must print.
+// dfrotz itself prints nothing after input from a pipe (Zork's "foo" gives
+// ">I don't know the word") but blank lines where its status line changed;
+// transcripts are held to dfrotz's with whitespace aside.
 func playPlain(m machine, in io.Reader, out io.Writer) error {
 	w := bufio.NewWriter(out)
 	text, err := m.Start()
@@ -160,6 +162,11 @@ func playPlain(m machine, in io.Reader, out io.Writer) error {
 			break
 		}
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if m.State() == zmachine.WaitLine {
+			if _, err = w.WriteString("\n"); err != nil {
+				break
+			}
+		}
 		text, err = m.Step(line)
 		if _, werr := w.WriteString(text); err == nil {
 			err = werr

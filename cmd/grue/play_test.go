@@ -54,11 +54,11 @@ func TestPlayPlain(t *testing.T) {
 		inputs         []string
 	}{
 		{"no input", "", "Welcome.\n\n>", nil},
-		{"two commands", "look\nwait\n", "Welcome.\n\n>echo: look\n\n>echo: wait\n\n>", []string{"look", "wait"}},
-		{"empty line", "\n", "Welcome.\n\n>echo: \n\n>", []string{""}},
-		{"crlf", "look\r\n", "Welcome.\n\n>echo: look\n\n>", []string{"look"}},
-		{"last line without newline", "look\nwait", "Welcome.\n\n>echo: look\n\n>echo: wait\n\n>", []string{"look", "wait"}},
-		{"stops when halted", "quit\nlook\n", "Welcome.\n\n>Bye.", []string{"quit"}},
+		{"two commands", "look\nwait\n", "Welcome.\n\n>\necho: look\n\n>\necho: wait\n\n>", []string{"look", "wait"}},
+		{"empty line", "\n", "Welcome.\n\n>\necho: \n\n>", []string{""}},
+		{"crlf", "look\r\n", "Welcome.\n\n>\necho: look\n\n>", []string{"look"}},
+		{"last line without newline", "look\nwait", "Welcome.\n\n>\necho: look\n\n>\necho: wait\n\n>", []string{"look", "wait"}},
+		{"stops when halted", "quit\nlook\n", "Welcome.\n\n>\nBye.", []string{"quit"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &fakeMachine{}
@@ -84,7 +84,7 @@ func TestPlayPlainError(t *testing.T) {
 		t.Fatalf("playPlain error = %v, want a *zmachine.Error", err)
 	}
 	// The text printed before the error is not lost.
-	if want := "Welcome.\n\n>Half a reply"; out.String() != want {
+	if want := "Welcome.\n\n>\nHalf a reply"; out.String() != want {
 		t.Errorf("transcript %q, want %q", out.String(), want)
 	}
 }
