@@ -52,8 +52,14 @@ func (m *Machine) beginRead() {
 func (m *Machine) supply(input string) {
 	switch m.in.kind {
 	case WaitLine:
+		if m.out.recordOn {
+			m.out.record = append(append(m.out.record, input...), '\n')
+		}
 		m.finishRead(input)
 	case WaitKey:
+		if m.out.recordOn {
+			m.out.record = append(append(m.out.record, input...), '\n')
+		}
 		m.store(m.keyCode(input))
 	case WaitFile:
 		m.finishFile(input)

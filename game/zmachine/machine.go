@@ -242,3 +242,7 @@ func (m *Machine) UpperWindow() string {
 // Transcript returns everything the game sent to output stream 2 (the
 // transcript the game turns on with SCRIPT) so far.
 func (m *Machine) Transcript() string { return string(m.out.transcript) }
+
+// CommandRecord returns the input the game recorded while it had output
+// stream 4 on: each command line and key, one a line.
+func (m *Machine) CommandRecord() string { return string(m.out.record) }

@@ -269,3 +269,38 @@ func TestRestartKeepsSeedSequence(t *testing.T) {
 	}
 	_ = intro
 }
+
+func TestCommandRecordStream4(t *testing.T) {
+	code := []byte{
+		0xe2, 0x17, 0x02, 0x00, 0x00, 20, // storeb 0x200 0 20: text buffer size
+		0xe2, 0x17, 0x02, 0x80, 0x00, 5, // storeb 0x280 0 5: parse buffer size
+		0xf3, 0x7f, 4, // output_stream 4
+		0xe4, 0x0f, 0x02, 0x00, 0x02, 0x80, 0x10, // aread 0x200 0x280 -> g0
+		0xe4, 0x0f, 0x02, 0x00, 0x02, 0x80, 0x10, // aread again
+		0xba, // quit
+	}
+	_, m, err := run(t, asmStory(code), zmachine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps(t, m, "Open the Door", "wait")
+	if got, want := m.CommandRecord(), "Open the Door\nwait\n"; got != want {
+		t.Errorf("stream 4 recorded %q, want %q", got, want)
+	}
+	if !m.Halted() {
+		t.Errorf("state %v after the last read, want halted", m.State())
+	}
+}
+
+func TestTranscriptStream2(t *testing.T) {
+	story := openStory(t, "zork1.z3")
+	m, _ := zmachine.New(story, zmachine.Options{Seed: 1})
+	steps(t, m, "script", "open mailbox", "unscript", "north")
+	tr := m.Transcript()
+	if !strings.Contains(tr, "Opening the small mailbox reveals a leaflet.") {
+		t.Errorf("transcript lacks the scripted reply: %q", tr)
+	}
+	if strings.Contains(tr, "North of House") {
+		t.Errorf("transcript goes on after unscript: %q", tr)
+	}
+}

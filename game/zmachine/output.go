@@ -24,6 +24,8 @@ type output struct {
 	lower        []byte // lower-window text since the Step began (UTF-8)
 	transcript   []byte // stream 2
 	transcriptOn bool
+	record       []byte // stream 4: the player's input, a line each
+	recordOn     bool
 	screenOff    bool // stream 1 deselected
 
 	mem      [16]memStream // stream 3, nested
@@ -274,9 +276,11 @@ func (o *output) selectStream(n int16, table uint32) {
 		o.memDepth--
 		s := o.mem[o.memDepth]
 		o.m.ww(s.addr, s.count)
-	case 4, -4, 0:
-		// Stream 4 records the player's input; grue's callers have it
-		// already, so it is accepted and ignored.
+	case 4:
+		o.recordOn = true
+	case -4:
+		o.recordOn = false
+	case 0:
 	default:
 		fail("output_stream %d does not exist", n)
 	}

@@ -24,6 +24,7 @@ type Snapshot struct {
 type outputState struct {
 	screenOff    bool
 	transcriptOn bool
+	recordOn     bool
 	mem          [16]memStream
 	memDepth     int
 	window       int
@@ -48,7 +49,7 @@ func (m *Machine) Snapshot() *Snapshot {
 	}
 	o := &m.out
 	s.out = outputState{
-		screenOff: o.screenOff, transcriptOn: o.transcriptOn,
+		screenOff: o.screenOff, transcriptOn: o.transcriptOn, recordOn: o.recordOn,
 		mem: o.mem, memDepth: o.memDepth, window: o.window,
 		upperHeight: o.upperHeight, row: o.row, col: o.col, font: o.font,
 		style: o.style,
@@ -83,7 +84,7 @@ func (m *Machine) Restore(s *Snapshot) error {
 	m.state = s.state
 	m.in = s.in
 	o := &m.out
-	o.screenOff, o.transcriptOn = s.out.screenOff, s.out.transcriptOn
+	o.screenOff, o.transcriptOn, o.recordOn = s.out.screenOff, s.out.transcriptOn, s.out.recordOn
 	o.mem, o.memDepth, o.window = s.out.mem, s.out.memDepth, s.out.window
 	o.upperHeight, o.row, o.col, o.font = s.out.upperHeight, s.out.row, s.out.col, s.out.font
 	o.style = s.out.style
