@@ -1,0 +1,204 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/grue-lab/grue/game/zmachine"
+)
+
+// Entry holds what grue knows about one story file, recognised by its header
+// (release, serial and checksum), so that the facts attach to the right file
+// whatever it is called.
+type Entry struct {
+	// Name is the short name a user types ("zork1").
+	Name string
+	// Title is the game's full title.
+	Title string
+	// Release, Serial and Checksum identify the story file.
+	Release  int
+	Serial   string
+	Checksum uint16
+	// MaxScore is the highest score the game awards.
+	MaxScore int
+	// Player is the object number of the player in the object tree.
+	Player uint16
+	// Rooms is the object whose children are the rooms, or 0 when rooms
+	// have no parent (as in Inform games).
+	Rooms uint16
+	// DeathTexts end the game badly when the reply contains one of them.
+	DeathTexts []string
+	// EndTexts end the game when the reply contains one of them (the
+	// game's restart/restore/quit question, for example); the game counts
+	// as won when the score is MaxScore.
+	EndTexts []string
+	// VictoryTexts end the game with a win when the reply contains one.
+	VictoryTexts []string
+	// Walkthrough is the file name, in the games folder, of a solution
+	// with one command a line; "" when there is none.
+	Walkthrough string
+}
+
+// zorkEnd is the question the Zork games ask when a game is over.
+const zorkEnd = "(Type RESTART, RESTORE, or QUIT):"
+
+// zorkDeath is the line the Zork games print when the player dies.
+const zorkDeath = "****  You have died  ****"
+
+var catalog = []Entry{
+	{
+		Name: "zork1", Title: "Zork I: The Great Underground Empire",
+		Release: 119, Serial: "880429", Checksum: 0xbf44,
+		MaxScore: 350, Player: 44, Rooms: 39,
+		DeathTexts:   []string{zorkDeath},
+		EndTexts:     []string{zorkEnd},
+		VictoryTexts: []string{`The ZORK trilogy continues with "ZORK II`},
+		Walkthrough:  "zork1.walkthrough.txt",
+	},
+	{
+		Name: "zork2", Title: "Zork II: The Wizard of Frobozz",
+		Release: 63, Serial: "860811", Checksum: 0x4492,
+		MaxScore: 400, Player: 40, Rooms: 37,
+		DeathTexts: []string{zorkDeath},
+		EndTexts:   []string{zorkEnd},
+	},
+	{
+		Name: "zork3", Title: "Zork III: The Dungeon Master",
+		Release: 25, Serial: "860811", Checksum: 0xf645,
+		MaxScore: 7, Player: 35, Rooms: 34,
+		DeathTexts: []string{zorkDeath},
+		EndTexts:   []string{zorkEnd},
+	},
+}
+
+// Catalog returns the games grue knows facts about, as copies.
+func Catalog() []Entry {
+	out := make([]Entry, len(catalog))
+	for i, e := range catalog {
+		e.DeathTexts = append([]string(nil), e.DeathTexts...)
+		e.EndTexts = append([]string(nil), e.EndTexts...)
+		e.VictoryTexts = append([]string(nil), e.VictoryTexts...)
+		out[i] = e
+	}
+	return out
+}
+
+// Lookup returns the catalog entry for story, recognised by its release,
+// serial number and checksum.
+func Lookup(story *zmachine.Story) (Entry, bool) {
+	for _, e := range Catalog() {
+		if e.Release == story.Release() && e.Serial == story.Serial() && e.Checksum == story.Checksum() {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// GameFile is a story file found in the games folder.
+type GameFile struct {
+	// Name is the catalog name when the file is recognised, else the file
+	// name without its extension.
+	Name string
+	// Path is where the file is.
+	Path string
+	// Known reports whether the catalog recognised the file; Title is
+	// then the game's title.
+	Known bool
+	Title string
+	// Version, Release, Serial and Checksum come from the header.
+	Version  int
+	Release  int
+	Serial   string
+	Checksum uint16
+}
+
+// Games lists the story files (by extension, see StoryExts) in the folder
+// that the GRUE_GAMES environment variable names, sorted by name, with the
+// names the catalog knows them by. A file that does not load as a story is
+// reported in the error, after the others are listed.
+func Games() ([]GameFile, error) {
+	dir := os.Getenv(GamesEnv)
+	if dir == "" {
+		return nil, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing games: %w", err)
+	}
+	var out []GameFile
+	var errs []error
+	for _, de := range ents {
+		if de.IsDir() || !isStoryExt(de.Name()) {
+			continue
+		}
+		path := filepath.Join(dir, de.Name())
+		gf, err := describe(path)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, gf)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, errors.Join(errs...)
+}
+
+// describe loads the story at path and recognises it.
+func describe(path string) (GameFile, error) {
+	story, err := loadStory(path)
+	if err != nil {
+		return GameFile{}, err
+	}
+	base := filepath.Base(path)
+	gf := GameFile{
+		Name:     strings.TrimSuffix(base, filepath.Ext(base)),
+		Path:     path,
+		Version:  story.Version(),
+		Release:  story.Release(),
+		Serial:   story.Serial(),
+		Checksum: story.Checksum(),
+	}
+	if e, ok := Lookup(story); ok {
+		gf.Name, gf.Title, gf.Known = e.Name, e.Title, true
+	}
+	return gf, nil
+}
+
+// loadStory reads and loads the story file at path.
+func loadStory(path string) (*zmachine.Story, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading story: %w", err)
+	}
+	story, err := zmachine.Load(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return story, nil
+}
+
+func isStoryExt(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	for _, e := range StoryExts {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// findByCatalogName looks in the games folder for a file that the catalog
+// recognises as name, for files not called NAME.z3 and the like.
+func findByCatalogName(name string) (string, bool) {
+	games, _ := Games()
+	for _, g := range games {
+		if g.Known && strings.EqualFold(g.Name, name) {
+			return g.Path, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,288 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/grue-lab/grue/game/zmachine"
+)
+
+// Game is one running story as a research environment: it plays commands on
+// a Z-machine and reads score, moves, location, inventory and the whole
+// world from the machine's memory and object tree rather than from the text.
+// It ends the game on the catalog's death and victory texts for known games,
+// and on the Inform library's "*** You have died ***" and "*** You have won
+// ***" lines or the machine halting for any game.
+//
+// A Game is not safe for concurrent use; Fork gives an independent copy that
+// may run in another goroutine.
+type Game struct {
+	story *zmachine.Story
+	name  string
+	opts  options
+	entry Entry
+	known bool
+
+	m       *zmachine.Machine
+	player  uint16 // the player object, 0 if unknown
+	rooms   uint16 // the parent of the rooms, 0 for top-level rooms
+	objects int    // number of objects in the object table
+
+	start   *State // the state after the intro, for Reset
+	intro   string
+	done    bool
+	victory bool
+	history []*State // states before each Step, for Undo
+}
+
+// StepResult is what one Step gives back.
+type StepResult struct {
+	// Observation is the game's reply, without the trailing prompt.
+	Observation string
+	// Reward is the change in score that the step made.
+	Reward int
+	// Done reports that the game is over: the player died, won, or the
+	// machine stopped; Victory that it ended in a win.
+	Done, Victory bool
+	// Info is the state of the game after the step.
+	Info Info
+}
+
+// Info is the state of the game that an agent or a harness tracks.
+type Info struct {
+	Score, MaxScore, Moves int
+	// Location is the name of the room the player is in and LocationID
+	// its object number.
+	Location   string
+	LocationID uint16
+}
+
+// Object is one object of the world as the object tree holds it.
+type Object struct {
+	// ID is the object number.
+	ID   uint16
+	Name string
+	// Parent, Sibling and Child are the tree links (0 for none).
+	Parent, Sibling, Child uint16
+	// Attributes lists the attributes that are set, in increasing order.
+	Attributes []int
+}
+
+// Option configures a Game made by Open or New.
+type Option func(*options)
+
+type options struct {
+	seed      int64
+	width     int
+	undoDepth int
+}
+
+// Seed sets the seed of the game's random numbers, as `dfrotz -s n` does.
+func Seed(n int64) Option { return func(o *options) { o.seed = n } }
+
+// Width sets the screen width in characters that the game is told about
+// (0 means 80).
+func Width(n int) Option { return func(o *options) { o.width = n } }
+
+// UndoDepth sets how many steps Undo can go back (default 1000; a negative
+// number disables Undo).
+func UndoDepth(n int) Option { return func(o *options) { o.undoDepth = n } }
+
+// DefaultUndoDepth is how many steps Undo can go back unless UndoDepth says
+// otherwise.
+const DefaultUndoDepth = 1000
+
+// Open finds the story nameOrPath (a path, a file in the games folder, see
+// Find, or the catalog name of a file there), loads it and starts it.
+func Open(nameOrPath string, opts ...Option) (*Game, error) {
+	path, err := Find(nameOrPath)
+	if err != nil {
+		p, ok := findByCatalogName(nameOrPath)
+		if !ok {
+			return nil, fmt.Errorf("opening game: %w", err)
+		}
+		path = p
+	}
+	story, err := loadStory(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening game: %w", err)
+	}
+	base := filepath.Base(path)
+	return New(story, strings.TrimSuffix(base, filepath.Ext(base)), opts...)
+}
+
+// New starts a game of story. name names it (and its save files); a story
+// that the catalog knows takes the catalog's name when name is "".
+func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
+	g := &Game{story: story, name: name, opts: options{undoDepth: DefaultUndoDepth}}
+	for _, o := range opts {
+		o(&g.opts)
+	}
+	g.entry, g.known = Lookup(story)
+	if g.name == "" {
+		g.name = g.entry.Name
+	}
+	if g.name == "" {
+		g.name = "story"
+	}
+	m, err := g.newMachine()
+	if err != nil {
+		return nil, err
+	}
+	g.m = m
+	g.objects = countObjects(m)
+	intro, err := m.Start()
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", g.name, err)
+	}
+	g.intro = trimPrompt(intro)
+	if g.known {
+		g.player, g.rooms = g.entry.Player, g.entry.Rooms
+	} else {
+		g.player = g.findPlayer()
+	}
+	g.start = g.Save()
+	return g, nil
+}
+
+func (g *Game) newMachine() (*zmachine.Machine, error) {
+	m, err := zmachine.New(g.story, zmachine.Options{Seed: g.opts.seed, Width: g.opts.width, Name: g.name})
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", g.name, err)
+	}
+	return m, nil
+}
+
+// Name is the game's name.
+func (g *Game) Name() string { return g.name }
+
+// Story is the story file the game runs.
+func (g *Game) Story() *zmachine.Story { return g.story }
+
+// Machine is the Z-machine that runs the game, for callers that need more
+// than Game offers. Changing its state behind the Game's back leaves Undo
+// history and Done as they were.
+func (g *Game) Machine() *zmachine.Machine { return g.m }
+
+// Entry returns the catalog's facts about the game and whether it has any.
+func (g *Game) Entry() (Entry, bool) { return g.entry, g.known }
+
+// Intro is the text the game printed before its first prompt.
+func (g *Game) Intro() string { return g.intro }
+
+// Reset starts the game again from the beginning, with the same seed, and
+// returns the intro. It forgets the Undo history.
+func (g *Game) Reset() (string, error) {
+	if err := g.Restore(g.start); err != nil {
+		return "", fmt.Errorf("resetting %s: %w", g.name, err)
+	}
+	g.history = nil
+	return g.intro, nil
+}
+
+// Step plays one command and reports its outcome. A game that is over (see
+// Done) can still be stepped while the machine waits for input: the Zork
+// games, for one, carry on after a death.
+func (g *Game) Step(action string) (StepResult, error) {
+	st := g.m.State()
+	if st != zmachine.WaitLine && st != zmachine.WaitKey {
+		return StepResult{}, fmt.Errorf("%s: cannot play %q: the machine is %v", g.name, action, st)
+	}
+	before := g.Save()
+	prev := g.Score()
+	out, err := g.m.Step(action)
+	if err != nil {
+		// Leave the game as it was before the failed command.
+		if rerr := g.Restore(before); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return StepResult{}, fmt.Errorf("%s: playing %q: %w", g.name, action, err)
+	}
+	if g.opts.undoDepth >= 0 {
+		g.history = append(g.history, before)
+		if over := len(g.history) - g.opts.undoDepth; over > 0 {
+			g.history = append(g.history[:0:0], g.history[over:]...)
+		}
+	}
+	g.done, g.victory = g.judge(out)
+	return StepResult{
+		Observation: trimPrompt(out),
+		Reward:      g.Score() - prev,
+		Done:        g.done,
+		Victory:     g.victory,
+		Info:        g.Info(),
+	}, nil
+}
+
+// judge decides from a reply and the machine whether the game is over and
+// whether it was won.
+func (g *Game) judge(out string) (done, victory bool) {
+	if g.m.State() == zmachine.Halted {
+		done = true
+	}
+	if g.known {
+		e := g.entry
+		if containsAny(out, e.VictoryTexts) {
+			return true, true
+		}
+		if containsAny(out, e.DeathTexts) {
+			return true, false
+		}
+		if containsAny(out, e.EndTexts) {
+			done = true
+		}
+		return done, done && e.MaxScore > 0 && g.Score() >= e.MaxScore
+	}
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
+			// The Inform library's end-of-game banner.
+			if strings.Contains(line, "You have won") {
+				return true, true
+			}
+			done = true
+		}
+	}
+	return done, false
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if sub != "" && strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// trimPrompt removes the trailing input prompt and surrounding blank space.
+func trimPrompt(s string) string {
+	s = strings.TrimRight(s, " \n")
+	s = strings.TrimSuffix(s, ">")
+	return strings.TrimSpace(s)
+}
+
+// Done reports whether the last step ended the game.
+func (g *Game) Done() bool { return g.done }
+
+// Victory reports whether the last step ended the game with a win.
+func (g *Game) Victory() bool { return g.victory }
+
+// Info returns score, moves and location as they are now.
+func (g *Game) Info() Info {
+	name, id := g.Location()
+	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id}
+}
+
+// Score is the score, from the machine: global 1, which version 3 games
+// show on the status line and the Inform library keeps the score in.
+func (g *Game) Score() int { return int(int16(g.m.Global(1))) }
+
+// Moves is the number of moves, from the machine: global 2, the version 3
+// status line's moves and the Inform library's turns.
+func (g *Game) Moves() int { return int(int16(g.m.Global(2))) }
+
+// MaxScore is the game's maximum score from the catalog, 0 when unknown.
+func (g *Game) MaxScore() int { return g.entry.MaxScore }

@@ -1,0 +1,31 @@
+package game
+
+import "hash/fnv"
+
+// StateHash is a hash (64-bit FNV-1a) of the world: every object's
+// attributes and tree links, then the 240 global variables. Equal states
+// give equal hashes, whatever way the game reached them; a move changes it,
+// since the move counter is a global. Properties, the stack and the random
+// number generator are not hashed.
+func (g *Game) StateHash() uint64 {
+	h := fnv.New64a()
+	table, _ := g.m.PeekWord(0x0a)
+	start, size, header := uint32(table)+31*2, uint32(9), uint32(7)
+	if g.story.Version() > 3 {
+		start, size, header = uint32(table)+63*2, 14, 12
+	}
+	buf := make([]byte, 0, int(header)*g.objects+480)
+	for o := 0; o < g.objects; o++ {
+		a := start + uint32(o)*size
+		for i := uint32(0); i < header; i++ {
+			b, _ := g.m.PeekByte(a + i)
+			buf = append(buf, b)
+		}
+	}
+	for n := 0; n < 240; n++ {
+		v := g.m.Global(n)
+		buf = append(buf, byte(v>>8), byte(v))
+	}
+	h.Write(buf)
+	return h.Sum64()
+}

@@ -1,0 +1,82 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/grue-lab/grue/game/zmachine"
+)
+
+// State is a saved game: the machine's whole state and the Game's view of
+// it (whether the game is over). It is immutable and may be restored any
+// number of times, into the game that saved it or into another game of the
+// same story and screen width.
+type State struct {
+	story   *zmachine.Story
+	snap    *zmachine.Snapshot
+	done    bool
+	victory bool
+}
+
+// ErrNoUndo is returned by Undo when there is no step to go back over.
+var ErrNoUndo = errors.New("nothing to undo")
+
+// Save captures the game's state. It costs a copy of dynamic memory.
+func (g *Game) Save() *State {
+	return &State{story: g.story, snap: g.m.Snapshot(), done: g.done, victory: g.victory}
+}
+
+// Restore puts the game back in state s, which Save made on a game of the
+// same story. The Undo history is kept: Undo goes back over the steps played
+// before the Restore as well.
+func (g *Game) Restore(s *State) error {
+	if s == nil || s.snap == nil {
+		return fmt.Errorf("%s: restoring: no state", g.name)
+	}
+	if s.story != g.story && !sameStory(s.story, g.story) {
+		return fmt.Errorf("%s: restoring: the state comes from another story (release %d, serial %s)",
+			g.name, s.story.Release(), s.story.Serial())
+	}
+	if err := g.m.Restore(s.snap); err != nil {
+		return fmt.Errorf("%s: restoring: %w", g.name, err)
+	}
+	g.done, g.victory = s.done, s.victory
+	return nil
+}
+
+func sameStory(a, b *zmachine.Story) bool {
+	return a.Release() == b.Release() && a.Serial() == b.Serial() &&
+		a.Checksum() == b.Checksum() && a.Size() == b.Size()
+}
+
+// Undo goes back one Step. It can go back as many steps as UndoDepth allows
+// (DefaultUndoDepth), and returns ErrNoUndo when there are none left.
+func (g *Game) Undo() error {
+	if len(g.history) == 0 {
+		return fmt.Errorf("%s: %w", g.name, ErrNoUndo)
+	}
+	s := g.history[len(g.history)-1]
+	if err := g.Restore(s); err != nil {
+		return fmt.Errorf("%s: undo: %w", g.name, err)
+	}
+	g.history = g.history[:len(g.history)-1]
+	return nil
+}
+
+// Fork returns an independent copy of the game: a new machine of the same
+// story in the same state, with the same Undo history. The two may then be
+// played apart, and in different goroutines.
+func (g *Game) Fork() *Game {
+	f := *g
+	m, err := f.newMachine()
+	if err != nil {
+		// New succeeded for this story and options once already.
+		panic(fmt.Sprintf("game: forking %s: %v", g.name, err))
+	}
+	if err := m.Restore(g.m.Snapshot()); err != nil {
+		panic(fmt.Sprintf("game: forking %s: %v", g.name, err))
+	}
+	f.m = m
+	f.history = append([]*State(nil), g.history...)
+	return &f
+}

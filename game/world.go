@@ -1,0 +1,123 @@
+package game
+
+import "github.com/grue-lab/grue/game/zmachine"
+
+// Player is the object number of the player, 0 when it is unknown.
+func (g *Game) Player() uint16 { return g.player }
+
+// Location returns the room the player is in: the player's parent in the
+// object tree, or the room holding it when the player is inside something
+// (a boat, a vehicle). When the player object is unknown it falls back to
+// global 0, the location in version 3 games and Inform games.
+func (g *Game) Location() (name string, id uint16) {
+	if g.player == 0 {
+		id = g.m.Global(0)
+		if id == 0 || int(id) > g.objects {
+			return "", 0
+		}
+		return g.m.ObjectName(id), id
+	}
+	id, _, _ = g.m.Object(g.player)
+	for steps := 0; id != 0 && steps < g.objects; steps++ {
+		p, _, _ := g.m.Object(id)
+		if p == 0 || p == g.rooms {
+			break
+		}
+		id = p
+	}
+	if id == 0 {
+		return "", 0
+	}
+	return g.m.ObjectName(id), id
+}
+
+// Inventory lists what the player carries: the player's children in the
+// object tree. It is empty when the player object is unknown.
+func (g *Game) Inventory() []Object {
+	if g.player == 0 {
+		return nil
+	}
+	return g.children(g.player)
+}
+
+// children lists the children of o in tree order.
+func (g *Game) children(o uint16) []Object {
+	var out []Object
+	_, _, c := g.m.Object(o)
+	for steps := 0; c != 0 && steps < g.objects; steps++ {
+		obj := g.object(c)
+		out = append(out, obj)
+		c = obj.Sibling
+	}
+	return out
+}
+
+// WorldObjects lists every object in the object table.
+func (g *Game) WorldObjects() []Object {
+	out := make([]Object, 0, g.objects)
+	for o := 1; o <= g.objects; o++ {
+		out = append(out, g.object(uint16(o)))
+	}
+	return out
+}
+
+// Object returns object o as the tree holds it now.
+func (g *Game) Object(o uint16) Object { return g.object(o) }
+
+func (g *Game) object(o uint16) Object {
+	p, s, c := g.m.Object(o)
+	obj := Object{ID: o, Name: g.m.ObjectName(o), Parent: p, Sibling: s, Child: c}
+	for a := 0; a < g.attributes(); a++ {
+		if g.m.Attribute(o, uint16(a)) {
+			obj.Attributes = append(obj.Attributes, a)
+		}
+	}
+	return obj
+}
+
+// attributes is the number of attributes an object has.
+func (g *Game) attributes() int {
+	if g.story.Version() <= 3 {
+		return 32
+	}
+	return 48
+}
+
+// findPlayer finds the player of a game the catalog does not know: the
+// Inform library's "yourself" (selfobj), or an Infocom-style "cretin".
+func (g *Game) findPlayer() uint16 {
+	for _, want := range []string{"yourself", "cretin"} {
+		for o := 1; o <= g.objects; o++ {
+			if g.m.ObjectName(uint16(o)) == want {
+				return uint16(o)
+			}
+		}
+	}
+	return 0
+}
+
+// countObjects works out how many objects the object table holds: the
+// table runs up to the first object's property table, as in every known
+// compiler's layout.
+func countObjects(m *zmachine.Machine) int {
+	table, _ := m.PeekWord(0x0a)
+	defaults, size, propAt := uint32(31*2), uint32(9), uint32(7)
+	max := 255
+	if m.Version() > 3 {
+		defaults, size, propAt, max = 63*2, 14, 12, 65535
+	}
+	first := uint32(table) + defaults
+	lowest := uint32(0xffffffff)
+	n := 0
+	for a := first; a+size <= lowest && n < max; a += size {
+		p, ok := m.PeekWord(a + propAt)
+		if !ok || uint32(p) <= first {
+			break
+		}
+		if uint32(p) < lowest {
+			lowest = uint32(p)
+		}
+		n++
+	}
+	return n
+}
