@@ -2,8 +2,13 @@
 // the rest of grue plays, between the Z-machine interpreter below it
 // (game/zmachine) and the agents, harness and command line above it.
 //
-// For now it only resolves a story name or path to a file (Find); the game
-// catalog, the Game interface and the MCP server and client come later.
+// Find resolves a story name or path to a file; Open and New start a Game,
+// which plays commands and reads score, moves, location, inventory and the
+// whole object tree from the machine, with Save, Restore, Fork and Undo for
+// branching experiments. The catalog (Catalog, Lookup, Games) recognises
+// known story files by header and holds their facts: maximum score, player
+// object, death and victory texts and walkthrough. The MCP server and client
+// come later.
 package game
 
 import (
