@@ -85,7 +85,10 @@ func TestZork1Walkthrough(t *testing.T) {
 		}
 		// And on a fork, now and then, without disturbing the main game.
 		if i%40 == 0 {
-			f := g.Fork()
+			f, err := g.Fork()
+			if err != nil {
+				t.Fatal(err)
+			}
 			fr, err := f.Step("score")
 			if err != nil {
 				t.Fatal(err)
@@ -180,7 +183,10 @@ func TestBranching(t *testing.T) {
 	play(t, g, head)
 	saved, hash := g.Save(), g.StateHash()
 
-	fork := g.Fork()
+	fork, err := g.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := play(t, g, tail)
 	endHash := g.StateHash()
 

@@ -66,17 +66,16 @@ func (g *Game) Undo() error {
 // Fork returns an independent copy of the game: a new machine of the same
 // story in the same state, with the same Undo history. The two may then be
 // played apart, and in different goroutines.
-func (g *Game) Fork() *Game {
+func (g *Game) Fork() (*Game, error) {
 	f := *g
 	m, err := f.newMachine()
 	if err != nil {
-		// New succeeded for this story and options once already.
-		panic(fmt.Sprintf("game: forking %s: %v", g.name, err))
+		return nil, fmt.Errorf("%s: fork: %w", g.name, err)
 	}
 	if err := m.Restore(g.m.Snapshot()); err != nil {
-		panic(fmt.Sprintf("game: forking %s: %v", g.name, err))
+		return nil, fmt.Errorf("%s: fork: %w", g.name, err)
 	}
 	f.m = m
 	f.history = append([]*State(nil), g.history...)
-	return &f
+	return &f, nil
 }
