@@ -304,3 +304,15 @@ func TestTranscriptStream2(t *testing.T) {
 		t.Errorf("transcript goes on after unscript: %q", tr)
 	}
 }
+
+func TestOutputPerStepIsBounded(t *testing.T) {
+	// print "hi"; jump back: 2 characters every 2 instructions, for ever.
+	code := append(append([]byte{}, asmPrintHi...), 0x8c, 0xff, 0xfc)
+	out, _, err := run(t, asmStory(code), zmachine.Options{Budget: 1 << 30})
+	if err == nil || !strings.Contains(err.Error(), "printed more than") {
+		t.Fatalf("got %v, want the output limit's error", err)
+	}
+	if len(out) > 5<<20 {
+		t.Errorf("the failed step returned %d bytes", len(out))
+	}
+}

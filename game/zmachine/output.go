@@ -18,10 +18,17 @@ type memStream struct {
 	count uint16
 }
 
+// maxStepOutput bounds the text one Start or Step may print: a broken
+// story can print far more per instruction than the instruction budget
+// suggests (a string of abbreviations, say), and must fail, not exhaust
+// memory.
+const maxStepOutput = 4 << 20
+
 type output struct {
 	m *Machine
 
 	lower        []byte // lower-window text since the Step began (UTF-8)
+	printed      int    // characters sent to the lower window this Step
 	transcript   []byte // stream 2
 	transcriptOn bool
 	record       []byte // stream 4: the player's input, a line each
@@ -67,7 +74,10 @@ func (o *output) reset() {
 	o.style = 0
 }
 
-func (o *output) beginStep() { o.lower = o.lower[:0] }
+func (o *output) beginStep() {
+	o.lower = o.lower[:0]
+	o.printed = 0
+}
 
 func (o *output) endStep() string { return string(o.lower) }
 
@@ -143,6 +153,9 @@ func (o *output) screen(r rune) {
 	}
 	if o.dfrotz && o.style&6 != 0 && r != '\n' {
 		return
+	}
+	if o.printed++; o.printed > maxStepOutput {
+		fail("the story printed more than %d characters in one step", maxStepOutput)
 	}
 	if !o.screenOff {
 		o.lower = utf8.AppendRune(o.lower, r)
