@@ -36,29 +36,30 @@ type outputState struct {
 }
 
 // Snapshot copies the machine's state.
-func (m *Machine) Snapshot() *Snapshot {
-	s := &Snapshot{
-		story:  m.story,
-		dyn:    append([]byte(nil), m.dyn...),
-		stack:  append([]uint16(nil), m.stack[:m.sp]...),
-		frames: append([]frame(nil), m.frames...),
-		pc:     m.pc,
-		rng:    m.rng,
-		state:  m.state,
-		in:     m.in,
+func (m *Machine) Snapshot() *Snapshot { return m.SnapshotInto(nil) }
+
+// SnapshotInto copies the machine's state into s, reusing its buffers, and
+// returns it; with s nil it makes a new Snapshot. It is for loops that take
+// many snapshots in turn (trying every action from a state, say): s must not
+// be in use elsewhere, since its old contents are overwritten.
+func (m *Machine) SnapshotInto(s *Snapshot) *Snapshot {
+	if s == nil {
+		s = &Snapshot{}
 	}
+	s.story = m.story
+	s.dyn = append(s.dyn[:0], m.dyn...)
+	s.stack = append(s.stack[:0], m.stack[:m.sp]...)
+	s.frames = append(s.frames[:0], m.frames...)
+	s.pc, s.rng, s.state, s.in = m.pc, m.rng, m.state, m.in
 	o := &m.out
 	s.out = outputState{
 		screenOff: o.screenOff, transcriptOn: o.transcriptOn, recordOn: o.recordOn,
 		mem: o.mem, memDepth: o.memDepth, window: o.window,
 		upperHeight: o.upperHeight, row: o.row, col: o.col, font: o.font,
-		style: o.style,
+		style: o.style, upper: s.out.upper[:0],
 	}
-	if len(o.upper) > 0 {
-		s.out.upper = make([]rune, 0, len(o.upper)*m.opts.Width)
-		for _, row := range o.upper {
-			s.out.upper = append(s.out.upper, row...)
-		}
+	for _, row := range o.upper {
+		s.out.upper = append(s.out.upper, row...)
 	}
 	return s
 }
@@ -90,9 +91,12 @@ func (m *Machine) Restore(s *Snapshot) error {
 	o.style = s.out.style
 	w := m.opts.Width
 	rows := len(s.out.upper) / w
-	o.upper = o.upper[:0]
-	for i := 0; i < rows; i++ {
-		o.upper = append(o.upper, append([]rune(nil), s.out.upper[i*w:(i+1)*w]...))
+	for len(o.upper) < rows {
+		o.upper = append(o.upper, make([]rune, w))
+	}
+	o.upper = o.upper[:rows]
+	for i := range o.upper {
+		copy(o.upper[i], s.out.upper[i*w:(i+1)*w])
 	}
 	return nil
 }
