@@ -214,8 +214,8 @@ func (m *Machine) pokeVar(v byte, x uint16) {
 }
 
 func (m *Machine) push(x uint16) {
-	if m.sp == len(m.stack) {
-		fail("stack overflow")
+	if m.sp >= len(m.stack) {
+		stackFault("stack overflow")
 	}
 	m.stack[m.sp] = x
 	m.sp++
@@ -223,11 +223,16 @@ func (m *Machine) push(x uint16) {
 
 func (m *Machine) pop() uint16 {
 	if m.sp <= m.fp.base {
-		fail("stack underflow")
+		stackFault("stack underflow")
 	}
 	m.sp--
 	return m.stack[m.sp]
 }
+
+// stackFault is kept out of line so that push and pop inline.
+//
+//go:noinline
+func stackFault(msg string) { panic(fault{msg}) }
 
 // syncFrame points m.fp at the current (last) frame; every change to
 // m.frames is followed by it.
