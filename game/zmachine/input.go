@@ -139,6 +139,7 @@ func (m *Machine) tokenise(text, parse, dict uint32, skipUnknown bool) {
 		start = text + 2
 		length = uint32(m.rb(text + 1))
 	}
+	m.charge(int(length) * int(m.rb(dict)))
 	nsep := uint32(m.rb(dict))
 	isSep := func(c byte) bool {
 		for i := uint32(0); i < nsep; i++ {
@@ -212,6 +213,7 @@ func (m *Machine) lookup(dict uint32, word []uint16) uint32 {
 		return 0
 	}
 	if count < 0 { // unsorted: linear search
+		m.charge(int(-int32(count)) * int(entryLen))
 		for i := uint32(0); i < uint32(-int32(count)); i++ {
 			if cmp(base+i*entryLen) == 0 {
 				return base + i*entryLen

@@ -104,6 +104,7 @@ type Machine struct {
 	ops   [8]uint16
 	nops  int
 	count uint64
+	left  int // what is left of this run's instruction budget
 }
 
 // frame is one routine call: its locals, where to return to and what to do

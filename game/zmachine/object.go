@@ -99,6 +99,7 @@ func (m *Machine) removeObj(o uint16) {
 			if n > 65535 {
 				fail("object tree loop among the children of object %d", p)
 			}
+			m.left--
 			next := m.sibling(c)
 			if next == o {
 				m.setLink(c, 1, sib)

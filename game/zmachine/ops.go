@@ -401,6 +401,7 @@ func (m *Machine) printNum(n int16) {
 }
 
 func (m *Machine) scanTable(x uint16, table uint32, n uint16, form uint16) uint32 {
+	m.charge(int(n))
 	size := uint32(form & 0x7f)
 	if size == 0 {
 		fail("scan_table with a field length of 0")
@@ -419,6 +420,11 @@ func (m *Machine) scanTable(x uint16, table uint32, n uint16, form uint16) uint3
 }
 
 func (m *Machine) copyTable(first, second uint32, size int16) {
+	if size < 0 {
+		m.charge(-int(size))
+	} else {
+		m.charge(int(size))
+	}
 	if second == 0 {
 		n := int(size)
 		if n < 0 {
@@ -448,6 +454,7 @@ func (m *Machine) copyTable(first, second uint32, size int16) {
 }
 
 func (m *Machine) printTable(text uint32, width, height, skip uint16) {
+	m.charge(int(width) * int(height))
 	row, col := m.out.row, m.out.col
 	for r := uint16(0); r < height; r++ {
 		if r > 0 {

@@ -154,6 +154,7 @@ func (o *output) screen(r rune) {
 	if o.dfrotz && o.style&6 != 0 && r != '\n' {
 		return
 	}
+	o.m.left-- // printing is work the budget bounds too
 	if o.printed++; o.printed > maxStepOutput {
 		fail("the story printed more than %d characters in one step", maxStepOutput)
 	}

@@ -51,17 +51,22 @@ func (m *Machine) run(input *string) (err error) {
 	if input != nil {
 		m.supply(*input)
 	}
-	budget := m.opts.Budget
+	m.left = m.opts.Budget
 	for m.state == running {
-		if budget == 0 {
+		if m.left <= 0 {
 			m.state = Halted
 			return &Error{PC: m.pc, Msg: fmt.Sprintf("no input request after %d instructions: the story seems to be in an endless loop", m.opts.Budget)}
 		}
-		budget--
+		m.left--
 		m.exec()
 	}
 	return nil
 }
+
+// charge takes n bytes of work by one instruction (copying or scanning a
+// table, say) out of the budget, one instruction's worth per 8 bytes, so
+// that the budget bounds time and not just instructions.
+func (m *Machine) charge(n int) { m.left -= n / 8 }
 
 // fetch reads the byte at the program counter and advances it.
 func (m *Machine) fetch() byte {
