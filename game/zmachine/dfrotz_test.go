@@ -390,6 +390,14 @@ func diffCases(t *testing.T) []diffCase {
 			want: "Damp Passage"},
 		{name: "praxix/all/seed7", story: g("praxix.z5"), lines: []string{"all"}, seed: 7,
 			want: "All tests passed."},
+		// The project's default story (game/stories), its walkthrough to
+		// the end and a death in the dark.
+		{name: "lantern/walkthrough/seed1", story: filepath.Join("..", "stories", "lantern.z5"),
+			script: filepath.Join("..", "stories", "lantern.walkthrough.txt"), seed: 1,
+			want: "scored 60 out of a possible 60"},
+		{name: "lantern/dark/seed3", story: filepath.Join("..", "stories", "lantern.z5"),
+			lines: []string{"north", "north", "north", "wait", "wait"}, seed: 3,
+			want: "Would you like to RESTART"},
 	}
 	for _, seed := range []int64{1, 7, 12, 99} {
 		cases = append(cases, diffCase{
