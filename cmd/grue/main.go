@@ -97,6 +97,16 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
+// maxArgs is cobra.MaximumNArgs, with its error reported as a usage error.
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.MaximumNArgs(n)(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
+
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := cobra.ExactArgs(n)(cmd, args); err != nil {

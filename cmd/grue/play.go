@@ -14,8 +14,23 @@ import (
 	"golang.org/x/term"
 
 	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
 )
+
+// readStory finds a story by path or name and reads it; the default
+// story's name, when no file of that name is found, gives the built-in one.
+func readStory(story string) (path string, data []byte, err error) {
+	path, err = game.Find(story)
+	if err != nil {
+		if name, built := stories.Default(); story == name {
+			return name + ".z5", built, nil
+		}
+		return "", nil, err
+	}
+	data, err = os.ReadFile(path)
+	return path, data, err
+}
 
 // playOptions are the flags of grue play.
 type playOptions struct {
@@ -27,13 +42,14 @@ type playOptions struct {
 func newPlayCmd() *cobra.Command {
 	var o playOptions
 	cmd := &cobra.Command{
-		Use:   "play [--seed N] [--plain] [--width W] [--height H] STORY",
+		Use:   "play [--seed N] [--plain] [--width W] [--height H] [STORY]",
 		Short: "Play a story file by hand",
 		Long: `Play a story file by hand.
 
 STORY is a path to a .z3, .z4, .z5, .z7 or .z8 story file, or the name of a
 story in the folder that the GRUE_GAMES environment variable names ("zork1"
-finds $GRUE_GAMES/zork1.z3).
+finds $GRUE_GAMES/zork1.z3). Without STORY, or with "lantern", grue plays its
+own default story, Lantern, which is built in.
 
 When stdin is a terminal, grue shows the status line in reverse video above
 the game's text and reads commands with line editing and history; Ctrl-D
@@ -44,12 +60,17 @@ the lower window only, no status line, no prompts other than the game's own.
 The game's random numbers are seeded with --seed (1 unless given) exactly as
 "dfrotz -s N" seeds them, so the same seed and commands give the same
 transcript. Save files are read and written in the current directory.`,
-		Example: `  grue play zork1
+		Example: `  grue play
+  grue play zork1
   grue play --seed 12 --width 200 zork1 < $GRUE_GAMES/zork1.walkthrough.txt
   echo 'open mailbox' | grue play ./zork1.z3`,
-		Args: exactArgs(1),
+		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return o.play(cmd, args[0])
+			story := stories.DefaultName
+			if len(args) == 1 {
+				story = args[0]
+			}
+			return o.play(cmd, story)
 		},
 	}
 	f := cmd.Flags()
@@ -67,11 +88,7 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 	if o.height < 1 || o.height > 255 {
 		return usageError{fmt.Errorf("--height %d: want 1 to 255", o.height)}
 	}
-	path, err := game.Find(story)
-	if err != nil {
-		return err
-	}
-	data, err := os.ReadFile(path)
+	path, data, err := readStory(story)
 	if err != nil {
 		return err
 	}

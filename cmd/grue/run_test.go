@@ -25,7 +25,7 @@ func TestRunExitStatus(t *testing.T) {
 		{[]string{"play", filepath.Join(dir, "missing.z5")}, exitError, "", "grue play: story "},
 		{[]string{"play", junk}, exitError, "", "grue play: " + junk + ": "},
 		{[]string{"play", "--frobnicate", junk}, exitUsage, "", "Run 'grue play --help' for usage."},
-		{[]string{"play"}, exitUsage, "", "grue play: accepts 1 arg(s), received 0"},
+		{[]string{"play", "a.z5", "b.z5"}, exitUsage, "", "grue play: accepts at most 1 arg(s), received 2"},
 		{[]string{"play", "--height", "300", junk}, exitUsage, "", "grue play: --height 300: want 1 to 255"},
 		{[]string{"nonesuch"}, exitUsage, "", `grue: unknown command "nonesuch" for "grue"`},
 	} {
