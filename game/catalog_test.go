@@ -3,6 +3,8 @@ package game
 import (
 	"strings"
 	"testing"
+
+	"github.com/grue-lab/grue/internal/testgames"
 )
 
 // TestCatalogFacts checks the catalog's object numbers against the story
@@ -48,8 +50,8 @@ func TestCatalogFacts(t *testing.T) {
 }
 
 func TestGames(t *testing.T) {
-	dir := gamesDir()
-	gameFile(t, "zork1.z3")
+	dir := testgames.Dir()
+	testgames.Path(t, "zork1.z3")
 	t.Setenv(GamesEnv, dir)
 	games, err := Games()
 	if err != nil {

@@ -7,43 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/grue-lab/grue/internal/testgames"
+
 	"github.com/grue-lab/grue/game/zmachine"
 )
-
-// inCI reports whether missing tools must fail tests rather than skip them.
-func inCI() bool {
-	ok, _ := strconv.ParseBool(os.Getenv("CI"))
-	return ok
-}
-
-// missing skips the test, or fails it under CI=true, for a missing tool.
-func missing(t *testing.T, msg string) {
-	t.Helper()
-	if inCI() {
-		t.Fatal(msg + " (CI=true: missing tools are failures)")
-	}
-	t.Skip(msg)
-}
-
-// lookPath finds a tool on PATH or at one of the given places.
-func lookPath(t *testing.T, name, install string, also ...string) string {
-	t.Helper()
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	for _, p := range also {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	missing(t, name+" not found ("+install+")")
-	return ""
-}
 
 const (
 	wonText  = "*** You have won ***"
@@ -55,10 +26,10 @@ var maxScoreText = fmt.Sprintf("scored %d out of a possible %d", MaxScore, MaxSc
 // TestRebuild checks that the committed story file is what its source
 // compiles to, so the two cannot drift apart.
 func TestRebuild(t *testing.T) {
-	inform := lookPath(t, "inform6", "apt-get install -y inform6-compiler inform6-library")
+	inform := testgames.Tool(t, "inform6", "apt-get install -y inform6-compiler inform6-library")
 	const lib = "/usr/share/inform6/library"
 	if _, err := os.Stat(filepath.Join(lib, "parser.h")); err != nil {
-		missing(t, "Inform 6 standard library not found in "+lib)
+		testgames.Missing(t, "%s", "Inform 6 standard library not found in "+lib)
 	}
 	out := filepath.Join(t.TempDir(), "lantern.z5")
 	cmd := exec.Command(inform, "-q", "-w", "-v5", "-e", "-~S",
@@ -151,7 +122,7 @@ func TestWalkthroughWins(t *testing.T) {
 // runDfrotz plays cmds through dfrotz and returns what it printed.
 func runDfrotz(t *testing.T, cmds []string) string {
 	t.Helper()
-	dfrotz := lookPath(t, "dfrotz", "apt-get install -y frotz", "/usr/games/dfrotz")
+	dfrotz := testgames.Tool(t, "dfrotz", "apt-get install -y frotz", "/usr/games/dfrotz")
 	_, data := Default()
 	dir := t.TempDir()
 	story := filepath.Join(dir, "lantern.z5")

@@ -7,13 +7,15 @@ import (
 	"os"
 	"testing"
 
+	"github.com/grue-lab/grue/internal/testgames"
+
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
-// loadGame loads a shared story file for a benchmark, or skips it.
-func loadGame(b *testing.B, name string) *zmachine.Story {
+// loadGame loads a shared story file, or skips the test or benchmark.
+func loadGame(b testing.TB, name string) *zmachine.Story {
 	b.Helper()
-	data, err := os.ReadFile(gamePath(b, name))
+	data, err := os.ReadFile(testgames.Path(b, name))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func loadGame(b *testing.B, name string) *zmachine.Story {
 // walkthrough returns the Zork I solution's commands, or skips.
 func walkthrough(b *testing.B) []string {
 	b.Helper()
-	return readScript(b, gamePath(b, "zork1.walkthrough.txt"))
+	return readScript(b, testgames.Path(b, "zork1.walkthrough.txt"))
 }
 
 // playTo starts a Zork I machine at seed 12 and plays the first n commands

@@ -24,92 +24,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grue-lab/grue/internal/testgames"
+
 	"github.com/grue-lab/grue/game/zmachine"
 )
-
-// gamesDir returns the folder with the shared story files: $GRUE_GAMES, or
-// ../shared/games beside the repository. A relative GRUE_GAMES is taken
-// relative to the repository root (where go.mod is), as a user would write
-// it there, and failing that relative to the package directory.
-func gamesDir() string {
-	root := moduleRoot()
-	dir := os.Getenv("GRUE_GAMES")
-	if dir == "" {
-		return filepath.Join(root, "..", "shared", "games")
-	}
-	if filepath.IsAbs(dir) {
-		return dir
-	}
-	if p := filepath.Join(root, dir); isDir(p) {
-		return p
-	}
-	return dir
-}
-
-// moduleRoot finds the directory holding go.mod, walking up from the
-// package directory the test runs in.
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
-	}
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
-}
-
-// inCI reports whether missing test inputs must fail rather than skip.
-func inCI() bool {
-	ok, _ := strconv.ParseBool(os.Getenv("CI"))
-	return ok
-}
-
-// missing skips the test, or fails it under CI=true, for a missing input.
-func missing(tb testing.TB, format string, args ...any) {
-	tb.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if inCI() {
-		tb.Fatal(msg + " (CI=true: missing inputs are failures)")
-	}
-	tb.Skip(msg)
-}
-
-// gamePath returns the path of a shared story or data file, skipping (or
-// failing under CI) when it is absent.
-func gamePath(tb testing.TB, name string) string {
-	tb.Helper()
-	p := filepath.Join(gamesDir(), name)
-	if _, err := os.Stat(p); err != nil {
-		missing(tb, "story file %s not found (set GRUE_GAMES to the folder holding it): %v", name, err)
-	}
-	return p
-}
-
-// dfrotzPath finds dfrotz on PATH or in /usr/games, skipping (or failing
-// under CI) when it is not installed.
-func dfrotzPath(tb testing.TB) string {
-	tb.Helper()
-	if p, err := exec.LookPath("dfrotz"); err == nil {
-		return p
-	}
-	if _, err := os.Stat("/usr/games/dfrotz"); err == nil {
-		return "/usr/games/dfrotz"
-	}
-	missing(tb, "dfrotz not found (apt-get install -y frotz)")
-	return ""
-}
 
 // readScript reads a command script: one input line per line of the file.
 // Blank lines inside are kept (an empty command is input too); the newline
@@ -374,7 +292,7 @@ type diffCase struct {
 // scripts in testdata/scripts, and every story in testdata/stories that has
 // a script of the same base name there.
 func diffCases(t *testing.T) []diffCase {
-	games := gamesDir()
+	games := testgames.Dir()
 	g := func(name string) string { return filepath.Join(games, name) }
 	sc := func(name string) string { return filepath.Join("testdata", "scripts", name) }
 	cases := []diffCase{
@@ -426,18 +344,18 @@ func diffCases(t *testing.T) []diffCase {
 }
 
 func TestDfrotzDifferential(t *testing.T) {
-	dfrotz := dfrotzPath(t)
+	dfrotz := testgames.Dfrotz(t)
 	for _, c := range diffCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			story := c.story
 			if _, err := os.Stat(story); err != nil {
-				missing(t, "story file %s not found (GRUE_GAMES=%s): %v", filepath.Base(story), gamesDir(), err)
+				testgames.Missing(t, "story file %s not found (GRUE_GAMES=%s): %v", filepath.Base(story), testgames.Dir(), err)
 			}
 			lines := c.lines
 			if c.script != "" {
 				if _, err := os.Stat(c.script); err != nil {
-					missing(t, "script %s not found: %v", c.script, err)
+					testgames.Missing(t, "script %s not found: %v", c.script, err)
 				}
 				lines = readScript(t, c.script)
 			}

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grue-lab/grue/internal/testgames"
+
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
@@ -161,7 +163,7 @@ func fuzzSeeds(f *testing.F) [][]byte {
 	}
 	seeds = append(seeds, nil, []byte{3}, make([]byte, 64), []byte("not a story file at all"))
 	for _, name := range []string{"zork1.z3", "praxix.z5"} {
-		if data, err := os.ReadFile(filepath.Join(gamesDir(), name)); err == nil {
+		if data, err := os.ReadFile(filepath.Join(testgames.Dir(), name)); err == nil {
 			seeds = append(seeds, data[:min(len(data), 4096)])
 		}
 	}

@@ -2,7 +2,6 @@ package zmachine_test
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -137,19 +136,6 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 	}
 }
 
-func openStory(t testing.TB, name string) *zmachine.Story {
-	t.Helper()
-	data, err := os.ReadFile(gamePath(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := zmachine.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func steps(t *testing.T, m *zmachine.Machine, cmds ...string) string {
 	t.Helper()
 	var sb strings.Builder
@@ -164,7 +150,7 @@ func steps(t *testing.T, m *zmachine.Machine, cmds ...string) string {
 }
 
 func TestSnapshotRestoreReplaysExactly(t *testing.T) {
-	story := openStory(t, "zork1.z3")
+	story := loadGame(t, "zork1.z3")
 	m, _ := zmachine.New(story, zmachine.Options{Seed: 3})
 	steps(t, m, "open mailbox", "take leaflet", "south", "east")
 	snap := m.Snapshot()
@@ -198,7 +184,7 @@ func TestSnapshotRestoreReplaysExactly(t *testing.T) {
 }
 
 func TestStatusLineV3(t *testing.T) {
-	story := openStory(t, "zork1.z3")
+	story := loadGame(t, "zork1.z3")
 	m, _ := zmachine.New(story, zmachine.Options{Seed: 1, Width: 60})
 	steps(t, m, "north", "north")
 	got := m.StatusLine()
@@ -208,7 +194,7 @@ func TestStatusLineV3(t *testing.T) {
 }
 
 func TestSaveRestoreQuetzal(t *testing.T) {
-	story := openStory(t, "zork1.z3")
+	story := loadGame(t, "zork1.z3")
 	files := zmachine.NewMemFiles()
 	m, _ := zmachine.New(story, zmachine.Options{Seed: 5, Files: files, Name: "zork1"})
 	steps(t, m, "open mailbox", "take leaflet")
@@ -253,7 +239,7 @@ func TestSaveRestoreQuetzal(t *testing.T) {
 }
 
 func TestRestartKeepsSeedSequence(t *testing.T) {
-	story := openStory(t, "zork1.z3")
+	story := loadGame(t, "zork1.z3")
 	m, _ := zmachine.New(story, zmachine.Options{Seed: 12})
 	intro, _ := m.Start()
 	steps(t, m, "north")
@@ -293,7 +279,7 @@ func TestCommandRecordStream4(t *testing.T) {
 }
 
 func TestTranscriptStream2(t *testing.T) {
-	story := openStory(t, "zork1.z3")
+	story := loadGame(t, "zork1.z3")
 	m, _ := zmachine.New(story, zmachine.Options{Seed: 1})
 	steps(t, m, "script", "open mailbox", "unscript", "north")
 	tr := m.Transcript()
