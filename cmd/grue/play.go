@@ -224,7 +224,7 @@ func playTerminal(m machine, rl lineReader, out io.Writer, width int) error {
 			}
 		}
 		rl.SetPrompt(prompt)
-		_, err := io.WriteString(out, body)
+		_, err := io.WriteString(out, wrap(body, width))
 		return err
 	}
 
