@@ -35,6 +35,9 @@ type Game struct {
 	done    bool
 	victory bool
 	history []*State // states before each Step, for Undo
+
+	gmap      *Map // the map explored so far
+	mapShared bool // gmap is held by a State or a caller: copy before changing it
 }
 
 // StepResult is what one Step gives back.
@@ -143,6 +146,8 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 	} else {
 		g.player = g.findPlayer()
 	}
+	g.gmap = newMap(g.dictionaryDirections())
+	g.gmap.visit(g.locationID())
 	g.start = g.Save()
 	return g, nil
 }
@@ -192,6 +197,7 @@ func (g *Game) Step(action string) (StepResult, error) {
 	}
 	before := g.Save()
 	prev := g.Score()
+	_, from := g.Location()
 	out, err := g.m.Step(action)
 	if err != nil {
 		// Leave the game as it was before the failed command.
@@ -207,6 +213,7 @@ func (g *Game) Step(action string) (StepResult, error) {
 		}
 	}
 	g.done, g.victory = g.judge(out)
+	g.updateMap(from, action)
 	return StepResult{
 		Observation: trimPrompt(out),
 		Reward:      g.Score() - prev,

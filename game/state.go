@@ -8,7 +8,7 @@ import (
 )
 
 // State is a saved game: the machine's whole state and the Game's view of
-// it (whether the game is over). It is immutable and may be restored any
+// it (whether the game is over, and the map explored so far). It is immutable and may be restored any
 // number of times, into the game that saved it or into another game of the
 // same story and screen width.
 type State struct {
@@ -16,6 +16,7 @@ type State struct {
 	snap    *zmachine.Snapshot
 	done    bool
 	victory bool
+	gmap    *Map
 }
 
 // ErrNoUndo is returned by Undo when there is no step to go back over.
@@ -23,7 +24,8 @@ var ErrNoUndo = errors.New("nothing to undo")
 
 // Save captures the game's state. It costs a copy of dynamic memory.
 func (g *Game) Save() *State {
-	return &State{story: g.story, snap: g.m.Snapshot(), done: g.done, victory: g.victory}
+	g.mapShared = true
+	return &State{story: g.story, snap: g.m.Snapshot(), done: g.done, victory: g.victory, gmap: g.gmap}
 }
 
 // Restore puts the game back in state s, which Save made on a game of the
@@ -41,6 +43,9 @@ func (g *Game) Restore(s *State) error {
 		return fmt.Errorf("%s: restoring: %w", g.name, err)
 	}
 	g.done, g.victory = s.done, s.victory
+	if s.gmap != nil {
+		g.gmap, g.mapShared = s.gmap, true
+	}
 	return nil
 }
 
@@ -67,6 +72,7 @@ func (g *Game) Undo() error {
 // story in the same state, with the same Undo history. The two may then be
 // played apart, and in different goroutines.
 func (g *Game) Fork() (*Game, error) {
+	g.mapShared = true
 	f := *g
 	m, err := f.newMachine()
 	if err != nil {

@@ -121,3 +121,10 @@ func countObjects(m *zmachine.Machine) int {
 	}
 	return n
 }
+
+// locationID returns the player's room and its name, in the order
+// Map.visit takes them.
+func (g *Game) locationID() (uint16, string) {
+	name, id := g.Location()
+	return id, name
+}
