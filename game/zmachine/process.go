@@ -95,14 +95,25 @@ func (m *Machine) operand(t byte) uint16 {
 }
 
 // operandTypes decodes a types byte into m.ops, appending operands until
-// the first "omitted" type. It reports whether all four were present.
+// the first "omitted" type. It reports whether all four were present. The
+// operand reads are written out here rather than calling operand: this is
+// the interpreter's hottest loop.
 func (m *Machine) operandTypes(types byte) bool {
-	for i := 0; i < 4; i++ {
-		t := types >> (6 - 2*uint(i)) & 3
-		if t == 3 {
+	for shift := 6; shift >= 0; shift -= 2 {
+		switch types >> uint(shift) & 3 {
+		case 0:
+			m.ops[m.nops] = m.rw(m.pc)
+			m.pc += 2
+		case 1:
+			m.ops[m.nops] = uint16(m.rb(m.pc))
+			m.pc++
+		case 2:
+			v := m.rb(m.pc)
+			m.pc++
+			m.ops[m.nops] = m.getVar(v)
+		default:
 			return false
 		}
-		m.ops[m.nops] = m.operand(t)
 		m.nops++
 	}
 	return true
@@ -116,17 +127,18 @@ func (m *Machine) exec() {
 	b := m.fetch()
 	var code int
 	switch {
-	case b < 0x80: // long form, 2OP
+	case b < 0x80: // long form, 2OP: small constants or variables
 		code = int(b & 0x1f)
-		t1, t2 := byte(1), byte(1)
+		x := uint16(m.rb(m.pc))
+		y := uint16(m.rb(m.pc + 1))
+		m.pc += 2
 		if b&0x40 != 0 {
-			t1 = 2
+			x = m.getVar(byte(x))
 		}
 		if b&0x20 != 0 {
-			t2 = 2
+			y = m.getVar(byte(y))
 		}
-		m.ops[0] = m.operand(t1)
-		m.ops[1] = m.operand(t2)
+		m.ops[0], m.ops[1] = x, y
 		m.nops = 2
 	case b < 0xc0: // short form
 		t := b >> 4 & 3
@@ -170,29 +182,29 @@ func (m *Machine) needOps(n int, name string) {
 // getVar reads variable v: 0 pops the stack, 1-15 are the current
 // routine's locals, 16-255 globals.
 func (m *Machine) getVar(v byte) uint16 {
-	switch {
-	case v == 0:
-		return m.pop()
-	case v < 16:
-		return m.fp.locals[v-1]
-	default:
+	if v >= 16 {
 		a := m.globals + 2*uint32(v-16)
 		return uint16(m.dyn[a])<<8 | uint16(m.dyn[a+1])
 	}
+	if v > 0 {
+		return m.fp.locals[v-1]
+	}
+	return m.pop()
 }
 
 // setVar writes variable v; 0 pushes.
 func (m *Machine) setVar(v byte, x uint16) {
-	switch {
-	case v == 0:
-		m.push(x)
-	case v < 16:
-		m.fp.locals[v-1] = x
-	default:
+	if v >= 16 {
 		a := m.globals + 2*uint32(v-16)
 		m.dyn[a] = byte(x >> 8)
 		m.dyn[a+1] = byte(x)
+		return
 	}
+	if v > 0 {
+		m.fp.locals[v-1] = x
+		return
+	}
+	m.push(x)
 }
 
 // peekVar and pokeVar read and write a variable "indirectly" (Standard
