@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
@@ -39,8 +40,62 @@ type Entry struct {
 	// VictoryTexts end the game with a win when the reply contains one.
 	VictoryTexts []string
 	// Walkthrough is the file name, in the games folder, of a solution
-	// with one command a line; "" when there is none.
+	// with one command a line; "" when there is none (or when the story
+	// is built in: see Builtin and Commands).
 	Walkthrough string
+	// ScoreGlobal and MovesGlobal are the global variables (0 to 239) that
+	// hold the score and the number of turns. 0 (or less) means the
+	// version 3 status line globals, 1 and 2, which Infocom's games and
+	// Inform's version 3 games keep them in; Inform games of version 5
+	// and later keep them in the library's score and turns globals, whose
+	// numbers depend on the game.
+	ScoreGlobal, MovesGlobal int
+	// Builtin reports that the story is one of grue's own, embedded in
+	// the binary (see package stories), rather than a file.
+	Builtin bool
+}
+
+// Commands returns the entry's walkthrough, one command an element: the
+// built-in story's own, or the file Walkthrough names in the games folder.
+// It returns nil and no error when there is none.
+func (e Entry) Commands() ([]string, error) {
+	if e.Builtin && e.Name == stories.DefaultName {
+		return stories.Walkthrough(), nil
+	}
+	if e.Walkthrough == "" {
+		return nil, nil
+	}
+	dir := os.Getenv(GamesEnv)
+	if dir == "" {
+		return nil, fmt.Errorf("walkthrough %s: %s is not set", e.Walkthrough, GamesEnv)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, e.Walkthrough))
+	if err != nil {
+		return nil, fmt.Errorf("walkthrough: %w", err)
+	}
+	var cmds []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			cmds = append(cmds, l)
+		}
+	}
+	return cmds, nil
+}
+
+// scoreGlobal and movesGlobal are the globals that hold the score and the
+// turns, resolving 0 to the status line's.
+func (e Entry) scoreGlobal() int {
+	if e.ScoreGlobal > 0 {
+		return e.ScoreGlobal
+	}
+	return 1
+}
+
+func (e Entry) movesGlobal() int {
+	if e.MovesGlobal > 0 {
+		return e.MovesGlobal
+	}
+	return 2
 }
 
 // zorkEnd is the question the Zork games ask when a game is over.
@@ -49,7 +104,28 @@ const zorkEnd = "(Type RESTART, RESTORE, or QUIT):"
 // zorkDeath is the line the Zork games print when the player dies.
 const zorkDeath = "****  You have died  ****"
 
+// The Inform library's end-of-game banners.
+const (
+	informDeath   = "*** You have died ***"
+	informVictory = "*** You have won ***"
+)
+
 var catalog = []Entry{
+	{
+		// Lantern, grue's own default story (game/stories). Its score and
+		// turns globals were found by play: global 19 rises by exactly the
+		// points each "[Your score has just gone up by N points.]" announces
+		// and global 14 rises by one every turn (the library's score and
+		// turns; gameinfo.dbg from inform6 -k agrees). Player 21 is the
+		// library's "(self object)"; rooms have no parent.
+		Name: stories.DefaultName, Title: "Lantern",
+		Release: 1, Serial: "261121", Checksum: 0x0b7a,
+		MaxScore: stories.MaxScore, Player: 21, Rooms: 0,
+		DeathTexts:   []string{informDeath},
+		VictoryTexts: []string{informVictory},
+		ScoreGlobal:  19, MovesGlobal: 14,
+		Builtin: true,
+	},
 	{
 		Name: "zork1", Title: "Zork I: The Great Underground Empire",
 		Release: 119, Serial: "880429", Checksum: 0xbf44,

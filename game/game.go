@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
@@ -98,10 +99,18 @@ func UndoDepth(n int) Option { return func(o *options) { o.undoDepth = n } }
 const DefaultUndoDepth = 1000
 
 // Open finds the story nameOrPath (a path, a file in the games folder, see
-// Find, or the catalog name of a file there), loads it and starts it.
+// Find, or the catalog name of a file there), loads it and starts it. ""
+// and the default story's name ("lantern"), when no file of that name is
+// found, open the built-in default story (package stories).
 func Open(nameOrPath string, opts ...Option) (*Game, error) {
+	if nameOrPath == "" {
+		return openDefault(opts...)
+	}
 	path, err := Find(nameOrPath)
 	if err != nil {
+		if strings.EqualFold(nameOrPath, stories.DefaultName) {
+			return openDefault(opts...)
+		}
 		p, ok := findByCatalogName(nameOrPath)
 		if !ok {
 			return nil, fmt.Errorf("opening game: %w", err)
@@ -114,6 +123,16 @@ func Open(nameOrPath string, opts ...Option) (*Game, error) {
 	}
 	base := filepath.Base(path)
 	return New(story, strings.TrimSuffix(base, filepath.Ext(base)), opts...)
+}
+
+// openDefault starts the built-in default story.
+func openDefault(opts ...Option) (*Game, error) {
+	name, data := stories.Default()
+	story, err := zmachine.Load(data)
+	if err != nil {
+		return nil, fmt.Errorf("opening the default story %s: %w", name, err)
+	}
+	return New(story, name, opts...)
 }
 
 // New starts a game of story. name names it (and its save files); a story
@@ -283,13 +302,17 @@ func (g *Game) Info() Info {
 	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id}
 }
 
-// Score is the score, from the machine: global 1, which version 3 games
-// show on the status line and the Inform library keeps the score in.
-func (g *Game) Score() int { return int(int16(g.m.Global(1))) }
+// Score is the score, from the machine: the global that the catalog names
+// for a known game (Entry.ScoreGlobal), else global 1, which version 3
+// games show on the status line. Unknown Inform games of version 5 and
+// later keep the score in a library global whose number grue does not
+// guess, so for them Score reads global 1 and may read 0.
+func (g *Game) Score() int { return int(int16(g.m.Global(g.entry.scoreGlobal()))) }
 
-// Moves is the number of moves, from the machine: global 2, the version 3
-// status line's moves and the Inform library's turns.
-func (g *Game) Moves() int { return int(int16(g.m.Global(2))) }
+// Moves is the number of moves, from the machine: the catalog's
+// Entry.MovesGlobal for a known game, else global 2, the version 3 status
+// line's moves (see Score for unknown version 5+ games).
+func (g *Game) Moves() int { return int(int16(g.m.Global(g.entry.movesGlobal()))) }
 
 // MaxScore is the game's maximum score from the catalog, 0 when unknown.
 func (g *Game) MaxScore() int { return g.entry.MaxScore }

@@ -84,9 +84,10 @@ func (g *Game) attributes() int {
 }
 
 // findPlayer finds the player of a game the catalog does not know: the
-// Inform library's "yourself" (selfobj), or an Infocom-style "cretin".
+// Inform library's selfobj ("(self object)" in library 6.12, "yourself" in
+// older ones), or an Infocom-style "cretin".
 func (g *Game) findPlayer() uint16 {
-	for _, want := range []string{"yourself", "cretin"} {
+	for _, want := range []string{"(self object)", "yourself", "cretin"} {
 		for o := 1; o <= g.objects; o++ {
 			if g.m.ObjectName(uint16(o)) == want {
 				return uint16(o)
