@@ -1,0 +1,602 @@
+package game
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/grue-lab/grue/game/zmachine"
+)
+
+// Valid actions, as Jericho finds them: generate candidate commands from
+// templates, the game's dictionary and the objects in scope, try each one
+// from a snapshot of the current state on forked machines, and keep those
+// that change the world, one command for each distinct outcome.
+//
+// What counts as a change of the world (vaHash): the parent and attributes
+// of the objects that matter from this state (the player's room, all in it,
+// its local globals, the player), the room's contents, the score, and
+// whether the game ended. Globals other than the score are left out on
+// purpose: the move counter and the games' per-turn bookkeeping change on
+// every turn whatever the command, and would make every command that takes
+// a turn look valid. Objects far away are left out too: daemons move them
+// (the Zork thief wanders) with random numbers that a command's own draws
+// shift, so their moves are noise, not the command's effect. A command is also dropped when its outcome equals the
+// outcome of waiting a turn ("wait", or "z" when the dictionary lacks it),
+// so that daemons (the Zork thief wandering, a lamp burning down) do not
+// make a do-nothing command look like one that changes the world.
+
+// vaDirections are the movement commands tried, in full form; each is
+// tried when its word (or abbreviation) is in the dictionary.
+var vaDirections = []string{"north", "south", "east", "west", "northeast", "northwest",
+	"southeast", "southwest", "up", "down", "in", "out"}
+
+// vaNoObject are commands of one or more words without an object.
+var vaNoObject = []string{"look", "inventory", "pray", "jump", "climb", "swim", "listen",
+	"dig", "stand", "sleep", "yell", "launch", "land", "echo", "enter", "exit"}
+
+// vaOneObject are the verbs tried with each object in scope, each a list
+// of synonyms of which the first that the dictionary knows is used. Verbs
+// that only describe (examine, look at, search) are left out: they never
+// change the object tree, the attributes or the score; so are verbs that
+// nearly always need a second object (attack, unlock: see vaHeldSecond).
+var vaOneObject = [][]string{{"take", "get"}, {"drop"}, {"open"}, {"close"}, {"read"},
+	{"push", "press"}, {"pull"}, {"move"}, {"enter"}, {"climb"}, {"light", "turn on"},
+	{"extinguish", "douse", "turn off"}, {"eat"}, {"drink"}, {"wear"}, {"wave"}, {"ring"},
+	{"wind"}, {"inflate"}, {"raise"}, {"lower"}, {"touch"}, {"dig"}}
+
+// vaHeldFirst are templates X ... Y where X is something the player holds
+// and Y anything in scope.
+var vaHeldFirst = []string{"put %s in %s", "put %s on %s", "give %s to %s", "tie %s to %s"}
+
+// vaHeldSecond are templates X ... Y where Y is something the player holds
+// and X anything in scope.
+var vaHeldSecond = []string{"attack %s with %s", "unlock %s with %s", "turn %s with %s",
+	"light %s with %s", "dig %s with %s"}
+
+// vaVocab is what the generator knows of a story's dictionary.
+type vaVocab struct {
+	words map[string]byte // truncated word -> first data byte (flags)
+	trunc int             // letters the dictionary keeps of a word
+	noun  byte            // the flag marking nouns, 0 if flags are not used
+}
+
+// vaVocabs caches vocabularies by story.
+var vaVocabs sync.Map // *zmachine.Story -> *vaVocab
+
+// vaPools caches idle worker machines by story and screen width.
+var vaPools sync.Map // vaPoolKey -> *sync.Pool
+
+type vaPoolKey struct {
+	story *zmachine.Story
+	width int
+}
+
+// ValidActions returns the commands that change the world from the game's
+// current state, one for each distinct outcome, in a fixed order (moves
+// first, then the templates' order). It leaves the game as it was: every
+// candidate runs on a forked machine from a snapshot. See the comment at
+// the top of valid.go for what counts as a change.
+func (g *Game) ValidActions() ([]string, error) {
+	if st := g.m.State(); st != zmachine.WaitLine {
+		return nil, fmt.Errorf("%s: valid actions: the machine is %v, not waiting for a command", g.name, st)
+	}
+	cands := g.vaCandidates()
+	snap := g.m.Snapshot()
+	rel := g.vaRelevant()
+	base := g.vaHash(rel)
+
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(cands)+1 {
+		workers = len(cands) + 1
+	}
+	type outcome struct {
+		hash uint64
+		ok   bool
+	}
+	outs := make([]outcome, len(cands))
+	var waitHash uint64
+	waitCmd := "wait"
+	if !g.vaVocab().has("wait") {
+		waitCmd = "z"
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var errOnce sync.Once
+	var firstErr error
+	pool := g.vaPool()
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(first bool) {
+			defer wg.Done()
+			m, err := g.vaMachine(pool)
+			if err != nil {
+				errOnce.Do(func() { firstErr = err })
+				return
+			}
+			defer pool.Put(m)
+			wgame := *g
+			wgame.m = m
+			try := func(cmd string) (uint64, bool) {
+				if err := m.Restore(snap); err != nil {
+					errOnce.Do(func() { firstErr = err })
+					return 0, false
+				}
+				out, err := m.Step(cmd)
+				if err != nil {
+					return 0, false
+				}
+				done, _ := wgame.judge(out)
+				h := wgame.vaHash(rel)
+				if done {
+					h = ^h
+				}
+				return h, true
+			}
+			if first {
+				waitHash, _ = try(waitCmd)
+			}
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(cands) {
+					return
+				}
+				h, ok := try(cands[i])
+				outs[i] = outcome{h, ok}
+			}
+		}(w == 0)
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, fmt.Errorf("%s: valid actions: %w", g.name, firstErr)
+	}
+
+	best := map[uint64]int{} // outcome -> index of its representative
+	for i, o := range outs {
+		if !o.ok || o.hash == base || o.hash == waitHash {
+			continue
+		}
+		if j, seen := best[o.hash]; !seen || vaBetter(cands[i], cands[j]) {
+			best[o.hash] = i
+		}
+	}
+	var out []string
+	for i, o := range outs {
+		if o.ok {
+			if j, seen := best[o.hash]; seen && j == i {
+				out = append(out, cands[i])
+			}
+		}
+	}
+	return out, nil
+}
+
+// vaBetter reports whether command a is a better representative of an
+// outcome than b: fewer words, then shorter.
+func vaBetter(a, b string) bool {
+	wa, wb := strings.Count(a, " "), strings.Count(b, " ")
+	if wa != wb {
+		return wa < wb
+	}
+	return len(a) < len(b)
+}
+
+// vaRelevant lists the objects whose changes count: the player's room,
+// everything in it recursively, its local globals and the player.
+func (g *Game) vaRelevant() []uint16 {
+	_, loc := g.Location()
+	rel := []uint16{}
+	seen := map[uint16]bool{}
+	var walk func(o uint16)
+	walk = func(o uint16) {
+		if o == 0 || seen[o] || int(o) > g.objects {
+			return
+		}
+		seen[o] = true
+		rel = append(rel, o)
+		_, _, c := g.m.Object(o)
+		for steps := 0; c != 0 && steps < g.objects; steps++ {
+			walk(c)
+			_, c, _ = g.m.Object(c)
+		}
+	}
+	walk(loc)
+	walk(g.player)
+	if loc != 0 {
+		for _, o := range g.vaLocalGlobals(loc) {
+			walk(o)
+		}
+	}
+	return rel
+}
+
+// vaHash is a hash (64-bit FNV-1a) of the world as ValidActions judges
+// changes: the parent and attributes of each relevant object (the player's
+// parent only: its attributes change with parser bookkeeping), the
+// children of the player's room, and the score.
+func (g *Game) vaHash(rel []uint16) uint64 {
+	table, _ := g.m.PeekWord(0x0a)
+	start, size, attrs := uint32(table)+31*2, uint32(9), uint32(4)
+	if g.story.Version() > 3 {
+		start, size, attrs = uint32(table)+63*2, 14, 6
+	}
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	mix := func(v uint16) {
+		h = (h ^ uint64(v>>8)) * prime
+		h = (h ^ uint64(v&0xff)) * prime
+	}
+	for _, o := range rel {
+		p, _, _ := g.m.Object(o)
+		mix(p)
+		if o == g.player {
+			continue
+		}
+		a := start + uint32(o-1)*size
+		for i := uint32(0); i < attrs; i++ {
+			b, _ := g.m.PeekByte(a + i)
+			h = (h ^ uint64(b)) * prime
+		}
+	}
+	if g.player != 0 {
+		room, _, _ := g.m.Object(g.player)
+		_, _, c := g.m.Object(room)
+		for steps := 0; c != 0 && steps < g.objects; steps++ {
+			mix(c)
+			_, c, _ = g.m.Object(c)
+		}
+	}
+	mix(g.m.Global(1))
+	return h
+}
+
+// vaPool returns the pool of idle worker machines for g's story and width.
+func (g *Game) vaPool() *sync.Pool {
+	key := vaPoolKey{g.story, g.opts.width}
+	if p, ok := vaPools.Load(key); ok {
+		return p.(*sync.Pool)
+	}
+	p, _ := vaPools.LoadOrStore(key, &sync.Pool{})
+	return p.(*sync.Pool)
+}
+
+// vaMachine takes an idle worker machine from pool or makes one. Worker
+// machines keep a single undo slot: candidates never undo more than once.
+func (g *Game) vaMachine(pool *sync.Pool) (*zmachine.Machine, error) {
+	if m, ok := pool.Get().(*zmachine.Machine); ok {
+		return m, nil
+	}
+	m, err := zmachine.New(g.story, zmachine.Options{Seed: g.opts.seed, Width: g.opts.width, Name: g.name, UndoSlots: 1})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// vaVocab returns the vocabulary of g's story, reading it once.
+func (g *Game) vaVocab() *vaVocab {
+	if v, ok := vaVocabs.Load(g.story); ok {
+		return v.(*vaVocab)
+	}
+	v := g.vaReadVocab()
+	vaVocabs.Store(g.story, v)
+	return v
+}
+
+// vaReadVocab reads the story's main dictionary (header word 0x08). The
+// first data byte of an entry holds part-of-speech flags: in Infocom's
+// version 3 games 0x80 noun, 0x40 verb, 0x20 adjective, 0x10 direction,
+// 0x08 preposition, 0x04 buzz word (checked on Zork I); in Inform games
+// (dict_par1) 0x80 noun, 0x01 verb, 0x02 meta, 0x04 plural, 0x08
+// preposition. Both mark nouns with 0x80.
+func (g *Game) vaReadVocab() *vaVocab {
+	m := g.m
+	v := &vaVocab{words: map[string]byte{}, trunc: 6, noun: 0x80}
+	textLen := uint32(4)
+	if g.story.Version() > 3 {
+		v.trunc, textLen = 9, 6
+	}
+	base, ok := m.PeekWord(0x08)
+	if !ok {
+		return v
+	}
+	d := uint32(base)
+	nsep, _ := m.PeekByte(d)
+	entryLen, _ := m.PeekByte(d + 1 + uint32(nsep))
+	cw, _ := m.PeekWord(d + 2 + uint32(nsep))
+	count := int(int16(cw))
+	if count < 0 {
+		count = -count
+	}
+	var alpha uint16
+	if g.story.Version() >= 5 {
+		alpha, _ = m.PeekWord(0x34)
+	}
+	start := d + 4 + uint32(nsep)
+	nouns := 0
+	for i := 0; i < count; i++ {
+		a := start + uint32(i)*uint32(entryLen)
+		var flags byte
+		if uint32(entryLen) > textLen {
+			flags, _ = m.PeekByte(a + textLen)
+		}
+		if flags&0x80 != 0 {
+			nouns++
+		}
+		v.words[g.vaDecode(a, textLen, uint32(alpha))] = flags
+	}
+	if nouns == 0 {
+		v.noun = 0 // no flags: any word may name an object
+	}
+	return v
+}
+
+// has reports whether the dictionary knows word (as typed: it is cut to
+// the dictionary's length).
+func (v *vaVocab) has(word string) bool {
+	_, ok := v.words[v.cut(word)]
+	return ok
+}
+
+// isNoun reports whether word may name an object.
+func (v *vaVocab) isNoun(word string) bool {
+	f, ok := v.words[v.cut(word)]
+	return ok && (v.noun == 0 || f&v.noun != 0)
+}
+
+func (v *vaVocab) cut(word string) string {
+	if len(word) > v.trunc {
+		return word[:v.trunc]
+	}
+	return word
+}
+
+const vaAlphabet = "abcdefghijklmnopqrstuvwxyz" +
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZ" +
+	"  0123456789.,!?_#'\"/\\-:()"
+
+// vaDecode decodes the n bytes of encoded text at a as dictionary words
+// are encoded: no abbreviations, single shifts to A1 and A2, the 10-bit
+// ZSCII escape, and the story's alphabet table when it has one.
+func (g *Game) vaDecode(a, n, alphaTable uint32) string {
+	zs := make([]byte, 0, 9)
+	for i := uint32(0); i+1 < n; i += 2 {
+		w, _ := g.m.PeekWord(a + i)
+		zs = append(zs, byte(w>>10&0x1f), byte(w>>5&0x1f), byte(w&0x1f))
+	}
+	out := make([]byte, 0, 9)
+	alphabet := 0
+	for i := 0; i < len(zs); i++ {
+		z := zs[i]
+		switch {
+		case z == 0:
+			out = append(out, ' ')
+		case z <= 3:
+			i++ // abbreviations do not occur in dictionary words
+		case z == 4:
+			alphabet = 1
+			continue
+		case z == 5:
+			alphabet = 2
+			continue
+		case alphabet == 2 && z == 6:
+			if i+2 < len(zs) {
+				out = append(out, zs[i+1]<<5|zs[i+2])
+			}
+			i += 2
+		case alphabet == 2 && z == 7:
+			out = append(out, '\n')
+		default:
+			c := vaAlphabet[alphabet*26+int(z-6)]
+			if alphaTable != 0 {
+				c, _ = g.m.PeekByte(alphaTable + uint32(alphabet*26) + uint32(z-6))
+			}
+			out = append(out, c)
+		}
+		alphabet = 0
+	}
+	return strings.TrimRight(string(out), " ")
+}
+
+// vaCandidates generates the commands to try from the current state.
+func (g *Game) vaCandidates() []string {
+	v := g.vaVocab()
+	allIn := func(cmd string) bool {
+		for _, w := range strings.Fields(cmd) {
+			if w != "%s" && !v.has(w) {
+				return false
+			}
+		}
+		return true
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(c string) {
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	for _, d := range vaDirections {
+		if allIn(d) {
+			add(d)
+		}
+	}
+	for _, c := range vaNoObject {
+		if allIn(c) {
+			add(c)
+		}
+	}
+	scope, held := g.vaScope(v)
+	for _, syn := range vaOneObject {
+		for _, verb := range syn {
+			if allIn(verb) {
+				for _, o := range scope {
+					add(verb + " " + o)
+				}
+				break
+			}
+		}
+	}
+	for _, t := range vaHeldFirst {
+		if !allIn(t) {
+			continue
+		}
+		for _, x := range held {
+			for _, y := range scope {
+				if x != y {
+					add(fmt.Sprintf(t, x, y))
+				}
+			}
+		}
+	}
+	for _, t := range vaHeldSecond {
+		if !allIn(t) {
+			continue
+		}
+		for _, x := range scope {
+			for _, y := range held {
+				if x != y {
+					add(fmt.Sprintf(t, x, y))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// vaScope returns the names by which the commands may refer to the objects
+// in scope, and to those of them the player holds directly: everything in the
+// player's room, recursively (the contents of closed containers too: the
+// parser turns those away cheaply), and, in Infocom games, the room's
+// local globals (the house, the window). An object's name is the last word
+// of its short name that the dictionary knows as a noun, with the word
+// before it when two objects would otherwise share a name.
+func (g *Game) vaScope(v *vaVocab) (scope, held []string) {
+	_, loc := g.Location()
+	if loc == 0 {
+		return nil, nil
+	}
+	type named struct {
+		id         uint16
+		adj, noun  string
+		held, done bool
+	}
+	var objs []named
+	visited := map[uint16]bool{loc: true}
+	var walk func(o uint16)
+	walk = func(o uint16) {
+		_, _, c := g.m.Object(o)
+		for steps := 0; c != 0 && steps < g.objects; steps++ {
+			if visited[c] {
+				break
+			}
+			visited[c] = true
+			h := o == g.player
+			if c != g.player {
+				if adj, noun := g.vaName(v, c); noun != "" {
+					objs = append(objs, named{id: c, adj: adj, noun: noun, held: h})
+				}
+			}
+			walk(c)
+			_, c, _ = g.m.Object(c)
+		}
+	}
+	walk(loc)
+	if g.player != 0 && !visited[g.player] {
+		walk(g.player)
+	}
+	for _, o := range g.vaLocalGlobals(loc) {
+		if !visited[o] {
+			visited[o] = true
+			if adj, noun := g.vaName(v, o); noun != "" {
+				objs = append(objs, named{id: o, adj: adj, noun: noun})
+			}
+		}
+	}
+	count := map[string]int{}
+	for _, o := range objs {
+		count[o.noun]++
+	}
+	seen := map[string]bool{}
+	for _, o := range objs {
+		name := o.noun
+		if count[o.noun] > 1 && o.adj != "" {
+			name = o.adj + " " + o.noun
+		}
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		scope = append(scope, name)
+		if o.held {
+			held = append(held, name)
+		}
+	}
+	return scope, held
+}
+
+// vaName picks the words that name object o: the last word of its short
+// name that is a noun in the dictionary, and the word before it if the
+// dictionary knows that one.
+func (g *Game) vaName(v *vaVocab, o uint16) (adj, noun string) {
+	words := strings.Fields(strings.ToLower(g.m.ObjectName(o)))
+	for i := len(words) - 1; i >= 0; i-- {
+		if v.isNoun(words[i]) {
+			if i > 0 && v.has(words[i-1]) {
+				adj = words[i-1]
+			}
+			return adj, words[i]
+		}
+	}
+	return "", ""
+}
+
+// vaLocalGlobals returns the local globals of room loc in a version 3
+// game: the objects in the one property of the room whose bytes are all
+// objects with the same parent, other than the rooms' parent (Infocom's
+// GLOBAL property). Later versions return none: Inform moves its floating
+// objects into the room.
+func (g *Game) vaLocalGlobals(loc uint16) []uint16 {
+	if g.story.Version() > 3 {
+		return nil
+	}
+	table, _ := g.m.PeekWord(0x0a)
+	p, ok := g.m.PeekWord(uint32(table) + 62 + uint32(loc-1)*9 + 7)
+	if !ok {
+		return nil
+	}
+	a := uint32(p)
+	n, _ := g.m.PeekByte(a)
+	a += 1 + 2*uint32(n)
+	for steps := 0; steps < 32; steps++ {
+		b, _ := g.m.PeekByte(a)
+		if b == 0 {
+			return nil
+		}
+		l := uint32(b>>5) + 1
+		var objs []uint16
+		var parent uint16
+		good := true
+		for i := uint32(0); i < l && good; i++ {
+			o, _ := g.m.PeekByte(a + 1 + i)
+			if o == 0 || int(o) > g.objects {
+				good = false
+				break
+			}
+			par, _, _ := g.m.Object(uint16(o))
+			if i == 0 {
+				parent = par
+			}
+			good = par != 0 && par == parent && par != g.rooms && par != loc
+			objs = append(objs, uint16(o))
+		}
+		if good {
+			return objs
+		}
+		a += 1 + l
+	}
+	return nil
+}
