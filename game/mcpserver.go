@@ -1,0 +1,663 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/game/zmachine"
+)
+
+// The MCP game server: the tools of DESIGN.md ("MCP tools") over
+// mark3labs/mcp-go, one game per MCP session. Names and text formats follow
+// the course's server so that its agents can play grue's games; every result
+// also carries structured content for machine clients. Score, moves and the
+// end of the game always come from the engine, never from the client.
+
+// ServerName is the name the MCP server gives in its initialize reply.
+const ServerName = "grue"
+
+// ServerOption configures a Server made by NewServer (and the in-process
+// client, which makes one).
+type ServerOption func(*serverConfig)
+
+type serverConfig struct {
+	game    string
+	seed    int64
+	version string
+}
+
+// WithGame sets the game every new session starts with: a name or path as
+// Open takes it, or "lantern", the built-in default story (the default).
+func WithGame(nameOrPath string) ServerOption {
+	return func(c *serverConfig) { c.game = nameOrPath }
+}
+
+// WithSeed sets the seed of each new game's random numbers (default 1, as
+// grue play).
+func WithSeed(n int64) ServerOption { return func(c *serverConfig) { c.seed = n } }
+
+// WithVersion sets the version the server reports (default "dev").
+func WithVersion(v string) ServerOption { return func(c *serverConfig) { c.version = v } }
+
+// Server is grue's MCP game server. Each MCP session (the one stdio
+// session, each HTTP session, each in-process client) gets its own game,
+// started on the session's first tool call.
+type Server struct {
+	cfg      serverConfig
+	mcp      *server.MCPServer
+	handlers map[string]server.ToolHandlerFunc
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	stories  map[string]*zmachine.Story // loaded stories by name or path
+	closed   chan struct{}
+	stopOnce sync.Once
+	ids      *server.InsecureStatefulSessionIdManager // HTTP session IDs
+}
+
+// session is one MCP session's game and what the tools remember about it.
+type session struct {
+	mu       sync.Mutex
+	g        *Game
+	seed     int64
+	obs      string // the current observation: the intro or the last reply
+	history  []turn
+	saves    map[string]*State
+	lastUsed time.Time
+	reapable bool // an HTTP session, reaped when idle
+}
+
+// turn is one play_action: the command and the game's reply.
+type turn struct{ action, reply string }
+
+// memoryTurns is how many recent actions memory() shows.
+const memoryTurns = 5
+
+// NewServer makes a server and checks that its game opens.
+func NewServer(opts ...ServerOption) (*Server, error) {
+	cfg := serverConfig{game: stories.DefaultName, seed: 1, version: "dev"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &Server{
+		cfg:      cfg,
+		sessions: map[string]*session{},
+		stories:  map[string]*zmachine.Story{},
+		closed:   make(chan struct{}),
+	}
+	if _, err := s.open(cfg.game, cfg.seed); err != nil {
+		return nil, err
+	}
+	hooks := &server.Hooks{}
+	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
+		s.drop(cs.SessionID())
+	})
+	s.mcp = server.NewMCPServer(ServerName, cfg.version,
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+		server.WithHooks(hooks),
+		server.WithInstructions("Play a text adventure: play_action sends a command to the game; "+
+			"memory, get_map, inventory and valid_actions describe the state; "+
+			"save_state, restore_state and undo branch; reset_game starts again."),
+	)
+	s.addTools()
+	return s, nil
+}
+
+// MCPServer is the mcp-go server, for serving it over a transport of one's
+// choosing.
+func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
+
+// Close stops the idle-session reaper and forgets every session's game.
+func (s *Server) Close() {
+	s.stopOnce.Do(func() { close(s.closed) })
+	s.mu.Lock()
+	s.sessions = map[string]*session{}
+	s.mu.Unlock()
+}
+
+// Sessions is the number of sessions that have a game.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+// ServeStdio serves one MCP session over in and out (newline-delimited
+// JSON-RPC) until in ends or ctx is cancelled.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
+	std := server.NewStdioServer(s.mcp)
+	if errLog != nil {
+		std.SetErrorLogger(newLogger(errLog))
+	}
+	err := std.Listen(ctx, in, out)
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// httpKey marks the context of a request that came over HTTP.
+type httpKey struct{}
+
+// HTTPHandler serves the streamable HTTP transport at /mcp. Session IDs are
+// issued on initialize and checked on every later request (an unknown or
+// ended one gets 404); a session idle for longer than idle (when idle > 0)
+// is ended and its game dropped.
+func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
+	s.mu.Lock()
+	if s.ids == nil {
+		s.ids = &server.InsecureStatefulSessionIdManager{}
+	}
+	s.mu.Unlock()
+	opts := []server.StreamableHTTPOption{
+		server.WithEndpointPath("/mcp"),
+		server.WithSessionIdManager(s.ids),
+		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			return context.WithValue(ctx, httpKey{}, true)
+		}),
+	}
+	if idle > 0 {
+		opts = append(opts, server.WithSessionIdleTTL(idle))
+		go s.reap(idle)
+	}
+	h := server.NewStreamableHTTPServer(s.mcp, opts...)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	return mux
+}
+
+// reap drops the games of HTTP sessions idle for longer than idle, until
+// Close.
+func (s *Server) reap(idle time.Duration) {
+	t := time.NewTicker(max(idle/4, 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-s.closed:
+			return
+		case now := <-t.C:
+			s.mu.Lock()
+			for id, ss := range s.sessions {
+				ss.mu.Lock()
+				old := ss.reapable && now.Sub(ss.lastUsed) > idle
+				ss.mu.Unlock()
+				if old {
+					delete(s.sessions, id)
+					if s.ids != nil {
+						// Later requests in this session get 404.
+						s.ids.Terminate(id)
+					}
+				}
+			}
+			s.mu.Unlock()
+		}
+	}
+}
+
+func (s *Server) drop(id string) {
+	s.mu.Lock()
+	delete(s.sessions, id)
+	s.mu.Unlock()
+}
+
+// sessionKey carries the session ID of a direct in-process call.
+type sessionKey struct{}
+
+// sessionID names the session a tool call belongs to.
+func sessionID(ctx context.Context) string {
+	if id, ok := ctx.Value(sessionKey{}).(string); ok {
+		return id
+	}
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		return cs.SessionID()
+	}
+	return ""
+}
+
+// session returns the session of ctx, starting its game on first use, and
+// locks it; the caller unlocks it.
+func (s *Server) session(ctx context.Context) (*session, error) {
+	id := sessionID(ctx)
+	s.mu.Lock()
+	ss, ok := s.sessions[id]
+	if !ok {
+		ss = &session{seed: s.cfg.seed, saves: map[string]*State{}}
+		ss.reapable = ctx.Value(httpKey{}) != nil
+		s.sessions[id] = ss
+	}
+	s.mu.Unlock()
+	ss.mu.Lock()
+	ss.lastUsed = time.Now()
+	if ss.g == nil {
+		g, err := s.open(s.cfg.game, s.cfg.seed)
+		if err != nil {
+			ss.mu.Unlock()
+			return nil, err
+		}
+		ss.start(g)
+	}
+	return ss, nil
+}
+
+// start makes g the session's game, forgetting the last one's history.
+func (ss *session) start(g *Game) {
+	ss.g = g
+	ss.obs = g.Intro()
+	ss.history = nil
+	ss.saves = map[string]*State{}
+}
+
+// open starts the game nameOrPath with seed; the default story's name
+// gives the built-in story when no file of that name is found.
+func (s *Server) open(nameOrPath string, seed int64) (*Game, error) {
+	s.mu.Lock()
+	story, ok := s.stories[nameOrPath]
+	s.mu.Unlock()
+	name := nameOrPath
+	if !ok {
+		var err error
+		story, name, err = loadNamed(nameOrPath)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.stories[nameOrPath] = story
+		s.mu.Unlock()
+	}
+	if ok {
+		name = storyName(nameOrPath)
+	}
+	return New(story, name, Seed(seed))
+}
+
+// loadNamed loads a story by name or path, or the built-in default story.
+func loadNamed(nameOrPath string) (*zmachine.Story, string, error) {
+	path, err := Find(nameOrPath)
+	if err != nil {
+		if p, ok := findByCatalogName(nameOrPath); ok {
+			path, err = p, nil
+		}
+	}
+	if err != nil {
+		if def, data := stories.Default(); strings.EqualFold(nameOrPath, def) {
+			story, lerr := zmachine.Load(data)
+			if lerr != nil {
+				return nil, "", fmt.Errorf("loading the default story: %w", lerr)
+			}
+			return story, def, nil
+		}
+		return nil, "", fmt.Errorf("unknown game %q: %w", nameOrPath, err)
+	}
+	story, err := loadStory(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("opening game %q: %w", nameOrPath, err)
+	}
+	return story, storyName(path), nil
+}
+
+func storyName(nameOrPath string) string {
+	base := nameOrPath
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	if i := strings.LastIndex(base, "."); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+// maxScore is the game's maximum score: the catalog's, or the default
+// story's.
+func maxScore(g *Game) int {
+	if m := g.MaxScore(); m > 0 {
+		return m
+	}
+	if strings.EqualFold(g.Name(), stories.DefaultName) {
+		return stories.MaxScore
+	}
+	return 0
+}
+
+// structured is the structured content every tool result carries. Numbers
+// are float64 so that in-process results look exactly like results decoded
+// from JSON.
+func (ss *session) structured(reward int) map[string]any {
+	g := ss.g
+	loc, _ := g.Location()
+	return map[string]any{
+		"game":        g.Name(),
+		"observation": ss.obs,
+		"score":       float64(g.Score()),
+		"max_score":   float64(maxScore(g)),
+		"moves":       float64(g.Moves()),
+		"reward":      float64(reward),
+		"done":        g.Done(),
+		"victory":     g.Victory(),
+		"location":    loc,
+	}
+}
+
+// result is a successful tool result: text and the session's state.
+func (ss *session) result(text string, reward int, extra map[string]any) *mcp.CallToolResult {
+	st := ss.structured(reward)
+	for k, v := range extra {
+		st[k] = v
+	}
+	return mcp.NewToolResultStructured(st, text)
+}
+
+// toolError is an isError result the agent can read.
+func toolError(format string, a ...any) *mcp.CallToolResult {
+	return mcp.NewToolResultError(fmt.Sprintf(format, a...))
+}
+
+// tool adds a tool whose handler runs on the calling session's game.
+func (s *Server) tool(t mcp.Tool, h func(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult) {
+	handler := func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		ss, err := s.session(ctx)
+		if err != nil {
+			return toolError("%v", err), nil
+		}
+		defer ss.mu.Unlock()
+		defer func() {
+			if r := recover(); r != nil {
+				res, err = toolError("%s failed: internal error: %v", t.Name, r), nil
+			}
+		}()
+		return h(ctx, ss, req), nil
+	}
+	if s.handlers == nil {
+		s.handlers = map[string]server.ToolHandlerFunc{}
+	}
+	s.handlers[t.Name] = handler
+	s.mcp.AddTool(t, handler)
+}
+
+func (s *Server) addTools() {
+	s.tool(mcp.NewTool("play_action",
+		mcp.WithDescription("Send one command to the game (\"open mailbox\", \"north\", \"take lamp\") and get its reply, with the score and moves."),
+		mcp.WithString("action", mcp.Required(), mcp.Description("the command to type")),
+	), s.playAction)
+	s.tool(mcp.NewTool("memory",
+		mcp.WithDescription("The current state: location, score, moves, game, the last actions with their results, and the current observation."),
+		mcp.WithReadOnlyHintAnnotation(true),
+	), s.memory)
+	s.tool(mcp.NewTool("get_map",
+		mcp.WithDescription("The locations explored so far and the exits taken between them."),
+		mcp.WithReadOnlyHintAnnotation(true),
+	), s.getMap)
+	s.tool(mcp.NewTool("inventory",
+		mcp.WithDescription("What the player carries, read from the game's object tree (it costs no move)."),
+		mcp.WithReadOnlyHintAnnotation(true),
+	), s.inventory)
+	s.tool(mcp.NewTool("valid_actions",
+		mcp.WithDescription("Commands that change the world from the current state."),
+		mcp.WithReadOnlyHintAnnotation(true),
+	), s.validActions)
+	s.tool(mcp.NewTool("reset_game",
+		mcp.WithDescription("Start a game again from the beginning: this session's game, or another one by name (see list_games)."),
+		mcp.WithString("game", mcp.Description("the game to start (default: the current one)")),
+		mcp.WithNumber("seed", mcp.Description("seed of the game's random numbers (default: the server's)")),
+	), s.resetGame)
+	s.tool(mcp.NewTool("list_games",
+		mcp.WithDescription("The games this server can start."),
+		mcp.WithReadOnlyHintAnnotation(true),
+	), s.listGames)
+	s.tool(mcp.NewTool("save_state",
+		mcp.WithDescription("Save the game's state under a name, to come back to it with restore_state."),
+		mcp.WithString("name", mcp.Required(), mcp.Description("letters, digits, '.', '_' or '-', at most 64")),
+	), s.saveState)
+	s.tool(mcp.NewTool("restore_state",
+		mcp.WithDescription("Go back to a state saved with save_state."),
+		mcp.WithString("name", mcp.Required(), mcp.Description("the name given to save_state")),
+	), s.restoreState)
+	s.tool(mcp.NewTool("undo",
+		mcp.WithDescription("Take back the last play_action."),
+	), s.undo)
+}
+
+func (s *Server) playAction(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	action, err := req.RequireString("action")
+	if err != nil || strings.TrimSpace(action) == "" {
+		return toolError("play_action needs an action, a command such as \"look\"")
+	}
+	if strings.ContainsAny(action, "\n\r") {
+		return toolError("play_action takes one command: the action must not contain a newline")
+	}
+	g := ss.g
+	if g.Done() {
+		return toolError("The game is over (score %d of %d). Use reset_game to play again, or undo or restore_state to go back.",
+			g.Score(), maxScore(g))
+	}
+	r, err := g.Step(action)
+	if err != nil {
+		return toolError("%v", err)
+	}
+	ss.obs = r.Observation
+	ss.history = append(ss.history, turn{action: action, reply: r.Observation})
+	if len(ss.history) > 100 {
+		ss.history = append(ss.history[:0:0], ss.history[len(ss.history)-memoryTurns:]...)
+	}
+	return ss.result(formatReply(r), r.Reward, nil)
+}
+
+// formatReply is play_action's text: the reply, then the score line or the
+// points won, then GAME OVER when the game ended.
+func formatReply(r StepResult) string {
+	var b strings.Builder
+	b.WriteString(r.Observation)
+	if r.Reward > 0 {
+		fmt.Fprintf(&b, "\n\n+%d points! (Total: %d)", r.Reward, r.Info.Score)
+	} else {
+		fmt.Fprintf(&b, "\n\n[Score: %d | Moves: %d]", r.Info.Score, r.Info.Moves)
+	}
+	if r.Done {
+		b.WriteString("\n\nGAME OVER")
+	}
+	return b.String()
+}
+
+func (s *Server) memory(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	g := ss.g
+	loc, _ := g.Location()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Current State:\n- Location: %s\n- Score: %d\n- Moves: %d\n- Game: %s\n\nRecent Actions:\n",
+		loc, g.Score(), g.Moves(), g.Name())
+	recent := ss.history[max(0, len(ss.history)-memoryTurns):]
+	if len(recent) == 0 {
+		b.WriteString("  (none yet)\n")
+	}
+	for _, t := range recent {
+		fmt.Fprintf(&b, "  > %s -> %s\n", t.action, summary(t.reply))
+	}
+	fmt.Fprintf(&b, "\nCurrent Observation:\n%s", ss.obs)
+	return ss.result(b.String(), 0, nil)
+}
+
+// summary shortens a reply to one line of at most 80 characters.
+func summary(reply string) string {
+	s := strings.Join(strings.Fields(reply), " ")
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:77]) + "..."
+	}
+	return s
+}
+
+func (s *Server) getMap(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	return ss.result(ss.g.Map().String(), 0, nil)
+}
+
+func (s *Server) inventory(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	var names []string
+	for _, o := range ss.g.Inventory() {
+		names = append(names, o.Name)
+	}
+	text := "Inventory: You are empty-handed."
+	if len(names) > 0 {
+		text = "Inventory: " + strings.Join(names, ", ")
+	}
+	items := make([]any, len(names))
+	for i, n := range names {
+		items[i] = n
+	}
+	return ss.result(text, 0, map[string]any{"inventory": items})
+}
+
+func (s *Server) validActions(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	acts, err := ss.validActions()
+	if err != nil {
+		return toolError("valid_actions: %v", err)
+	}
+	items := make([]any, len(acts))
+	for i, a := range acts {
+		items[i] = a
+	}
+	text := "Valid actions: (none)"
+	if len(acts) > 0 {
+		text = "Valid actions: " + strings.Join(acts, ", ")
+	}
+	return ss.result(text, 0, map[string]any{"actions": items})
+}
+
+func (s *Server) resetGame(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	name := strings.TrimSpace(req.GetString("game", ""))
+	if name == "" {
+		name = ss.g.Name()
+	}
+	seed := ss.seed
+	if v, ok := req.GetArguments()["seed"]; ok && v != nil {
+		n, ok := wholeNumber(v)
+		if !ok {
+			return toolError("reset_game: seed must be a whole number, not %v", v)
+		}
+		seed = n
+	}
+	g, err := s.open(name, seed)
+	if err != nil {
+		return toolError("reset_game: %v. Use list_games to see the games there are.", err)
+	}
+	ss.seed = seed
+	ss.start(g)
+	return ss.result(fmt.Sprintf("Game: %s\n\n%s", g.Name(), ss.obs), 0, nil)
+}
+
+func (s *Server) listGames(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	type entry struct{ name, title string }
+	list := []entry{{stories.DefaultName, "Lantern (built in, the default story)"}}
+	files, err := Games()
+	for _, f := range files {
+		if strings.EqualFold(f.Name, stories.DefaultName) {
+			continue
+		}
+		list = append(list, entry{f.Name, f.Title})
+	}
+	var b strings.Builder
+	b.WriteString("Available games:")
+	games := make([]any, 0, len(list))
+	for _, e := range list {
+		if e.title != "" {
+			fmt.Fprintf(&b, "\n- %s: %s", e.name, e.title)
+		} else {
+			fmt.Fprintf(&b, "\n- %s", e.name)
+		}
+		games = append(games, map[string]any{"name": e.name, "title": e.title})
+	}
+	if err != nil {
+		fmt.Fprintf(&b, "\n(some files could not be read: %v)", err)
+	}
+	return ss.result(b.String(), 0, map[string]any{"games": games})
+}
+
+// wholeNumber reads a JSON number (float64 once decoded, an int from an
+// in-process caller) that must be whole.
+func wholeNumber(v any) (int64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return int64(n), n == float64(int64(n))
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	}
+	return 0, false
+}
+
+var stateName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+func (s *Server) saveState(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	name, _ := req.RequireString("name")
+	if !stateName.MatchString(name) {
+		return toolError("save_state: bad state name %q: use 1 to 64 letters, digits, '.', '_' or '-'", name)
+	}
+	if _, ok := ss.saves[name]; !ok && len(ss.saves) >= 100 {
+		return toolError("save_state: too many saved states (100); reuse a name")
+	}
+	ss.saves[name] = ss.g.Save()
+	return ss.result(fmt.Sprintf("Saved state %q (score %d, moves %d).", name, ss.g.Score(), ss.g.Moves()), 0, nil)
+}
+
+func (s *Server) restoreState(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	name, _ := req.RequireString("name")
+	st, ok := ss.saves[name]
+	if !ok {
+		names := make([]string, 0, len(ss.saves))
+		for n := range ss.saves {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		saved := "none"
+		if len(names) > 0 {
+			saved = strings.Join(names, ", ")
+		}
+		return toolError("restore_state: no state saved as %q (saved: %s)", name, saved)
+	}
+	if err := ss.g.Restore(st); err != nil {
+		return toolError("restore_state: %v", err)
+	}
+	loc, _ := ss.g.Location()
+	ss.obs = fmt.Sprintf("Restored state %q.", name)
+	text := fmt.Sprintf("Restored state %q.\n\n[Location: %s | Score: %d | Moves: %d]", name, loc, ss.g.Score(), ss.g.Moves())
+	return ss.result(text, 0, nil)
+}
+
+func (s *Server) undo(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+	if err := ss.g.Undo(); err != nil {
+		if errors.Is(err, ErrNoUndo) {
+			return toolError("undo: there is no move to take back")
+		}
+		return toolError("undo: %v", err)
+	}
+	var last turn
+	if n := len(ss.history); n > 0 {
+		last = ss.history[n-1]
+		ss.history = ss.history[:n-1]
+	}
+	ss.obs = "Previous turn undone."
+	if n := len(ss.history); n > 0 {
+		ss.obs = ss.history[n-1].reply
+	}
+	loc, _ := ss.g.Location()
+	text := fmt.Sprintf("Undid %q.\n\n[Location: %s | Score: %d | Moves: %d]", last.action, loc, ss.g.Score(), ss.g.Moves())
+	return ss.result(text, 0, nil)
+}
+
+// newLogger logs the stdio server's errors to w.
+func newLogger(w io.Writer) *log.Logger { return log.New(w, "grue serve: ", 0) }
