@@ -1,0 +1,344 @@
+package game
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grue-lab/grue/game/stories"
+)
+
+// serverEnv makes the test binary an MCP game server over stdio, so the
+// stdio tests and benchmarks need no grue binary; with "chatty" it writes
+// plenty to stderr first, as a noisy server would.
+const serverEnv = "GRUE_TEST_MCP_SERVER"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(serverEnv); mode != "" {
+		if mode == "chatty" {
+			for i := 0; i < 2000; i++ {
+				fmt.Fprintf(os.Stderr, "chatty server line %d: %s\n", i, strings.Repeat("x", 100))
+			}
+		}
+		s, err := NewServer()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if err := s.ServeStdio(context.Background(), os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// newStdioTestClient runs this test binary as a stdio MCP server.
+func newStdioTestClient(t testing.TB, mode string) *Client {
+	t.Helper()
+	t.Setenv(serverEnv, mode)
+	c, err := NewStdioClient(context.Background(), os.Args[0], "-test.run=^$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// newHTTPTestServer serves grue over streamable HTTP on 127.0.0.1.
+func newHTTPTestServer(t testing.TB, idle time.Duration) (*Server, string) {
+	t.Helper()
+	s, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.HTTPHandler(idle))
+	t.Cleanup(func() { hs.Close(); s.Close() })
+	return s, hs.URL + "/mcp"
+}
+
+func newHTTPTestClient(t testing.TB, url string) *Client {
+	t.Helper()
+	c, err := NewHTTPClient(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func call(t testing.TB, c *Client, name string, args map[string]any) ToolResult {
+	t.Helper()
+	r, err := c.CallTool(context.Background(), name, args)
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return r
+}
+
+// playWalkthrough plays the default story's walkthrough through c and checks
+// that the server reports the win with the maximum score.
+func playWalkthrough(t *testing.T, c *Client) {
+	t.Helper()
+	want := []string{"get_map", "inventory", "list_games", "memory", "play_action",
+		"reset_game", "restore_state", "save_state", "undo", "valid_actions"}
+	got, err := c.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("tools = %v, want %v", got, want)
+	}
+	var r ToolResult
+	walk := stories.Walkthrough()
+	for i, a := range walk {
+		r = call(t, c, "play_action", map[string]any{"action": a})
+		if r.IsError {
+			t.Fatalf("play_action %q: tool error: %s", a, r.Text)
+		}
+		if r.Bool("done") != (i == len(walk)-1) {
+			t.Fatalf("after %q (%d of %d) done = %v:\n%s", a, i+1, len(walk), r.Bool("done"), r.Text)
+		}
+	}
+	if !strings.HasSuffix(r.Text, "\n\nGAME OVER") {
+		t.Errorf("last reply does not end with GAME OVER:\n%s", r.Text)
+	}
+	if r.Int("score") != stories.MaxScore || r.Int("max_score") != stories.MaxScore || !r.Bool("victory") {
+		t.Errorf("structured = %v, want score and max_score %d and victory", r.Structured, stories.MaxScore)
+	}
+	if r.Int("moves") != len(walk) {
+		t.Errorf("moves = %d, want %d", r.Int("moves"), len(walk))
+	}
+	// The game is over: playing on is a tool error, not a failed call.
+	r = call(t, c, "play_action", map[string]any{"action": "look"})
+	if !r.IsError || !strings.Contains(r.Text, "The game is over") {
+		t.Errorf("play_action after the end = %+v, want a tool error saying the game is over", r)
+	}
+}
+
+func TestMCPWalkthroughInProcess(t *testing.T) {
+	c, err := NewInProcessClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	playWalkthrough(t, c)
+}
+
+func TestMCPWalkthroughStdio(t *testing.T) {
+	playWalkthrough(t, newStdioTestClient(t, "chatty"))
+}
+
+func TestMCPWalkthroughHTTP(t *testing.T) {
+	_, url := newHTTPTestServer(t, time.Minute)
+	playWalkthrough(t, newHTTPTestClient(t, url))
+}
+
+// TestMCPTextFormats holds the text of play_action, inventory, memory and
+// get_map to the formats of DESIGN.md exactly.
+func TestMCPTextFormats(t *testing.T) {
+	c, err := NewInProcessClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	check := func(name string, args map[string]any, want string) ToolResult {
+		t.Helper()
+		r := call(t, c, name, args)
+		if r.Text != want || r.IsError {
+			t.Errorf("%s %v =\n%q\nwant\n%q", name, args, r.Text, want)
+		}
+		return r
+	}
+	check("inventory", nil, "Inventory: You are empty-handed.")
+	check("memory", nil, "Current State:\n- Location: Meadow\n- Score: 0\n- Moves: 0\n- Game: lantern\n\n"+
+		"Recent Actions:\n  (none yet)\n\nCurrent Observation:\n"+call(t, c, "memory", nil).String("observation"))
+	shed := "Wooden Shed\nA cramped shed that smells of creosote and mice. Cobwebs drape the rafters and a workbench " +
+		"runs along one wall. The door leads east, back to the meadow.\n\nYou can see a battered toolbox (which is closed) here."
+	r := check("play_action", map[string]any{"action": "west"}, shed+"\n\n[Score: 0 | Moves: 1]")
+	if r.String("location") != "Wooden Shed" || r.String("observation") != shed || r.Int("reward") != 0 {
+		t.Errorf("structured = %v", r.Structured)
+	}
+	check("play_action", map[string]any{"action": "open toolbox"},
+		"You open the battered toolbox, revealing a brass lantern.\n\n[Score: 0 | Moves: 2]")
+	taken := "Taken.\n\n[The score has just gone up by five points.]"
+	r = check("play_action", map[string]any{"action": "take lantern"}, taken+"\n\n+5 points! (Total: 5)")
+	if r.Int("reward") != 5 || r.Int("score") != 5 || r.Int("moves") != 3 {
+		t.Errorf("structured = %v", r.Structured)
+	}
+	check("inventory", nil, "Inventory: brass lantern")
+	check("memory", nil, "Current State:\n- Location: Wooden Shed\n- Score: 5\n- Moves: 3\n- Game: lantern\n\n"+
+		"Recent Actions:\n"+
+		"  > west -> Wooden Shed A cramped shed that smells of creosote and mice. Cobwebs drape th...\n"+
+		"  > open toolbox -> You open the battered toolbox, revealing a brass lantern.\n"+
+		"  > take lantern -> Taken. [The score has just gone up by five points.]\n\n"+
+		"Current Observation:\n"+taken)
+	check("get_map", nil, "Explored Locations and Exits:\n\n* Meadow\n  -> west -> Wooden Shed\n\n* Wooden Shed\n\n[Current] Wooden Shed")
+	r = call(t, c, "valid_actions", nil)
+	if r.IsError || !strings.Contains(r.Text, "east") || !strings.HasPrefix(r.Text, "Valid actions: ") {
+		t.Errorf("valid_actions = %+v", r)
+	}
+}
+
+// TestMCPToolErrors: bad input comes back as tool errors with clear text.
+func TestMCPToolErrors(t *testing.T) {
+	c, err := NewInProcessClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"reset_game", map[string]any{"game": "no-such-game"}, `unknown game "no-such-game"`},
+		{"reset_game", map[string]any{"seed": 1.5}, "seed must be a whole number"},
+		{"save_state", map[string]any{"name": "../etc"}, "bad state name"},
+		{"save_state", nil, "bad state name"},
+		{"restore_state", map[string]any{"name": "nope"}, `no state saved as "nope" (saved: none)`},
+		{"undo", nil, "no move to take back"},
+		{"play_action", nil, "needs an action"},
+		{"play_action", map[string]any{"action": "look\nlook"}, "newline"},
+	} {
+		r := call(t, c, tc.name, tc.args)
+		if !r.IsError || !strings.Contains(r.Text, tc.want) {
+			t.Errorf("%s %v = %+v, want a tool error containing %q", tc.name, tc.args, r, tc.want)
+		}
+	}
+	if _, err := c.CallTool(context.Background(), "no_such_tool", nil); err == nil {
+		t.Error("calling an unknown tool: no error")
+	}
+}
+
+// TestMCPSaveRestoreUndoReset branches a game with the tools.
+func TestMCPSaveRestoreUndoReset(t *testing.T) {
+	c, err := NewInProcessClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, a := range []string{"west", "open toolbox"} {
+		call(t, c, "play_action", map[string]any{"action": a})
+	}
+	if r := call(t, c, "save_state", map[string]any{"name": "before-lantern"}); r.IsError {
+		t.Fatal(r.Text)
+	}
+	call(t, c, "play_action", map[string]any{"action": "take lantern"})
+	if r := call(t, c, "restore_state", map[string]any{"name": "before-lantern"}); r.IsError || r.Int("score") != 0 || r.Int("moves") != 2 {
+		t.Errorf("restore_state = %+v", r)
+	}
+	call(t, c, "play_action", map[string]any{"action": "take lantern"})
+	if r := call(t, c, "undo", nil); r.IsError || r.Int("score") != 0 || r.Int("moves") != 2 {
+		t.Errorf("undo = %+v", r)
+	}
+	r := call(t, c, "reset_game", map[string]any{"game": "lantern", "seed": 7})
+	if r.IsError || r.Int("moves") != 0 || r.String("location") != "Meadow" || !strings.HasPrefix(r.Text, "Game: lantern\n\n") {
+		t.Errorf("reset_game = %+v", r)
+	}
+	if r := call(t, c, "restore_state", map[string]any{"name": "before-lantern"}); !r.IsError {
+		t.Errorf("restore_state after reset_game = %+v, want an error: a reset forgets saved states", r)
+	}
+	if r := call(t, c, "list_games", nil); !strings.Contains(r.Text, "- lantern: ") {
+		t.Errorf("list_games = %q", r.Text)
+	}
+}
+
+// TestMCPHTTPSessions: two HTTP sessions play two games, and a session
+// left idle is ended and its game dropped.
+func TestMCPHTTPSessions(t *testing.T) {
+	srv, url := newHTTPTestServer(t, 300*time.Millisecond)
+	a, b := newHTTPTestClient(t, url), newHTTPTestClient(t, url)
+	call(t, a, "play_action", map[string]any{"action": "west"})
+	call(t, a, "play_action", map[string]any{"action": "open toolbox"})
+	if r := call(t, a, "play_action", map[string]any{"action": "take lantern"}); r.Int("score") != 5 {
+		t.Fatalf("a: %+v", r)
+	}
+	if r := call(t, b, "memory", nil); r.Int("score") != 0 || r.Int("moves") != 0 || r.String("location") != "Meadow" {
+		t.Errorf("b sees a's game: %v", r.Structured)
+	}
+	if r := call(t, a, "inventory", nil); r.Text != "Inventory: brass lantern" {
+		t.Errorf("a: %q", r.Text)
+	}
+	if n := srv.Sessions(); n != 2 {
+		t.Errorf("sessions = %d, want 2", n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for srv.Sessions() > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := srv.Sessions(); n != 0 {
+		t.Fatalf("idle sessions not reaped: %d left", n)
+	}
+	if r, err := a.CallTool(context.Background(), "memory", nil); err == nil {
+		t.Errorf("a reaped session still answers: %+v", r)
+	}
+}
+
+// TestMCPHTTPBadSession: a request with a session ID the server did not
+// issue is refused.
+func TestMCPHTTPBadSession(t *testing.T) {
+	_, url := newHTTPTestServer(t, time.Minute)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for _, id := range []string{"", "mcp-session-00000000-0000-0000-0000-000000000000", "bogus"} {
+		req := httptest.NewRequest("POST", url, strings.NewReader(body))
+		req.RequestURI = ""
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if id != "" {
+			req.Header.Set("Mcp-Session-Id", id)
+		}
+		resp, err := httpClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode < 400 {
+			t.Errorf("session %q: status %d, want an error: %s", id, resp.StatusCode, data)
+		}
+	}
+}
+
+// TestMCPStdioKilled: a killed server gives an error that says so, and
+// Restart brings it back with a fresh game.
+func TestMCPStdioKilled(t *testing.T) {
+	c := newStdioTestClient(t, "1")
+	call(t, c, "play_action", map[string]any{"action": "west"})
+	if err := c.proc.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.CallTool(context.Background(), "play_action", map[string]any{"action": "east"})
+	if err == nil || !strings.Contains(err.Error(), "died") || !strings.Contains(err.Error(), "killed") || !strings.Contains(err.Error(), "Restart") {
+		t.Fatalf("call to a killed server: err = %v, want one saying it died", err)
+	}
+	if _, err2 := c.Tools(context.Background()); err2 == nil || !strings.Contains(err2.Error(), "died") {
+		t.Errorf("Tools after the death: %v", err2)
+	}
+	if err := c.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := call(t, c, "memory", nil); r.Int("moves") != 0 || r.String("location") != "Meadow" {
+		t.Errorf("after Restart: %v", r.Structured)
+	}
+}
+
+// TestMCPStdioBadCommand: a server that exits at once says why.
+func TestMCPStdioBadCommand(t *testing.T) {
+	_, err := NewStdioClient(context.Background(), "sh", "-c", "echo broken server >&2; exit 3")
+	if err == nil || !strings.Contains(err.Error(), "broken server") {
+		t.Errorf("err = %v, want one with the server's stderr", err)
+	}
+	if _, err := NewStdioClient(context.Background(), "/no/such/server"); err == nil {
+		t.Error("no error for a missing command")
+	}
+}
+
+var httpClient = &http.Client{Timeout: 10 * time.Second}
