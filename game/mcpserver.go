@@ -395,19 +395,19 @@ func (s *Server) addTools() {
 	), s.playAction)
 	s.tool(mcp.NewTool("memory",
 		mcp.WithDescription("The current state: location, score, moves, game, the last actions with their results, and the current observation."),
-		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
 	), s.memory)
 	s.tool(mcp.NewTool("get_map",
 		mcp.WithDescription("The locations explored so far and the exits taken between them."),
-		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
 	), s.getMap)
 	s.tool(mcp.NewTool("inventory",
 		mcp.WithDescription("What the player carries, read from the game's object tree (it costs no move)."),
-		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
 	), s.inventory)
 	s.tool(mcp.NewTool("valid_actions",
 		mcp.WithDescription("Commands that change the world from the current state."),
-		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
 	), s.validActions)
 	s.tool(mcp.NewTool("reset_game",
 		mcp.WithDescription("Start a game again from the beginning: this session's game, or another one by name (see list_games)."),
@@ -416,7 +416,7 @@ func (s *Server) addTools() {
 	), s.resetGame)
 	s.tool(mcp.NewTool("list_games",
 		mcp.WithDescription("The games this server can start."),
-		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
 	), s.listGames)
 	s.tool(mcp.NewTool("save_state",
 		mcp.WithDescription("Save the game's state under a name, to come back to it with restore_state."),

@@ -85,7 +85,7 @@ the notebook REPL there.`,
 		return usageError{err}
 	})
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newVersionCmd(), newPlayCmd(), newGamesCmd())
+	root.AddCommand(newVersionCmd(), newPlayCmd(), newGamesCmd(), newServeCmd())
 	return root
 }
 
