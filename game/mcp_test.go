@@ -182,7 +182,7 @@ func TestMCPTextFormats(t *testing.T) {
 		"Current Observation:\n"+taken)
 	check("get_map", nil, "Explored Locations and Exits:\n\n* Meadow\n  -> west -> Wooden Shed\n\n* Wooden Shed\n\n[Current] Wooden Shed")
 	r = call(t, c, "valid_actions", nil)
-	if r.IsError || !strings.Contains(r.Text, "east") || !strings.HasPrefix(r.Text, "Valid actions: ") {
+	if r.IsError || !strings.Contains(r.Text, "drop lantern") || !strings.HasPrefix(r.Text, "Valid actions: ") {
 		t.Errorf("valid_actions = %+v", r)
 	}
 }

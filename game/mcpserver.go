@@ -519,7 +519,7 @@ func (s *Server) inventory(ctx context.Context, ss *session, req mcp.CallToolReq
 }
 
 func (s *Server) validActions(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
-	acts, err := ss.validActions()
+	acts, err := ss.g.ValidActions()
 	if err != nil {
 		return toolError("valid_actions: %v", err)
 	}
