@@ -238,6 +238,11 @@ func (c *Client) CallTool(ctx context.Context, name string, args map[string]any)
 	if err != nil {
 		return ToolResult{}, err
 	}
+	if args == nil {
+		// "arguments": null is refused by the TypeScript SDK's servers;
+		// no arguments is an empty object.
+		args = map[string]any{}
+	}
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args

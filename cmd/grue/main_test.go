@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,17 +39,37 @@ func TestScripts(t *testing.T) {
 	if _, err := lookPath("dfrotz", path); err != nil && ci {
 		t.Errorf("dfrotz not found (apt-get install frotz): with CI=true the comparison with it must run")
 	}
+	// The MCP interop scripts run real peers with node: the TypeScript SDK
+	// and the MCP Inspector, installed by `npm ci` in game/testdata/mcpinterop.
+	interop, err := filepath.Abs(filepath.Join("..", "..", "game", "testdata", "mcpinterop"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, nodeErr := lookPath("node", path)
+	haveInterop := nodeErr == nil && fileExists(filepath.Join(interop, "node_modules", ".bin", "mcp-inspector"))
+	if !haveInterop && ci {
+		t.Errorf("node or the MCP interop packages are missing (npm ci in %s): with CI=true the interop tests must run", interop)
+	}
+	stories, err := filepath.Abs(filepath.Join("..", "..", "game", "stories"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("GRUE_GAMES", games)
 			env.Setenv("PATH", path)
+			env.Setenv("INTEROP", interop)
+			env.Setenv("STORIES", stories)
+			env.Setenv("PORT", strconv.Itoa(freePort(t)))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "games":
 				return haveGames, nil
+			case "interop":
+				return haveInterop, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -56,6 +77,17 @@ func TestScripts(t *testing.T) {
 			"cmptranscript": cmpTranscript,
 		},
 	})
+}
+
+// freePort returns a TCP port on 127.0.0.1 that was free a moment ago, for
+// a script that starts an HTTP server in the background.
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 // gamesDir is $GRUE_GAMES, or else ../shared/games from the repository root

@@ -27,8 +27,20 @@ if (mode === "stdio" && rest.length > 0) {
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 const text = (res) => (res.content || []).filter((c) => c.type === "text").map((c) => c.text).join("");
 
-const client = new Client({ name: "grue-interop-client", version: "1.0.0" });
-await client.connect(transport);
+// A server started just before this client may not listen yet: over HTTP,
+// try for up to ten seconds.
+let client;
+for (let attempt = 0; ; attempt++) {
+  client = new Client({ name: "grue-interop-client", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    break;
+  } catch (err) {
+    if (mode !== "http" || attempt >= 100) throw err;
+    await new Promise((r) => setTimeout(r, 100));
+    transport = new StreamableHTTPClientTransport(new URL(rest[0]));
+  }
+}
 const tools = (await client.listTools()).tools.map((t) => t.name).sort();
 out({ tools });
 
