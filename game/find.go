@@ -7,8 +7,13 @@
 // whole object tree from the machine, with Save, Restore, Fork and Undo for
 // branching experiments. The catalog (Catalog, Lookup, Games) recognises
 // known story files by header and holds their facts: maximum score, player
-// object, death and victory texts and walkthrough. The MCP server and client
-// come later.
+// object, death and victory texts and walkthrough. ValidActions lists the
+// commands that change the world, and Map is the map the player has made.
+//
+// Server serves games over MCP (the tools of DESIGN.md: play_action,
+// memory, get_map, inventory, valid_actions, ...), one game per session, on
+// stdio or streamable HTTP; Client plays through any MCP game server, in
+// process, over stdio or over HTTP.
 package game
 
 import (
