@@ -323,85 +323,18 @@ func (g *Game) updateMap(from uint16, cmd string) {
 // dictionaryDirections lists the compass directions (see Directions) that
 // the game's dictionary holds, by their full names or their abbreviations.
 func (g *Game) dictionaryDirections() []string {
-	words := g.mapDictWords()
 	var out []string
 	for _, d := range Directions {
-		if words[mapEncodeWord(d, g.story.Version())] {
+		if g.m.LookupWord(d) != 0 {
 			out = append(out, d)
 			continue
 		}
 		for abbr, full := range dirAbbrev {
-			if full == d && words[mapEncodeWord(abbr, g.story.Version())] {
+			if full == d && g.m.LookupWord(abbr) != 0 {
 				out = append(out, d)
 				break
 			}
 		}
 	}
 	return out
-}
-
-// mapDictWords returns the encoded words of the game's main dictionary.
-func (g *Game) mapDictWords() map[string]bool {
-	m := g.m
-	words := map[string]bool{}
-	base, ok := m.PeekWord(0x08)
-	if !ok {
-		return words
-	}
-	a := uint32(base)
-	nsep, _ := m.PeekByte(a)
-	a += 1 + uint32(nsep)
-	size, _ := m.PeekByte(a)
-	n, _ := m.PeekWord(a + 1)
-	a += 3
-	elen := 4
-	if g.story.Version() > 3 {
-		elen = 6
-	}
-	count := int(int16(n))
-	if count < 0 {
-		count = -count
-	}
-	for i := 0; i < count; i++ {
-		e := a + uint32(i)*uint32(size)
-		buf := make([]byte, elen)
-		for j := range buf {
-			b, ok := m.PeekByte(e + uint32(j))
-			if !ok {
-				return words
-			}
-			buf[j] = b
-		}
-		words[string(buf)] = true
-	}
-	return words
-}
-
-// mapEncodeWord encodes a lower-case word as the dictionary holds it: Z-characters
-// of alphabet 0, cut or padded to 6 (version 3) or 9 (later versions).
-func mapEncodeWord(w string, version int) string {
-	n := 6
-	if version > 3 {
-		n = 9
-	}
-	zc := make([]byte, 0, n)
-	for i := 0; i < len(w) && len(zc) < n; i++ {
-		c := w[i]
-		if c < 'a' || c > 'z' {
-			return "" // only plain words are encoded here
-		}
-		zc = append(zc, c-'a'+6)
-	}
-	for len(zc) < n {
-		zc = append(zc, 5)
-	}
-	out := make([]byte, 0, n/3*2)
-	for i := 0; i < n; i += 3 {
-		v := uint16(zc[i])<<10 | uint16(zc[i+1])<<5 | uint16(zc[i+2])
-		if i+3 >= n {
-			v |= 0x8000
-		}
-		out = append(out, byte(v>>8), byte(v))
-	}
-	return string(out)
 }

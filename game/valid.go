@@ -292,40 +292,20 @@ func (g *Game) vaVocab() *vaVocab {
 // (dict_par1) 0x80 noun, 0x01 verb, 0x02 meta, 0x04 plural, 0x08
 // preposition. Both mark nouns with 0x80.
 func (g *Game) vaReadVocab() *vaVocab {
-	m := g.m
 	v := &vaVocab{words: map[string]byte{}, trunc: 6, noun: 0x80}
-	textLen := uint32(4)
 	if g.story.Version() > 3 {
-		v.trunc, textLen = 9, 6
+		v.trunc = 9
 	}
-	base, ok := m.PeekWord(0x08)
-	if !ok {
-		return v
-	}
-	d := uint32(base)
-	nsep, _ := m.PeekByte(d)
-	entryLen, _ := m.PeekByte(d + 1 + uint32(nsep))
-	cw, _ := m.PeekWord(d + 2 + uint32(nsep))
-	count := int(int16(cw))
-	if count < 0 {
-		count = -count
-	}
-	var alpha uint16
-	if g.story.Version() >= 5 {
-		alpha, _ = m.PeekWord(0x34)
-	}
-	start := d + 4 + uint32(nsep)
 	nouns := 0
-	for i := 0; i < count; i++ {
-		a := start + uint32(i)*uint32(entryLen)
+	for _, e := range g.m.Dictionary() {
 		var flags byte
-		if uint32(entryLen) > textLen {
-			flags, _ = m.PeekByte(a + textLen)
+		if len(e.Data) > 0 {
+			flags = e.Data[0]
 		}
 		if flags&0x80 != 0 {
 			nouns++
 		}
-		v.words[g.vaDecode(a, textLen, uint32(alpha))] = flags
+		v.words[e.Word] = flags
 	}
 	if nouns == 0 {
 		v.noun = 0 // no flags: any word may name an object
@@ -351,53 +331,6 @@ func (v *vaVocab) cut(word string) string {
 		return word[:v.trunc]
 	}
 	return word
-}
-
-const vaAlphabet = "abcdefghijklmnopqrstuvwxyz" +
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZ" +
-	"  0123456789.,!?_#'\"/\\-:()"
-
-// vaDecode decodes the n bytes of encoded text at a as dictionary words
-// are encoded: no abbreviations, single shifts to A1 and A2, the 10-bit
-// ZSCII escape, and the story's alphabet table when it has one.
-func (g *Game) vaDecode(a, n, alphaTable uint32) string {
-	zs := make([]byte, 0, 9)
-	for i := uint32(0); i+1 < n; i += 2 {
-		w, _ := g.m.PeekWord(a + i)
-		zs = append(zs, byte(w>>10&0x1f), byte(w>>5&0x1f), byte(w&0x1f))
-	}
-	out := make([]byte, 0, 9)
-	alphabet := 0
-	for i := 0; i < len(zs); i++ {
-		z := zs[i]
-		switch {
-		case z == 0:
-			out = append(out, ' ')
-		case z <= 3:
-			i++ // abbreviations do not occur in dictionary words
-		case z == 4:
-			alphabet = 1
-			continue
-		case z == 5:
-			alphabet = 2
-			continue
-		case alphabet == 2 && z == 6:
-			if i+2 < len(zs) {
-				out = append(out, zs[i+1]<<5|zs[i+2])
-			}
-			i += 2
-		case alphabet == 2 && z == 7:
-			out = append(out, '\n')
-		default:
-			c := vaAlphabet[alphabet*26+int(z-6)]
-			if alphaTable != 0 {
-				c, _ = g.m.PeekByte(alphaTable + uint32(alphabet*26) + uint32(z-6))
-			}
-			out = append(out, c)
-		}
-		alphabet = 0
-	}
-	return strings.TrimRight(string(out), " ")
 }
 
 // vaCandidates generates the commands to try from the current state.
