@@ -11,38 +11,22 @@ func (m *Machine) objAddr(o uint16) uint32 {
 	return m.story.objects + 63*2 + uint32(o-1)*14
 }
 
-func (m *Machine) parent(o uint16) uint16 {
+// link reads one of an object's tree links: 0 parent, 1 sibling, 2 child.
+// Object 0 (nothing) has no links.
+func (m *Machine) link(o uint16, which uint32) uint16 {
 	if o == 0 {
 		return 0
 	}
 	a := m.objAddr(o)
 	if m.story.version <= 3 {
-		return uint16(m.rb(a + 4))
+		return uint16(m.rb(a + 4 + which))
 	}
-	return m.rw(a + 6)
+	return m.rw(a + 6 + 2*which)
 }
 
-func (m *Machine) sibling(o uint16) uint16 {
-	if o == 0 {
-		return 0
-	}
-	a := m.objAddr(o)
-	if m.story.version <= 3 {
-		return uint16(m.rb(a + 5))
-	}
-	return m.rw(a + 8)
-}
-
-func (m *Machine) child(o uint16) uint16 {
-	if o == 0 {
-		return 0
-	}
-	a := m.objAddr(o)
-	if m.story.version <= 3 {
-		return uint16(m.rb(a + 6))
-	}
-	return m.rw(a + 10)
-}
+func (m *Machine) parent(o uint16) uint16  { return m.link(o, 0) }
+func (m *Machine) sibling(o uint16) uint16 { return m.link(o, 1) }
+func (m *Machine) child(o uint16) uint16   { return m.link(o, 2) }
 
 // setLink sets one of an object's tree links: 0 parent, 1 sibling, 2 child.
 func (m *Machine) setLink(o uint16, which int, v uint16) {
