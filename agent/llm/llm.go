@@ -1,0 +1,129 @@
+// Package llm is grue's side of a language model: the messages that go in,
+// the reply that comes out, and the clients that carry them.
+//
+// Client is the one interface the agent uses. OpenAI is the real
+// implementation, for any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama,
+// llama.cpp, OpenRouter, the Hugging Face router); it retries what can
+// succeed on a second try and nothing else. Cache wraps any Client with a
+// response cache on disk, so that a recorded run replays exactly and for
+// free. Scripted answers from a list, for tests and for scripts that want to
+// see what the agent does with a given reply.
+//
+// Every type here is plain data with JSON tags: a Request and a Reply are
+// what a trajectory records.
+package llm
+
+import (
+	"context"
+	"time"
+)
+
+// The roles of a Message.
+const (
+	System    = "system"
+	User      = "user"
+	Assistant = "assistant"
+	Tool      = "tool"
+)
+
+// Message is one message of a chat: its role, its text and, for an
+// assistant's native tool calls and the tool results that answer them, the
+// calls and the call ID.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	Name       string     `json:"name,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is one native tool call in a reply. Arguments is the raw JSON
+// text the model wrote, which may not be valid JSON: parsing it is the
+// agent's business, and so is repairing it.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// ToolSpec describes a tool to a model that calls tools natively.
+// Parameters is a JSON Schema object.
+type ToolSpec struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Parameters  map[string]any `json:"parameters,omitempty"`
+}
+
+// Request is one call to a model. Zero values mean the client's default,
+// except Temperature, which is sent as given whenever Temperature is
+// non-nil (0 is a real temperature).
+type Request struct {
+	// Model overrides the client's model when set.
+	Model    string     `json:"model,omitempty"`
+	Messages []Message  `json:"messages"`
+	Tools    []ToolSpec `json:"tools,omitempty"`
+	// ToolChoice is "", "auto", "none", "required", or a tool's name.
+	ToolChoice  string   `json:"tool_choice,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"`
+	Seed        *int     `json:"seed,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty"`
+	// JSON asks for a JSON object reply (response_format json_object).
+	JSON bool `json:"json,omitempty"`
+	// Label names the call in errors and cache misses ("episode 3, step
+	// 17"). It is not sent, and it is not part of the cache key.
+	Label string `json:"-"`
+}
+
+// Usage is the tokens one call used, as the server counted them.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Add returns u plus v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		TotalTokens:      u.TotalTokens + v.TotalTokens,
+	}
+}
+
+// Attempt is one try at a call that did not give the reply: what went
+// wrong and how long the client waited before the next try.
+type Attempt struct {
+	Error  string        `json:"error"`
+	Status int           `json:"status,omitempty"` // HTTP status, 0 when none came back
+	Wait   time.Duration `json:"wait"`
+}
+
+// Reply is a model's answer to one Request.
+type Reply struct {
+	Content      string     `json:"content"`
+	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
+	FinishReason string     `json:"finish_reason,omitempty"`
+	Model        string     `json:"model,omitempty"` // the model that answered
+	Usage        Usage      `json:"usage"`
+	// Cost is in US dollars, from the price table (0 when the model is not
+	// in it, or the reply came from the cache).
+	Cost float64 `json:"cost"`
+	// Latency is the wall time of the call, retries and waits included.
+	Latency time.Duration `json:"latency"`
+	// Cached is true when the reply came from the response cache.
+	Cached bool `json:"cached,omitempty"`
+	// Retries lists the failed tries before this reply, in order.
+	Retries []Attempt `json:"retries,omitempty"`
+}
+
+// Message returns the reply as the assistant message to append to a chat.
+func (r *Reply) Message() Message {
+	return Message{Role: Assistant, Content: r.Content, ToolCalls: r.ToolCalls}
+}
+
+// Client is a language model. Complete sends one request and returns the
+// reply, or an error once the client has given up. It must be safe for
+// concurrent use and must return promptly when ctx is cancelled.
+type Client interface {
+	Complete(ctx context.Context, req Request) (*Reply, error)
+}

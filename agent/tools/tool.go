@@ -1,0 +1,34 @@
+// Package tools is the agent's tool registry: the tools an agent may call,
+// described to the model and dispatched by name.
+//
+// A Tool has a Spec (its name, description and JSON Schema parameters, as a
+// model sees them) and a Call. The tools here are the game server's MCP
+// tools (GameTools), a notes scratchpad, a wiki lookup over a folder of
+// Markdown documents, a web search through a configured HTTP endpoint and,
+// for coding agents, read_file, write_file and run_shell confined to a
+// workspace. A script adds its own by implementing Tool.
+package tools
+
+import (
+	"context"
+
+	"github.com/grue-lab/grue/agent/llm"
+)
+
+// Result is what a tool call gave back: text for the model, structured
+// content for programs (the game's score, moves, done, ...), and whether the
+// tool failed in a way the model should read about.
+type Result struct {
+	Text       string         `json:"text"`
+	Structured map[string]any `json:"structured,omitempty"`
+	IsError    bool           `json:"is_error,omitempty"`
+}
+
+// Tool is one tool an agent can call. Call's error is for failures the
+// model cannot act on (a dead game server, a cancelled context); a tool
+// that refuses its arguments returns a Result with IsError set and says
+// why in its Text.
+type Tool interface {
+	Spec() llm.ToolSpec
+	Call(ctx context.Context, args map[string]any) (Result, error)
+}
