@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -311,6 +312,74 @@ func (c *Client) Tools(ctx context.Context) ([]string, error) {
 	}
 	sort.Strings(names)
 	return names, nil
+}
+
+// ToolInfo describes one of the server's tools as a model would see it:
+// its name, its description and the JSON Schema of its arguments (an
+// object schema, decoded from JSON: nested values are map[string]any and
+// []any). ReadOnly is the server's hint that the tool changes nothing.
+type ToolInfo struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	InputSchema map[string]any `json:"input_schema"`
+	ReadOnly    bool           `json:"read_only,omitempty"`
+}
+
+// ToolInfos describes the server's tools, sorted by name: from the tools
+// grue's server registered when in process, from the server's tools/list
+// otherwise.
+func (c *Client) ToolInfos(ctx context.Context) ([]ToolInfo, error) {
+	var tools []mcp.Tool
+	if c.srv != nil {
+		for _, st := range c.srv.mcp.ListTools() {
+			tools = append(tools, st.Tool)
+		}
+	} else {
+		cl, err := c.client()
+		if err != nil {
+			return nil, err
+		}
+		res, err := cl.ListTools(ctx, mcp.ListToolsRequest{})
+		if err != nil {
+			if c.proc != nil {
+				c.mu.Lock()
+				err = c.stdioError(err)
+				c.mu.Unlock()
+			}
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		tools = res.Tools
+	}
+	infos := make([]ToolInfo, 0, len(tools))
+	for _, t := range tools {
+		info, err := toolInfo(t)
+		if err != nil {
+			return nil, err
+		}
+		infos = append(infos, info)
+	}
+	sort.Slice(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
+	return infos, nil
+}
+
+// toolInfo reads t's input schema through its JSON form, which covers
+// both the structured and the raw schema an mcp.Tool may carry.
+func toolInfo(t mcp.Tool) (ToolInfo, error) {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return ToolInfo{}, fmt.Errorf("tool %s: %w", t.Name, err)
+	}
+	var wire struct {
+		InputSchema map[string]any `json:"inputSchema"`
+	}
+	if err := json.Unmarshal(b, &wire); err != nil {
+		return ToolInfo{}, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+	}
+	if wire.InputSchema == nil {
+		wire.InputSchema = map[string]any{"type": "object"}
+	}
+	ro := t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
+	return ToolInfo{Name: t.Name, Description: t.Description, InputSchema: wire.InputSchema, ReadOnly: ro}, nil
 }
 
 // Close ends the session: it stops a stdio server, ends an HTTP session,

@@ -32,3 +32,29 @@ type Tool interface {
 	Spec() llm.ToolSpec
 	Call(ctx context.Context, args map[string]any) (Result, error)
 }
+
+// Int returns the structured field key as an int (0 when absent or not a
+// number). JSON numbers arrive as float64; ints are accepted too.
+func (r Result) Int(key string) int {
+	switch v := r.Structured[key].(type) {
+	case float64:
+		return int(v)
+	case int:
+		return v
+	case int64:
+		return int(v)
+	}
+	return 0
+}
+
+// Bool returns the structured field key as a bool (false when absent).
+func (r Result) Bool(key string) bool {
+	b, _ := r.Structured[key].(bool)
+	return b
+}
+
+// String returns the structured field key as a string ("" when absent).
+func (r Result) String(key string) string {
+	s, _ := r.Structured[key].(string)
+	return s
+}
