@@ -1,0 +1,120 @@
+package harness
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/grue-lab/grue/agent/llm"
+)
+
+// EpisodeRecord is what one finished episode leaves in a run directory's
+// results.jsonl: one JSON object a line, written when the episode ends.
+// It holds enough to reproduce the episode (seeds, model, config hash, grue
+// version), to compare it with others (score, moves, rooms, tokens, cost)
+// and to plot it (the score after every step).
+//
+// Steps are counted from 1: ScoreByStep[0] is the score after step 1.
+type EpisodeRecord struct {
+	Variant string `json:"variant"`  // the variant's name in the experiment config
+	Game    string `json:"game"`     // the game's name or story path
+	Seed    int64  `json:"seed"`     // the game seed (the VM's random numbers)
+	LLMSeed int64  `json:"llm_seed"` // the seed sent to the model
+	Model   string `json:"model,omitempty"`
+
+	FinalScore    int  `json:"final_score"`
+	MaxScore      int  `json:"max_score"` // 0 when the game does not say
+	Moves         int  `json:"moves"`     // the game's move counter
+	Steps         int  `json:"steps"`     // agent steps taken
+	GameCompleted bool `json:"game_completed"`
+
+	LocationsVisited int      `json:"locations_visited"`
+	Locations        []string `json:"locations,omitempty"`
+
+	// FirstPointStep is the step whose action first raised the score, -1
+	// when the score never rose.
+	FirstPointStep int `json:"first_point_step"`
+	// InvalidActions counts steps whose tool result was an error or whose
+	// command the game did not understand.
+	InvalidActions int `json:"invalid_actions"`
+
+	Tokens     llm.Usage `json:"tokens"`
+	Cost       float64   `json:"cost"` // US dollars
+	DurationMS int64     `json:"duration_ms"`
+
+	// Error is why the episode failed after its last attempt; "" when it
+	// ran to its end.
+	Error    string    `json:"error,omitempty"`
+	Attempts int       `json:"attempts"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+
+	// Trajectory is the episode's trajectory file, relative to the run
+	// directory.
+	Trajectory  string `json:"trajectory,omitempty"`
+	ScoreByStep []int  `json:"score_by_step,omitempty"`
+
+	ConfigHash  string `json:"config_hash,omitempty"`
+	GrueVersion string `json:"grue_version,omitempty"`
+}
+
+// EpisodeKey names one episode of an experiment: a run directory holds at
+// most one record for each key.
+type EpisodeKey struct {
+	Variant string `json:"variant"`
+	Game    string `json:"game"`
+	Seed    int64  `json:"seed"`
+}
+
+// String returns "variant/game/seed".
+func (k EpisodeKey) String() string {
+	return fmt.Sprintf("%s/%s/%d", k.Variant, k.Game, k.Seed)
+}
+
+// Key returns the record's (variant, game, seed).
+func (r EpisodeRecord) Key() EpisodeKey {
+	return EpisodeKey{Variant: r.Variant, Game: r.Game, Seed: r.Seed}
+}
+
+// Failed reports whether the episode ended in an error rather than at the
+// end of the game or a limit.
+func (r EpisodeRecord) Failed() bool { return r.Error != "" }
+
+// Duration returns how long the episode ran.
+func (r EpisodeRecord) Duration() time.Duration {
+	return time.Duration(r.DurationMS) * time.Millisecond
+}
+
+// PercentOfMax returns the final score as a percentage of the maximum, and
+// false when the game has no known maximum.
+func (r EpisodeRecord) PercentOfMax() (float64, bool) {
+	if r.MaxScore <= 0 {
+		return 0, false
+	}
+	return 100 * float64(r.FinalScore) / float64(r.MaxScore), true
+}
+
+// ScoreAt returns the score after step (counted from 1). Past the last
+// recorded step it is the final score: an episode that ended keeps its
+// score. Before step 1 it is 0.
+func (r EpisodeRecord) ScoreAt(step int) int {
+	switch {
+	case step < 1:
+		return 0
+	case len(r.ScoreByStep) == 0:
+		return r.FinalScore
+	case step > len(r.ScoreByStep):
+		return r.ScoreByStep[len(r.ScoreByStep)-1]
+	}
+	return r.ScoreByStep[step-1]
+}
+
+// validate reports what makes a decoded record unusable.
+func (r EpisodeRecord) validate() error {
+	switch {
+	case r.Variant == "":
+		return fmt.Errorf("record has no variant")
+	case r.Game == "":
+		return fmt.Errorf("record has no game")
+	}
+	return nil
+}
