@@ -499,7 +499,37 @@ func summary(reply string) string {
 }
 
 func (s *Server) getMap(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
-	return ss.result(ss.g.Map().String(), 0, nil)
+	m := ss.g.Map()
+	return ss.result(m.String(), 0, mapStructured(m))
+}
+
+// mapStructured is get_map's structured content beyond the common fields:
+// "rooms", the explored rooms in the order first visited, each
+// {"id", "name", "exits": {command: room id}, "untried": [directions]},
+// and "current", the id of the player's room (0 when unknown). Ids are
+// the rooms' object numbers, numbers as float64 like the other fields; an
+// exit's command is the one seen to move the player ("north", "climb
+// tree"); untried lists the compass directions not yet tried from the
+// room (see Map), so a program can find the frontier and walk to it.
+func mapStructured(m *Map) map[string]any {
+	rooms := make([]any, 0, len(m.order))
+	for _, r := range m.Rooms() {
+		exits := make(map[string]any, len(r.Exits))
+		for _, e := range r.Exits {
+			exits[e.Command] = float64(e.To)
+		}
+		untried := []any{}
+		for _, d := range m.Untried(r.ID) {
+			untried = append(untried, d)
+		}
+		rooms = append(rooms, map[string]any{
+			"id":      float64(r.ID),
+			"name":    r.Name,
+			"exits":   exits,
+			"untried": untried,
+		})
+	}
+	return map[string]any{"rooms": rooms, "current": float64(m.Current())}
 }
 
 func (s *Server) inventory(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
