@@ -1,0 +1,144 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+)
+
+// Endpoints and models that ConfigFromEnv picks when the environment names
+// a key but no endpoint or model.
+const (
+	OpenAIBaseURL   = "https://api.openai.com/v1"
+	HFRouterBaseURL = "https://router.huggingface.co/v1"
+	// DefaultOpenAIModel is the model used with OPENAI_API_KEY alone.
+	DefaultOpenAIModel = "gpt-4o-mini"
+	// DefaultHFModel is the model used with HF_TOKEN alone: the course's.
+	DefaultHFModel = "Qwen/Qwen2.5-72B-Instruct"
+)
+
+// The defaults of Config's zero fields.
+const (
+	DefaultTimeout       = 60 * time.Second
+	DefaultMaxRetries    = 5
+	DefaultMinBackoff    = 500 * time.Millisecond
+	DefaultMaxBackoff    = 30 * time.Second
+	DefaultMaxRetryAfter = 60 * time.Second
+)
+
+// Config configures an OpenAI client. Zero fields take the defaults above;
+// the model, base URL and API key usually come from ConfigFromEnv and the
+// command line's flags.
+//
+// The API key never leaves the client: Config's String and GoString hide
+// it, it is not marshalled to JSON, and the client's errors never contain
+// it.
+type Config struct {
+	Model   string `json:"model"`
+	BaseURL string `json:"base_url"`
+	APIKey  string `json:"-"`
+
+	// Timeout bounds each try (a streamed reply included), not the whole
+	// call with its retries.
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// MaxRetries is how many times a failed try is retried: 0 means
+	// DefaultMaxRetries, a negative number none.
+	MaxRetries int `json:"max_retries,omitempty"`
+	// MinBackoff and MaxBackoff bound the exponential backoff: the n-th
+	// retry waits a random time (full jitter) up to
+	// min(MaxBackoff, MinBackoff * 2^(n-1)), unless the server said how
+	// long to wait with Retry-After, which is honoured up to MaxRetryAfter.
+	MinBackoff    time.Duration `json:"min_backoff,omitempty"`
+	MaxBackoff    time.Duration `json:"max_backoff,omitempty"`
+	MaxRetryAfter time.Duration `json:"max_retry_after,omitempty"`
+
+	// Temperature, Seed and MaxTokens are used when a Request leaves them
+	// unset.
+	Temperature *float64 `json:"temperature,omitempty"`
+	Seed        *int     `json:"seed,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty"`
+
+	// Stream asks for server-sent events and accumulates them: the Reply
+	// is the same as without streaming.
+	Stream bool `json:"stream,omitempty"`
+
+	// Prices gives each reply's Cost; nil means DefaultPrices.
+	Prices *PriceTable `json:"-"`
+	// HTTPClient carries the requests; nil means a new http.Client. Its
+	// Timeout, if any, applies on top of Timeout.
+	HTTPClient *http.Client `json:"-"`
+
+	// Sleep waits d between tries, returning early with ctx's error when
+	// ctx is done; nil means a timer. Tests set it to record the waits
+	// and skip them.
+	Sleep func(ctx context.Context, d time.Duration) error `json:"-"`
+	// Jitter returns a random duration in [0, limit]; nil means a uniform
+	// draw from math/rand/v2. Tests set it to make waits deterministic.
+	Jitter func(limit time.Duration) time.Duration `json:"-"`
+
+	// pricesErr is ConfigFromEnv's failure to load GRUE_PRICES, reported
+	// by NewOpenAI.
+	pricesErr error
+}
+
+// ConfigFromEnv returns the configuration the environment gives:
+//
+//   - OPENAI_API_KEY, OPENAI_BASE_URL and GRUE_MODEL set the key, the
+//     endpoint and the model. A key without an endpoint means OpenAI's
+//     (OpenAIBaseURL), with DefaultOpenAIModel unless GRUE_MODEL names one.
+//     An endpoint without a key is fine (a local vLLM, Ollama, llama.cpp).
+//   - HF_TOKEN alone (neither OPENAI_API_KEY nor OPENAI_BASE_URL) means the
+//     Hugging Face router (HFRouterBaseURL) with HF_TOKEN as the key, and
+//     DefaultHFModel unless GRUE_MODEL names one.
+//   - GRUE_PRICES names a JSON price file merged into DefaultPrices (see
+//     PriceTable.Load); NewOpenAI reports an error loading it.
+//
+// With none of these set, BaseURL is empty and Configured reports false:
+// the caller then runs a baseline policy or reports what to set.
+func ConfigFromEnv() Config {
+	c := Config{
+		Model:   os.Getenv("GRUE_MODEL"),
+		BaseURL: os.Getenv("OPENAI_BASE_URL"),
+		APIKey:  os.Getenv("OPENAI_API_KEY"),
+	}
+	hf := os.Getenv("HF_TOKEN")
+	switch {
+	case c.APIKey == "" && c.BaseURL == "" && hf != "":
+		c.BaseURL, c.APIKey = HFRouterBaseURL, hf
+		if c.Model == "" {
+			c.Model = DefaultHFModel
+		}
+	case c.APIKey != "" && c.BaseURL == "":
+		c.BaseURL = OpenAIBaseURL
+		if c.Model == "" {
+			c.Model = DefaultOpenAIModel
+		}
+	}
+	if path := os.Getenv("GRUE_PRICES"); path != "" {
+		t, err := LoadPrices(path)
+		if err != nil {
+			c.pricesErr = fmt.Errorf("GRUE_PRICES: %w", err)
+		} else {
+			c.Prices = t
+		}
+	}
+	return c
+}
+
+// Configured reports whether c names an endpoint and a model, the least a
+// client needs.
+func (c Config) Configured() bool { return c.BaseURL != "" && c.Model != "" }
+
+// String describes c without its API key.
+func (c Config) String() string {
+	key := "none"
+	if c.APIKey != "" {
+		key = "set"
+	}
+	return fmt.Sprintf("model=%q base_url=%q api_key=%s", c.Model, c.BaseURL, key)
+}
+
+// GoString describes c without its API key, for %#v.
+func (c Config) GoString() string { return "llm.Config{" + c.String() + "}" }

@@ -1,0 +1,405 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// OpenAI is a Client for any OpenAI-compatible chat-completions endpoint,
+// built on github.com/sashabaranov/go-openai. go-openai retries nothing;
+// OpenAI does, and only what a second try can fix: 429 (after the
+// Retry-After the server asked for), 408, 409, 5xx, connection resets and
+// hang-ups, tries that time out, and 200 answers whose body is not a whole
+// completion (what flaky proxies send). A 400, 401, 403, 404, 422 or any
+// other 4xx fails at once with the status and the server's message.
+//
+// It is safe for concurrent use.
+type OpenAI struct {
+	cfg    Config
+	api    *openai.Client
+	prices *PriceTable
+
+	tries         int
+	timeout       time.Duration
+	minBackoff    time.Duration
+	maxBackoff    time.Duration
+	maxRetryAfter time.Duration
+	sleep         func(context.Context, time.Duration) error
+	jitter        func(time.Duration) time.Duration
+}
+
+// NewOpenAI returns a client for cfg, or an error saying what cfg lacks.
+func NewOpenAI(cfg Config) (*OpenAI, error) {
+	if cfg.pricesErr != nil {
+		return nil, cfg.pricesErr
+	}
+	if cfg.BaseURL == "" {
+		return nil, errors.New("llm: no base URL: set OPENAI_BASE_URL (or OPENAI_API_KEY for OpenAI, or HF_TOKEN for the Hugging Face router) or pass --base-url")
+	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", cfg.BaseURL)
+	}
+	if cfg.Model == "" {
+		return nil, errors.New("llm: no model: set GRUE_MODEL or pass --model")
+	}
+	for name, d := range map[string]time.Duration{
+		"Timeout": cfg.Timeout, "MinBackoff": cfg.MinBackoff, "MaxBackoff": cfg.MaxBackoff, "MaxRetryAfter": cfg.MaxRetryAfter,
+	} {
+		if d < 0 {
+			return nil, fmt.Errorf("llm: %s is negative (%v)", name, d)
+		}
+	}
+	c := &OpenAI{
+		cfg:           cfg,
+		prices:        cfg.Prices,
+		tries:         1 + cfg.MaxRetries,
+		timeout:       orDefault(cfg.Timeout, DefaultTimeout),
+		minBackoff:    orDefault(cfg.MinBackoff, DefaultMinBackoff),
+		maxBackoff:    orDefault(cfg.MaxBackoff, DefaultMaxBackoff),
+		maxRetryAfter: orDefault(cfg.MaxRetryAfter, DefaultMaxRetryAfter),
+		sleep:         cfg.Sleep,
+		jitter:        cfg.Jitter,
+	}
+	switch {
+	case cfg.MaxRetries == 0:
+		c.tries = 1 + DefaultMaxRetries
+	case cfg.MaxRetries < 0:
+		c.tries = 1
+	}
+	if c.prices == nil {
+		c.prices = DefaultPrices()
+	}
+	if c.sleep == nil {
+		c.sleep = sleepContext
+	}
+	if c.jitter == nil {
+		c.jitter = func(limit time.Duration) time.Duration {
+			if limit <= 0 {
+				return 0
+			}
+			return time.Duration(rand.Int64N(int64(limit) + 1))
+		}
+	}
+	hc := &http.Client{}
+	if cfg.HTTPClient != nil {
+		copied := *cfg.HTTPClient
+		hc = &copied
+	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	hc.Transport = &recorder{base: base}
+	oc := openai.DefaultConfig(cfg.APIKey)
+	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	oc.HTTPClient = hc
+	c.api = openai.NewClientWithConfig(oc)
+	return c, nil
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
+
+// Model returns the model the client asks when a Request names none.
+func (c *OpenAI) Model() string { return c.cfg.Model }
+
+// BaseURL returns the endpoint the client calls.
+func (c *OpenAI) BaseURL() string { return c.cfg.BaseURL }
+
+// String describes the client without its API key.
+func (c *OpenAI) String() string { return "llm.OpenAI{" + c.cfg.String() + "}" }
+
+// CallError is the error of a call that gave no reply: the failure of its
+// last try, how many tries were made, and each failed try. Its text never
+// holds the API key.
+type CallError struct {
+	Label  string `json:"label,omitempty"`
+	Model  string `json:"model"`
+	Status int    `json:"status,omitempty"` // the last try's HTTP status, 0 when none came back
+	Tries  int    `json:"tries"`
+	// Retryable reports whether the last failure was of a kind that is
+	// retried: true when the client gave up after its retries or was
+	// cancelled, false when the server refused the request outright.
+	Retryable bool      `json:"retryable"`
+	Attempts  []Attempt `json:"attempts"`
+	// Err is the last failure: the context's error when the call was
+	// cancelled, so errors.Is(err, context.Canceled) holds.
+	Err error `json:"-"`
+}
+
+func (e *CallError) Error() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "llm call %s (model %s): ", labelOf(Request{Label: e.Label}), e.Model)
+	switch {
+	case errors.Is(e.Err, context.Canceled) || errors.Is(e.Err, context.DeadlineExceeded):
+		fmt.Fprintf(&sb, "%v after %d tries", e.Err, e.Tries)
+		if n := len(e.Attempts); n > 0 && e.Attempts[n-1].Error != e.Err.Error() {
+			fmt.Fprintf(&sb, " (last failure: %s)", e.Attempts[n-1].Error)
+		}
+	case e.Retryable:
+		fmt.Fprintf(&sb, "gave up after %d tries; last: %v", e.Tries, e.Err)
+	default:
+		fmt.Fprintf(&sb, "%v", e.Err)
+	}
+	return sb.String()
+}
+
+func (e *CallError) Unwrap() error { return e.Err }
+
+// Complete sends req, retrying what can succeed on a second try.
+func (c *OpenAI) Complete(ctx context.Context, req Request) (*Reply, error) {
+	start := time.Now()
+	creq, err := c.chatRequest(req)
+	if err != nil {
+		return nil, &CallError{Label: req.Label, Model: creq.Model, Tries: 0, Err: err}
+	}
+	var attempts []Attempt
+	for try := 1; ; try++ {
+		reply, f := c.try(ctx, creq)
+		if f == nil {
+			reply.Retries = attempts
+			reply.Latency = time.Since(start)
+			if reply.Model == "" {
+				reply.Model = creq.Model
+			}
+			reply.Cost = c.cost(reply.Model, creq.Model, reply.Usage)
+			return reply, nil
+		}
+		fail := &CallError{Label: req.Label, Model: creq.Model, Status: f.status, Tries: try, Retryable: f.retryable}
+		if ctx.Err() != nil {
+			fail.Err, fail.Retryable = ctx.Err(), true
+			fail.Attempts = append(attempts, Attempt{Error: f.msg, Status: f.status})
+			return nil, fail
+		}
+		if !f.retryable || try >= c.tries {
+			fail.Err = errors.New(f.msg)
+			fail.Attempts = append(attempts, Attempt{Error: f.msg, Status: f.status})
+			return nil, fail
+		}
+		wait := c.backoff(try, f)
+		attempts = append(attempts, Attempt{Error: f.msg, Status: f.status, Wait: wait})
+		if err := c.sleep(ctx, wait); err != nil {
+			fail.Err, fail.Retryable = err, true
+			fail.Attempts = attempts
+			return nil, fail
+		}
+	}
+}
+
+// cost prices usage by the model that answered, or else the one asked.
+func (c *OpenAI) cost(answered, asked string, u Usage) float64 {
+	if _, ok := c.prices.Lookup(answered); ok {
+		return c.prices.Cost(answered, u)
+	}
+	return c.prices.Cost(asked, u)
+}
+
+// failure is one failed try.
+type failure struct {
+	msg           string
+	status        int
+	retryable     bool
+	retryAfter    time.Duration
+	hasRetryAfter bool
+}
+
+// try makes one try under the per-try timeout.
+func (c *OpenAI) try(ctx context.Context, creq openai.ChatCompletionRequest) (*Reply, *failure) {
+	rec := &tryRecord{}
+	tctx, cancel := context.WithTimeout(context.WithValue(ctx, tryKey{}, rec), c.timeout)
+	defer cancel()
+	var reply *Reply
+	var err error
+	if creq.Stream {
+		reply, err = c.streamTry(tctx, creq)
+	} else {
+		reply, err = c.plainTry(tctx, creq)
+	}
+	if err == nil {
+		return reply, nil
+	}
+	return nil, c.classify(ctx, tctx, rec, err)
+}
+
+// plainTry makes one non-streamed request.
+func (c *OpenAI) plainTry(ctx context.Context, creq openai.ChatCompletionRequest) (*Reply, error) {
+	resp, err := c.api.CreateChatCompletion(ctx, creq)
+	if err != nil {
+		return nil, err
+	}
+	if len(resp.Choices) == 0 {
+		return nil, errMalformed{"the reply has no choices"}
+	}
+	ch := resp.Choices[0]
+	r := &Reply{
+		Content:      ch.Message.Content,
+		FinishReason: string(ch.FinishReason),
+		Model:        resp.Model,
+		Usage:        Usage{resp.Usage.PromptTokens, resp.Usage.CompletionTokens, resp.Usage.TotalTokens},
+	}
+	for _, tc := range ch.Message.ToolCalls {
+		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	return r, nil
+}
+
+// errMalformed is a 200 answer that is not a usable completion.
+type errMalformed struct{ why string }
+
+func (e errMalformed) Error() string { return e.why }
+
+// classify turns a try's error into a failure: what it says (without the
+// API key), its HTTP status, and whether another try may succeed.
+func (c *OpenAI) classify(ctx, tctx context.Context, rec *tryRecord, err error) *failure {
+	f := &failure{status: rec.status}
+	if rec.retryAfterMs != "" {
+		if ms, err := strconv.ParseFloat(strings.TrimSpace(rec.retryAfterMs), 64); err == nil && ms >= 0 && ms < 1e9 {
+			f.retryAfter, f.hasRetryAfter = time.Duration(ms*float64(time.Millisecond)), true
+		}
+	}
+	if !f.hasRetryAfter && rec.retryAfter != "" {
+		f.retryAfter, f.hasRetryAfter = parseRetryAfter(rec.retryAfter, time.Now())
+	}
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	var malformed errMalformed
+	switch {
+	case ctx.Err() != nil:
+		f.msg = ctx.Err().Error()
+	case errors.Is(tctx.Err(), context.DeadlineExceeded):
+		f.msg = fmt.Sprintf("no complete reply within the per-try timeout of %v", c.timeout)
+		f.retryable = true
+	case errors.As(err, &apiErr):
+		f.status = apiErr.HTTPStatusCode
+		f.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, oneLine(apiErr.Message))
+		f.retryable = retryableStatus(apiErr.HTTPStatusCode)
+	case errors.As(err, &reqErr):
+		f.status = reqErr.HTTPStatusCode
+		f.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, oneLine(string(reqErr.Body)))
+		f.retryable = retryableStatus(reqErr.HTTPStatusCode)
+	case errors.As(err, &malformed):
+		f.msg = "malformed reply: " + malformed.why
+		f.retryable = true
+	case rec.status >= 200 && rec.status < 300:
+		f.msg = fmt.Sprintf("malformed reply (status %d): %v", rec.status, err)
+		f.retryable = true
+	case isTransient(err):
+		f.msg = err.Error()
+		f.retryable = true
+	default:
+		f.msg = err.Error()
+	}
+	f.msg = c.redact(f.msg)
+	return f
+}
+
+// retryableStatus reports whether an HTTP status may go away on a second
+// try: too many requests, a timeout or conflict, or a server error.
+func retryableStatus(code int) bool {
+	switch code {
+	case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooEarly, http.StatusTooManyRequests:
+		return true
+	}
+	return code >= 500
+}
+
+// isTransient reports whether err is a network failure that another try
+// may not meet: a reset, a hang-up, a refused or timed-out connection.
+func isTransient(err error) bool {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	var netErr interface{ Timeout() bool }
+	if errors.As(err, &netErr) {
+		return true
+	}
+	s := err.Error()
+	for _, sign := range []string{"connection reset", "connection refused", "broken pipe", "server closed", "EOF", "http2: "} {
+		if strings.Contains(s, sign) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLine shortens a server's message for an error: one line, at most 300
+// bytes.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	if s == "" {
+		s = "(no message)"
+	}
+	return s
+}
+
+// redact removes the API key from s.
+func (c *OpenAI) redact(s string) string {
+	if k := c.cfg.APIKey; len(k) >= 4 {
+		s = strings.ReplaceAll(s, k, "[redacted]")
+	}
+	return s
+}
+
+// backoff is the wait before retry n (1 for the first retry).
+func (c *OpenAI) backoff(n int, f *failure) time.Duration {
+	if f.hasRetryAfter {
+		return min(f.retryAfter, c.maxRetryAfter)
+	}
+	limit := c.maxBackoff
+	if n-1 < 62 {
+		if d := c.minBackoff << (n - 1); d > 0 && d < limit {
+			limit = d
+		}
+	}
+	return min(max(c.jitter(limit), 0), limit)
+}
+
+// parseRetryAfter reads a Retry-After header: seconds, or an HTTP date
+// (a date in the past means no wait).
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(secs) && !math.IsInf(secs, 0) {
+		if secs <= 0 {
+			return 0, true
+		}
+		return time.Duration(min(secs, 1e6) * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// sleepContext waits d, or until ctx is done.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
