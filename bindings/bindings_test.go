@@ -1,0 +1,89 @@
+package bindings
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/grue-lab/grue/bindings/internal/gen"
+)
+
+// TestGeneratedFilesUpToDate regenerates the symbol tables and the docs
+// table into a temporary folder and compares them with the committed ones,
+// so that CI fails when a bound package's API changed without a
+// `go generate ./bindings`.
+func TestGeneratedFilesUpToDate(t *testing.T) {
+	tmp := t.TempDir()
+	names, err := gen.Generate(tmp, ".", gen.Packages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		want, err := os.ReadFile(filepath.Join(tmp, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("bindings/%s is stale or missing: run go generate ./bindings", name)
+		}
+	}
+	stale, err := gen.Stale(".", names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range stale {
+		t.Errorf("bindings/%s is a generated file for a package no longer bound: run go generate ./bindings", name)
+	}
+}
+
+func TestProjectPackagesAreBound(t *testing.T) {
+	var got []string
+	for _, p := range Packages(true) {
+		got = append(got, p.Path)
+	}
+	want := slices.Clone(gen.Packages)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("Packages(true) = %v, want gen.Packages %v", got, want)
+	}
+	g, ok := Lookup("github.com/grue-lab/grue/game")
+	if !ok || g.Name != "game" || !g.Symbols["Open"].IsValid() || !g.Symbols["Game"].IsValid() {
+		t.Errorf("Lookup(game) = %+v, %v; want package game with Open and Game", g.Name, ok)
+	}
+	if f, ok := Lookup("fmt"); !ok || !f.Symbols["Sprintf"].IsValid() {
+		t.Error("the standard library's fmt is not bound")
+	}
+	if _, ok := Lookup("github.com/grue-lab/grue/nonesuch"); ok {
+		t.Error("Lookup found a package that is not bound")
+	}
+}
+
+func TestDocOf(t *testing.T) {
+	const game = "github.com/grue-lab/grue/game"
+	for _, tc := range []struct{ name, decl, text string }{
+		{"", "package game", "Package game is grue's game layer"},
+		{"Open", "func Open(nameOrPath string, opts ...Option) (*Game, error)", "Open finds the story"},
+		{"Game.Step", "func (g *Game) Step(action string) (StepResult, error)", "Step plays one command"},
+		{"GamesEnv", `GamesEnv = "GRUE_GAMES"`, "GamesEnv names the environment variable"},
+		{"Game", "type Game struct", "Game is one running story"},
+	} {
+		d, ok := DocOf(game, tc.name)
+		if !ok || !strings.Contains(d.Decl, tc.decl) || !strings.HasPrefix(d.Text, tc.text) {
+			t.Errorf("DocOf(game, %q) = %+v, %v; want decl with %q, text starting %q", tc.name, d, ok, tc.decl, tc.text)
+		}
+	}
+	if _, ok := DocOf(game, "Nonesuch"); ok {
+		t.Error("DocOf found a symbol that does not exist")
+	}
+	var names []string
+	for _, d := range Docs(game) {
+		names = append(names, d.Name)
+	}
+	if !slices.Contains(names, "Open") || !slices.Contains(names, "Game.Undo") || slices.Contains(names, "") {
+		t.Errorf("Docs(game) = %v; want Open and Game.Undo, without the package entry", names)
+	}
+}
