@@ -213,10 +213,21 @@ func SignTestP(wins, losses int) (float64, error) {
 		return 1, nil
 	}
 	k := min(wins, losses)
-	// Sum the binomial tail in logs so that large n does not underflow.
 	var tail float64
-	for i := 0; i <= k; i++ {
-		tail += math.Exp(logChoose(n, i) - float64(n)*math.Ln2)
+	if n <= 1000 {
+		// C(n, i) stays below 2^1000 and 2^-n is exact: sum the counts
+		// and scale once, so small n gives the exact textbook value.
+		c := 1.0
+		for i := 0; i <= k; i++ {
+			tail += c
+			c = c * float64(n-i) / float64(i+1)
+		}
+		tail = math.Ldexp(tail, -n)
+	} else {
+		// Sum in logs so that 2^-n does not underflow.
+		for i := 0; i <= k; i++ {
+			tail += math.Exp(logChoose(n, i) - float64(n)*math.Ln2)
+		}
 	}
 	return min(1, 2*tail), nil
 }

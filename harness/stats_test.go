@@ -57,7 +57,7 @@ func TestSignTestKnownValues(t *testing.T) {
 // TestSignTestLargeN checks the log-space sum against exact rational
 // arithmetic where 0.5^n alone would underflow a float64.
 func TestSignTestLargeN(t *testing.T) {
-	for _, c := range []struct{ wins, losses int }{{60, 40}, {700, 600}, {1200, 1000}} {
+	for _, c := range []struct{ wins, losses int }{{60, 40}, {700, 600}, {1200, 1000}, {0, 1001}} {
 		n := c.wins + c.losses
 		k := min(c.wins, c.losses)
 		tail := new(big.Int)

@@ -1,0 +1,331 @@
+package harness
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+)
+
+// CompareOptions tune Compare. The zero value is a 95% interval from
+// 10,000 resamples with seed 1, and failed episodes left out of the score
+// statistics.
+type CompareOptions struct {
+	Bootstrap Bootstrap
+	// IncludeFailed counts the scores of episodes that ended in an error;
+	// by default they are only counted under Errors, since a crashed
+	// episode's score says more about the crash than about the variant.
+	IncludeFailed bool
+}
+
+// VariantGame is how one variant did on one game. The score statistics are
+// over the episodes that did not fail (all of them with IncludeFailed);
+// tokens and cost are over every episode, since failed ones cost too.
+type VariantGame struct {
+	Variant   string `json:"variant"`
+	Game      string `json:"game"`
+	Episodes  int    `json:"episodes"`  // records, failed ones included
+	Errors    int    `json:"errors"`    // episodes that ended in an error
+	Completed int    `json:"completed"` // episodes that finished the game
+	MaxScore  int    `json:"max_score"`
+
+	Score   Summary `json:"score"`
+	Percent Summary `json:"percent"` // of the maximum; N is 0 when no maximum is known
+
+	MeanMoves float64 `json:"mean_moves"`
+	MeanSteps float64 `json:"mean_steps"`
+	MeanRooms float64 `json:"mean_rooms"`
+	// Scored counts the episodes whose score ever rose, and
+	// MeanFirstPointStep is their mean step of the first reward.
+	Scored             int     `json:"scored"`
+	MeanFirstPointStep float64 `json:"mean_first_point_step"`
+	// InvalidRate is the share of steps that were invalid actions.
+	InvalidRate float64 `json:"invalid_rate"`
+
+	MeanTokens    float64 `json:"mean_tokens"`
+	MeanCost      float64 `json:"mean_cost"`
+	TotalCost     float64 `json:"total_cost"`
+	MeanDurationS float64 `json:"mean_duration_s"`
+
+	// ScoreByStep is the mean score after each step (see ScoreCurves).
+	ScoreByStep []float64 `json:"score_by_step,omitempty"`
+}
+
+// PairedRow is one variant against the baseline on the (game, seed) pairs
+// both played: on one game in points (Metric "score"), or over all games in
+// percent of the maximum (Game "", Metric "percent"). The embedded
+// PairedDiff is variant minus baseline.
+type PairedRow struct {
+	Variant  string `json:"variant"`
+	Baseline string `json:"baseline"`
+	Game     string `json:"game"`
+	Metric   string `json:"metric"`
+	PairedDiff
+}
+
+// LeaderboardEntry is one variant's place: ranked by MeanPercent, the mean
+// over games of its mean percent of the maximum (each game weighs the
+// same). Variants with no game of known maximum rank last.
+type LeaderboardEntry struct {
+	Rank         int     `json:"rank"`
+	Variant      string  `json:"variant"`
+	MeanPercent  float64 `json:"mean_percent"`
+	PercentGames int     `json:"percent_games"` // games with a known maximum
+	Games        int     `json:"games"`
+	Episodes     int     `json:"episodes"`
+	Completed    int     `json:"completed"`
+	Errors       int     `json:"errors"`
+}
+
+// Metrics of a PairedRow.
+const (
+	MetricScore   = "score"
+	MetricPercent = "percent"
+)
+
+// Comparison is what Compare finds: a row for each variant and game, the
+// paired differences against the baseline, and a leaderboard. Variants
+// lists the baseline first, then the others by name.
+type Comparison struct {
+	Baseline    string             `json:"baseline"`
+	Variants    []string           `json:"variants"`
+	Games       []string           `json:"games"`
+	Bootstrap   Bootstrap          `json:"bootstrap"`
+	Rows        []VariantGame      `json:"rows"` // by game, then variant
+	Paired      []PairedRow        `json:"paired"`
+	Leaderboard []LeaderboardEntry `json:"leaderboard"`
+}
+
+// Compare summarizes rs for each variant and game and compares every
+// variant with baseline over the (game, seed) pairs both played. An empty
+// baseline picks the variant named "baseline" if there is one, else the
+// first by name. Bootstrap intervals are seeded per cell, so the same
+// results always give the same table.
+func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, error) {
+	if rs == nil || rs.Len() == 0 {
+		return nil, errors.New("compare: no results")
+	}
+	variants := rs.Variants()
+	if baseline == "" {
+		baseline = variants[0]
+		if slices.Contains(variants, "baseline") {
+			baseline = "baseline"
+		}
+	}
+	if !slices.Contains(variants, baseline) {
+		return nil, fmt.Errorf("compare: no variant %q in the results; variants: %s", baseline, strings.Join(variants, ", "))
+	}
+	order := []string{baseline}
+	for _, v := range variants {
+		if v != baseline {
+			order = append(order, v)
+		}
+	}
+	b := opts.Bootstrap.withDefaults()
+	c := &Comparison{Baseline: baseline, Variants: order, Games: rs.Games(), Bootstrap: b}
+	used := func(r EpisodeRecord) bool { return opts.IncludeFailed || !r.Failed() }
+
+	for _, g := range c.Games {
+		for _, v := range order {
+			recs := rs.ByVariant(v).ByGame(g).Records
+			if len(recs) > 0 {
+				c.Rows = append(c.Rows, summarizeCell(v, g, recs, used, b))
+			}
+		}
+	}
+
+	for _, v := range order[1:] {
+		for _, g := range c.Games {
+			a, base := pairs(rs, v, baseline, g, used, scoreOf)
+			if len(a) == 0 {
+				continue
+			}
+			d, err := PairedDifference(a, base, cellSeed(b, v, g, "paired-score"))
+			if err != nil {
+				return nil, fmt.Errorf("compare %s with %s on %s: %w", v, baseline, g, err)
+			}
+			c.Paired = append(c.Paired, PairedRow{Variant: v, Baseline: baseline, Game: g, Metric: MetricScore, PairedDiff: d})
+		}
+		a, base := pairs(rs, v, baseline, "", used, percentOf)
+		if len(a) == 0 {
+			continue
+		}
+		d, err := PairedDifference(a, base, cellSeed(b, v, "", "paired-percent"))
+		if err != nil {
+			return nil, fmt.Errorf("compare %s with %s: %w", v, baseline, err)
+		}
+		c.Paired = append(c.Paired, PairedRow{Variant: v, Baseline: baseline, Metric: MetricPercent, PairedDiff: d})
+	}
+
+	c.Leaderboard = leaderboard(order, c.Rows)
+	return c, nil
+}
+
+func summarizeCell(v, g string, recs []EpisodeRecord, used func(EpisodeRecord) bool, b Bootstrap) VariantGame {
+	row := VariantGame{Variant: v, Game: g, Episodes: len(recs)}
+	var scores, pcts, moves, steps, rooms, first []float64
+	var invalid, stepTotal int
+	var tokens, durations []float64
+	var scored []EpisodeRecord
+	for _, r := range recs {
+		tokens = append(tokens, float64(r.Tokens.TotalTokens))
+		durations = append(durations, r.Duration().Seconds())
+		row.TotalCost += r.Cost
+		row.MaxScore = max(row.MaxScore, r.MaxScore)
+		if r.Failed() {
+			row.Errors++
+		}
+		if !used(r) {
+			continue
+		}
+		scored = append(scored, r)
+		if r.GameCompleted {
+			row.Completed++
+		}
+		scores = append(scores, float64(r.FinalScore))
+		if p, ok := r.PercentOfMax(); ok {
+			pcts = append(pcts, p)
+		}
+		moves = append(moves, float64(r.Moves))
+		steps = append(steps, float64(r.Steps))
+		rooms = append(rooms, float64(r.LocationsVisited))
+		if r.FirstPointStep >= 0 {
+			first = append(first, float64(r.FirstPointStep))
+		}
+		invalid += r.InvalidActions
+		stepTotal += r.Steps
+	}
+	row.Score = Summarize(scores, cellSeed(b, v, g, "score"))
+	row.Percent = Summarize(pcts, cellSeed(b, v, g, "percent"))
+	row.MeanMoves = meanOrZero(moves)
+	row.MeanSteps = meanOrZero(steps)
+	row.MeanRooms = meanOrZero(rooms)
+	row.Scored = len(first)
+	row.MeanFirstPointStep = meanOrZero(first)
+	if stepTotal > 0 {
+		row.InvalidRate = float64(invalid) / float64(stepTotal)
+	}
+	row.MeanTokens = meanOrZero(tokens)
+	row.MeanCost = row.TotalCost / float64(len(recs))
+	row.MeanDurationS = meanOrZero(durations)
+	row.ScoreByStep = meanScoreByStep(scored)
+	return row
+}
+
+func meanOrZero(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return Mean(xs)
+}
+
+func scoreOf(r EpisodeRecord) (float64, bool) { return float64(r.FinalScore), true }
+func percentOf(r EpisodeRecord) (float64, bool) { return r.PercentOfMax() }
+
+// pairs returns the values of variant a and b on the (game, seed) pairs
+// both played, in a fixed order; game "" takes every game.
+func pairs(rs *ResultSet, a, b, game string, used func(EpisodeRecord) bool, value func(EpisodeRecord) (float64, bool)) (as, bs []float64) {
+	var keys []EpisodeKey
+	for _, r := range rs.Records {
+		if r.Variant == a && (game == "" || r.Game == game) {
+			keys = append(keys, r.Key())
+		}
+	}
+	slices.SortFunc(keys, func(x, y EpisodeKey) int {
+		return cmp.Or(strings.Compare(x.Game, y.Game), cmp.Compare(x.Seed, y.Seed))
+	})
+	for _, k := range keys {
+		ra, _ := rs.Lookup(k)
+		rb, ok := rs.Lookup(EpisodeKey{Variant: b, Game: k.Game, Seed: k.Seed})
+		if !ok || !used(ra) || !used(rb) {
+			continue
+		}
+		va, oka := value(ra)
+		vb, okb := value(rb)
+		if oka && okb {
+			as, bs = append(as, va), append(bs, vb)
+		}
+	}
+	return as, bs
+}
+
+// cellSeed gives each statistic its own bootstrap seed, derived from the
+// run's seed and the statistic's name, so a cell's interval does not
+// depend on which other cells were computed.
+func cellSeed(b Bootstrap, parts ...string) Bootstrap {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	b.Seed ^= h.Sum64()
+	if b.Seed == 0 {
+		b.Seed = DefaultSeed
+	}
+	return b
+}
+
+func leaderboard(variants []string, rows []VariantGame) []LeaderboardEntry {
+	var out []LeaderboardEntry
+	for _, v := range variants {
+		e := LeaderboardEntry{Variant: v}
+		var sum float64
+		for _, r := range rows {
+			if r.Variant != v {
+				continue
+			}
+			e.Games++
+			e.Episodes += r.Episodes
+			e.Completed += r.Completed
+			e.Errors += r.Errors
+			if r.Percent.N > 0 {
+				e.PercentGames++
+				sum += r.Percent.Mean
+			}
+		}
+		if e.PercentGames > 0 {
+			e.MeanPercent = sum / float64(e.PercentGames)
+		}
+		out = append(out, e)
+	}
+	slices.SortStableFunc(out, func(x, y LeaderboardEntry) int {
+		if (x.PercentGames > 0) != (y.PercentGames > 0) {
+			if x.PercentGames > 0 {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(y.MeanPercent, x.MeanPercent); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Variant, y.Variant)
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out
+}
+
+// Row returns the row of variant v on game g.
+func (c *Comparison) Row(v, g string) (VariantGame, bool) {
+	for _, r := range c.Rows {
+		if r.Variant == v && r.Game == g {
+			return r, true
+		}
+	}
+	return VariantGame{}, false
+}
+
+// PairedFor returns variant v's paired difference from the baseline on game
+// g, in points; game "" returns the difference over all games in percent
+// of the maximum.
+func (c *Comparison) PairedFor(v, g string) (PairedRow, bool) {
+	for _, p := range c.Paired {
+		if p.Variant == v && p.Game == g {
+			return p, true
+		}
+	}
+	return PairedRow{}, false
+}

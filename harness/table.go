@@ -1,0 +1,341 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Output formats of Comparison.Write.
+const (
+	FormatTable    = "table" // boxed terminal tables
+	FormatMarkdown = "md"    // GitHub-flavoured Markdown tables
+	FormatCSV      = "csv"   // one row per variant and game, for spreadsheets and pandas
+	FormatJSON     = "json"  // the Comparison itself
+)
+
+// SparkWidth is the widest a score-by-step sparkline gets in the tables.
+const SparkWidth = 20
+
+// Write renders the comparison in format: "table", "md" (or "markdown"),
+// "csv" or "json".
+func (c *Comparison) Write(w io.Writer, format string) error {
+	switch strings.ToLower(format) {
+	case FormatTable, "":
+		return c.WriteTable(w)
+	case FormatMarkdown, "markdown":
+		return c.WriteMarkdown(w)
+	case FormatCSV:
+		return c.WriteCSV(w)
+	case FormatJSON:
+		return c.WriteJSON(w)
+	}
+	return fmt.Errorf("write comparison: unknown format %q (table, md, csv or json)", format)
+}
+
+// String returns the comparison as terminal tables.
+func (c *Comparison) String() string {
+	var b bytes.Buffer
+	if err := c.WriteTable(&b); err != nil {
+		return "comparison: " + err.Error()
+	}
+	return b.String()
+}
+
+// section is one table of a rendered comparison: a title, a header and
+// rows of cells, and which columns hold numbers (aligned right).
+type section struct {
+	title   string
+	header  []string
+	rows    [][]string
+	numeric []bool
+}
+
+func (c *Comparison) sections() []section {
+	return []section{c.scoreSection(), c.pairedSection(), c.leaderboardSection()}
+}
+
+func (c *Comparison) scoreSection() section {
+	pct := int(math.Round(100 * c.Bootstrap.Level))
+	s := section{
+		title: fmt.Sprintf("Scores (mean [%d%% CI])", pct),
+		header: []string{"Game", "Variant", "Episodes", "Errors", "Score", "% of max",
+			"Moves", "Rooms", "First point", "Invalid", "Tokens", "Cost", "Score by step"},
+		numeric: []bool{false, false, true, true, true, true, true, true, true, true, true, true, false},
+	}
+	scales := c.sparkScales()
+	for _, r := range c.Rows {
+		first := "-"
+		if r.Scored > 0 {
+			first = fmt.Sprintf("%.1f (%d/%d)", r.MeanFirstPointStep, r.Scored, r.Score.N)
+		}
+		sc := scales[r.Game]
+		s.rows = append(s.rows, []string{
+			r.Game, r.Variant,
+			strconv.Itoa(r.Episodes), strconv.Itoa(r.Errors),
+			summaryCell(r.Score, ""), summaryCell(r.Percent, "%"),
+			fmt.Sprintf("%.1f", r.MeanMoves), fmt.Sprintf("%.1f", r.MeanRooms), first,
+			fmt.Sprintf("%.1f%%", 100*r.InvalidRate),
+			fmt.Sprintf("%.0f", r.MeanTokens), fmt.Sprintf("$%.4f", r.MeanCost),
+			SparklineScaled(r.ScoreByStep, SparkWidth, sc[0], sc[1]),
+		})
+	}
+	return s
+}
+
+// sparkScales puts every variant's sparkline of a game on one scale, so
+// that their heights compare.
+func (c *Comparison) sparkScales() map[string][2]float64 {
+	scales := map[string][2]float64{}
+	for _, r := range c.Rows {
+		if len(r.ScoreByStep) == 0 {
+			continue
+		}
+		sc, ok := scales[r.Game]
+		if !ok {
+			sc = [2]float64{0, 0}
+		}
+		sc[0] = min(sc[0], slices.Min(r.ScoreByStep))
+		sc[1] = max(sc[1], slices.Max(r.ScoreByStep))
+		scales[r.Game] = sc
+	}
+	return scales
+}
+
+func (c *Comparison) pairedSection() section {
+	pct := int(math.Round(100 * c.Bootstrap.Level))
+	s := section{
+		title:   fmt.Sprintf("Against %s (paired by game and seed)", c.Baseline),
+		header:  []string{"Variant", "Game", "Pairs", fmt.Sprintf("Difference [%d%% CI]", pct), "Wins/losses/ties", "Sign test p"},
+		numeric: []bool{false, false, true, true, true, true},
+	}
+	for _, p := range c.Paired {
+		game, unit := p.Game, ""
+		if p.Metric == MetricPercent {
+			game, unit = "all games (% of max)", "%"
+		}
+		diff := signed(p.MeanDiff) + unit
+		if p.CI != nil {
+			diff += fmt.Sprintf(" [%s, %s]", signed(p.CI.Lo), signed(p.CI.Hi))
+		}
+		s.rows = append(s.rows, []string{
+			p.Variant, game, strconv.Itoa(p.N), diff,
+			fmt.Sprintf("%d/%d/%d", p.Wins, p.Losses, p.Ties), formatP(p.SignP),
+		})
+	}
+	return s
+}
+
+func (c *Comparison) leaderboardSection() section {
+	s := section{
+		title:   "Leaderboard (mean % of max over games)",
+		header:  []string{"Rank", "Variant", "% of max", "Games", "Episodes", "Completed", "Errors"},
+		numeric: []bool{true, false, true, true, true, true, true},
+	}
+	for _, e := range c.Leaderboard {
+		p := "-"
+		if e.PercentGames > 0 {
+			p = fmt.Sprintf("%.1f%%", e.MeanPercent)
+		}
+		s.rows = append(s.rows, []string{
+			strconv.Itoa(e.Rank), e.Variant, p, strconv.Itoa(e.Games),
+			strconv.Itoa(e.Episodes), strconv.Itoa(e.Completed), strconv.Itoa(e.Errors),
+		})
+	}
+	return s
+}
+
+// summaryCell is "mean [lo, hi]" with one decimal, "-" for no values.
+func summaryCell(s Summary, unit string) string {
+	if s.N == 0 {
+		return "-"
+	}
+	out := fmt.Sprintf("%.1f%s", s.Mean, unit)
+	if s.CI != nil && s.N > 1 {
+		out += fmt.Sprintf(" [%.1f, %.1f]", s.CI.Lo, s.CI.Hi)
+	}
+	return out
+}
+
+// signed formats a difference with its sign and two decimals.
+func signed(x float64) string {
+	if x == 0 {
+		return "0.00"
+	}
+	return fmt.Sprintf("%+.2f", x)
+}
+
+// formatP gives a p-value four decimals, and "<0.0001" below that.
+func formatP(p float64) string {
+	if p < 0.0001 {
+		return "<0.0001"
+	}
+	return fmt.Sprintf("%.4f", p)
+}
+
+// WriteTable renders the comparison as boxed tables for a terminal: the
+// scores of each variant and game with a sparkline of the mean score by
+// step, the paired differences against the baseline, and the leaderboard.
+func (c *Comparison) WriteTable(w io.Writer) error {
+	for i, s := range c.sections() {
+		if len(s.rows) == 0 {
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, s.title)
+		align := make([]tw.Align, len(s.numeric))
+		for j, n := range s.numeric {
+			align[j] = tw.AlignLeft
+			if n {
+				align[j] = tw.AlignRight
+			}
+		}
+		t := tablewriter.NewTable(w,
+			tablewriter.WithHeaderAutoFormat(tw.Off),
+			tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+			tablewriter.WithRowAutoWrap(tw.WrapNone),
+		)
+		t.Header(s.header)
+		if err := t.Bulk(s.rows); err != nil {
+			return fmt.Errorf("write comparison table: %w", err)
+		}
+		if err := t.Render(); err != nil {
+			return fmt.Errorf("write comparison table: %w", err)
+		}
+	}
+	return nil
+}
+
+// WriteMarkdown renders the comparison as GitHub-flavoured Markdown: a
+// heading and a table for each part.
+func (c *Comparison) WriteMarkdown(w io.Writer) error {
+	var b bytes.Buffer
+	for i, s := range c.sections() {
+		if len(s.rows) == 0 {
+			continue
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "### %s\n\n", mdEscape(s.title))
+		b.WriteString("|")
+		for _, h := range s.header {
+			fmt.Fprintf(&b, " %s |", mdEscape(h))
+		}
+		b.WriteString("\n|")
+		for _, n := range s.numeric {
+			if n {
+				b.WriteString("---:|")
+			} else {
+				b.WriteString("---|")
+			}
+		}
+		b.WriteString("\n")
+		for _, row := range s.rows {
+			b.WriteString("|")
+			for _, cell := range row {
+				fmt.Fprintf(&b, " %s |", mdEscape(cell))
+			}
+			b.WriteString("\n")
+		}
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write comparison markdown: %w", err)
+	}
+	return nil
+}
+
+// mdEscape keeps a cell's pipes and line breaks from breaking the table.
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// csvHeader names the columns of WriteCSV.
+var csvHeader = []string{
+	"variant", "game", "episodes", "errors", "completed", "max_score",
+	"score_n", "score_mean", "score_std", "score_lo", "score_hi",
+	"percent_n", "percent_mean", "percent_lo", "percent_hi",
+	"mean_moves", "mean_steps", "mean_rooms", "scored", "mean_first_point_step",
+	"invalid_rate", "mean_tokens", "mean_cost", "total_cost", "mean_duration_s",
+	"baseline", "pairs", "diff_mean", "diff_lo", "diff_hi", "wins", "losses", "ties", "sign_p",
+}
+
+// WriteCSV writes one row per variant and game with the full-precision
+// statistics and, for variants other than the baseline, the paired
+// difference from the baseline on that game. Empty cells mean no value.
+func (c *Comparison) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(csvHeader)
+	for _, r := range c.Rows {
+		lo, hi := ciCells(r.Score.CI)
+		plo, phi := ciCells(r.Percent.CI)
+		pmean := ""
+		if r.Percent.N > 0 {
+			pmean = num(r.Percent.Mean)
+		}
+		smean, sstd := "", ""
+		if r.Score.N > 0 {
+			smean, sstd = num(r.Score.Mean), num(r.Score.Std)
+		}
+		first := ""
+		if r.Scored > 0 {
+			first = num(r.MeanFirstPointStep)
+		}
+		row := []string{
+			r.Variant, r.Game, strconv.Itoa(r.Episodes), strconv.Itoa(r.Errors),
+			strconv.Itoa(r.Completed), strconv.Itoa(r.MaxScore),
+			strconv.Itoa(r.Score.N), smean, sstd, lo, hi,
+			strconv.Itoa(r.Percent.N), pmean, plo, phi,
+			num(r.MeanMoves), num(r.MeanSteps), num(r.MeanRooms), strconv.Itoa(r.Scored), first,
+			num(r.InvalidRate), num(r.MeanTokens), num(r.MeanCost), num(r.TotalCost), num(r.MeanDurationS),
+			c.Baseline,
+		}
+		if p, ok := c.PairedFor(r.Variant, r.Game); ok {
+			dlo, dhi := ciCells(p.CI)
+			row = append(row, strconv.Itoa(p.N), num(p.MeanDiff), dlo, dhi,
+				strconv.Itoa(p.Wins), strconv.Itoa(p.Losses), strconv.Itoa(p.Ties), num(p.SignP))
+		} else {
+			row = append(row, "", "", "", "", "", "", "", "")
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write comparison csv: %w", err)
+	}
+	return nil
+}
+
+func ciCells(iv *Interval) (lo, hi string) {
+	if iv == nil {
+		return "", ""
+	}
+	return num(iv.Lo), num(iv.Hi)
+}
+
+// num formats x to 12 significant digits: enough for any statistic here,
+// and free of the last-bit noise of floating point (77.30249999999997
+// reads 77.3025).
+func num(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
+
+// WriteJSON writes the comparison as indented JSON.
+func (c *Comparison) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(c); err != nil {
+		return fmt.Errorf("write comparison json: %w", err)
+	}
+	return nil
+}
