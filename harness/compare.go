@@ -221,7 +221,7 @@ func meanOrZero(xs []float64) float64 {
 	return Mean(xs)
 }
 
-func scoreOf(r EpisodeRecord) (float64, bool) { return float64(r.FinalScore), true }
+func scoreOf(r EpisodeRecord) (float64, bool)   { return float64(r.FinalScore), true }
 func percentOf(r EpisodeRecord) (float64, bool) { return r.PercentOfMax() }
 
 // pairs returns the values of variant a and b on the (game, seed) pairs
