@@ -25,6 +25,12 @@ type View struct {
 	Observation string
 	Score       int
 	Tools       *tools.Registry
+
+	// MaxScore, Moves and Location are the game's, as last reported
+	// (MaxScore 0 and Location "" when the server does not say).
+	MaxScore int
+	Moves    int
+	Location string
 }
 
 // Action is a decision: a tool to call with its arguments, and the

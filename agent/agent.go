@@ -1,0 +1,602 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/memory"
+	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/game"
+)
+
+// ErrDone is what a Policy returns (wrapped or not) when it has no more
+// actions: Run then ends the episode cleanly, StoppedBy "policy".
+var ErrDone = errors.New("agent: the policy has no more actions")
+
+// ErrGameOver is what Step returns once the game has ended.
+var ErrGameOver = errors.New("agent: the game is over")
+
+// Agent is a ReAct agent and the episode it is playing. Its exported
+// fields are its parts and settings, which a script may read and replace
+// between steps, and the episode's state, which Step keeps up to date.
+type Agent struct {
+	// LLM is the model. Policy, when set, chooses instead of it.
+	LLM    llm.Client
+	Policy Policy
+
+	// Model, Temperature, Seed and MaxTokens go into every request.
+	Model       string
+	Temperature *float64
+	Seed        *int
+	MaxTokens   int
+
+	// System is the system prompt; Protocol is ProtocolText or
+	// ProtocolNative; Builder makes the prompt (DefaultPrompt).
+	System   string
+	Protocol string
+	Builder  PromptBuilder
+	// Memory decides what of the past goes into the prompt; nil keeps
+	// nothing.
+	Memory memory.Strategy
+	// Tools are the tools the agent may call; ToolNames the game tools
+	// Connect takes from a server (all of them when empty).
+	Tools     *tools.Registry
+	ToolNames []string
+	// Verbs is the verb repair table (DefaultVerbs); nil or empty turns
+	// verb repair off.
+	Verbs map[string]string
+	// LoopLimit is how many times in a row one command may be played
+	// before look is played instead; 0 turns loop detection off.
+	LoopLimit int
+	// Limits end a Run.
+	Limits Limits
+	// Label prefixes the label of each model request ("episode 3"), which
+	// names the step in errors and cache misses.
+	Label string
+
+	// History is the trajectory: every step played, in order.
+	History []Step
+	// Observation is the text of the last tool result (at the start, the
+	// game's opening text): what the model reads next.
+	Observation string
+	Score       int
+	MaxScore    int
+	Moves       int
+	// Location is the current room; Locations are the rooms visited, in
+	// the order first seen.
+	Location  string
+	Locations []string
+	// Done is true once the game has ended; Victory once it was won.
+	Done    bool
+	Victory bool
+	// Usage and Cost are the episode's totals so far.
+	Usage llm.Usage
+	Cost  float64
+	// Warning goes into the next prompt, and is cleared by the step that
+	// shows it. The agent sets it after a loop or an unreadable reply; a
+	// script may set it too.
+	Warning string
+
+	err           error // from New: a config it could not build
+	started       bool
+	startLocation string
+	turns         []memory.Turn
+	visited       map[string]bool
+}
+
+// Connect gives the agent the game tools of the server c is connected to
+// (ToolNames, or all; names the server lacks are left out, but it must
+// have play_action) and reads the game's state, as Start does.
+func (a *Agent) Connect(ctx context.Context, c *game.Client) error {
+	if a.err != nil {
+		return a.err
+	}
+	have, err := c.Tools(ctx)
+	if err != nil {
+		return fmt.Errorf("agent connect: %w", err)
+	}
+	var names []string
+	for _, n := range a.ToolNames {
+		if slices.Contains(have, n) {
+			names = append(names, n)
+		}
+	}
+	if len(a.ToolNames) == 0 {
+		names = have
+	}
+	if !slices.Contains(names, DefaultTool) {
+		return fmt.Errorf("agent connect: the server has no %s tool (it has: %s)", DefaultTool, strings.Join(have, ", "))
+	}
+	reg, err := tools.NewGameRegistry(ctx, c, names...)
+	if err != nil {
+		return fmt.Errorf("agent connect: %w", err)
+	}
+	a.Tools = reg
+	return a.Start(ctx)
+}
+
+// Start reads the game's current state through the memory tool: the
+// observation, score, moves and location (from its structured content, or
+// its text from servers that send none). Without a memory tool the agent
+// starts knowing nothing, and the model's first look tells it. Step calls
+// Start before the first step; a script calls it again after changing the
+// game behind the agent's back (a reset).
+func (a *Agent) Start(ctx context.Context) error {
+	if a.err != nil {
+		return a.err
+	}
+	if a.Tools == nil {
+		return errors.New("agent: no tools (call Connect, or set Tools)")
+	}
+	a.started = true
+	if _, ok := a.Tools.Get("memory"); !ok {
+		return nil
+	}
+	res, err := a.Tools.Call(ctx, "memory", nil)
+	if err != nil {
+		return fmt.Errorf("agent start: reading the game's state: %w", err)
+	}
+	if res.IsError {
+		return fmt.Errorf("agent start: the memory tool failed: %s", clip(res.Text, 200))
+	}
+	st := readState(res)
+	if st.hasObservation {
+		a.Observation = st.observation
+	} else {
+		a.Observation = res.Text
+	}
+	a.update(st)
+	if len(a.History) == 0 {
+		a.startLocation = a.Location
+	}
+	return nil
+}
+
+func (a *Agent) ensureStarted(ctx context.Context) error {
+	if a.err != nil {
+		return a.err
+	}
+	if a.started {
+		return nil
+	}
+	return a.Start(ctx)
+}
+
+// update takes what a result said about the game into the agent's state.
+func (a *Agent) update(st gameState) {
+	if st.hasScore {
+		a.Score = st.score
+	}
+	if st.hasMaxScore && st.maxScore > 0 {
+		a.MaxScore = st.maxScore
+	}
+	if st.hasMoves {
+		a.Moves = st.moves
+	}
+	if st.hasLocation && st.location != "" {
+		a.Location = st.location
+		if a.visited == nil {
+			a.visited = map[string]bool{}
+			for _, l := range a.Locations {
+				a.visited[l] = true
+			}
+		}
+		if !a.visited[st.location] {
+			a.visited[st.location] = true
+			a.Locations = append(a.Locations, st.location)
+		}
+	}
+	if st.hasDone {
+		a.Done = st.done
+	}
+	if st.hasVictory {
+		a.Victory = st.victory
+	}
+}
+
+// View is what a policy sees now.
+func (a *Agent) View() View {
+	return View{
+		Step:        len(a.History) + 1,
+		Observation: a.Observation,
+		Score:       a.Score,
+		Tools:       a.Tools,
+		MaxScore:    a.MaxScore,
+		Moves:       a.Moves,
+		Location:    a.Location,
+	}
+}
+
+// Prompt returns exactly the messages the model will be sent next. It
+// changes nothing in the episode, except that a memory summary it has
+// written is paid for here (in Usage and Cost) and not again.
+func (a *Agent) Prompt(ctx context.Context) ([]llm.Message, error) {
+	if err := a.ensureStarted(ctx); err != nil {
+		return nil, err
+	}
+	msgs, usage, cost, _, err := a.prompt(ctx)
+	a.Usage, a.Cost = a.Usage.Add(usage), a.Cost+cost
+	return msgs, err
+}
+
+// prompt builds the next prompt and says what the memory spent on it.
+func (a *Agent) prompt(ctx context.Context) (msgs []llm.Message, usage llm.Usage, cost float64, took time.Duration, err error) {
+	var past []llm.Message
+	if a.Memory != nil && len(a.turns) > 0 {
+		var ledger memory.Ledger
+		t := time.Now()
+		past, err = a.Memory.Context(memory.WithLedger(ctx, &ledger), a.turns)
+		took = time.Since(t)
+		for _, r := range ledger.Take() {
+			usage, cost = usage.Add(r.Usage), cost+r.Cost
+		}
+		if err != nil {
+			return nil, usage, cost, took, fmt.Errorf("memory %s: %w", a.Memory.Name(), err)
+		}
+	}
+	in := PromptInput{
+		System:      a.System,
+		Protocol:    a.protocol(),
+		Context:     past,
+		Step:        len(a.History) + 1,
+		Observation: a.Observation,
+		Score:       a.Score,
+		MaxScore:    a.MaxScore,
+		Moves:       a.Moves,
+		Location:    a.Location,
+		Warning:     a.Warning,
+	}
+	if a.Tools != nil {
+		in.Tools = a.Tools.Specs()
+	}
+	return a.builder().Messages(in), usage, cost, took, nil
+}
+
+func (a *Agent) builder() PromptBuilder {
+	if a.Builder == nil {
+		return DefaultPrompt{}
+	}
+	return a.Builder
+}
+
+func (a *Agent) protocol() string {
+	if a.Protocol == ProtocolNative {
+		return ProtocolNative
+	}
+	return ProtocolText
+}
+
+// request is the model request for msgs at step n.
+func (a *Agent) request(msgs []llm.Message, n int) llm.Request {
+	req := llm.Request{
+		Model:       a.Model,
+		Messages:    msgs,
+		Temperature: a.Temperature,
+		Seed:        a.Seed,
+		MaxTokens:   a.MaxTokens,
+		Label:       fmt.Sprintf("step %d", n),
+	}
+	if a.Label != "" {
+		req.Label = a.Label + ", " + req.Label
+	}
+	if a.protocol() == ProtocolNative && a.Tools != nil {
+		req.Tools = a.Tools.Specs()
+	}
+	return req
+}
+
+// Step plays one step: it builds the prompt, asks the model (or the
+// policy), parses and repairs the answer, calls the tool and takes in the
+// result. It returns the step's record, which it also appends to History.
+//
+// A step that fails (the model could not be reached after the client's
+// retries, the game server died) is recorded with its Error set and
+// returned with the error. A step cut short by ctx is not recorded: the
+// episode is as it was, save for what the model call cost.
+func (a *Agent) Step(ctx context.Context) (*Step, error) {
+	start := time.Now()
+	if err := a.ensureStarted(ctx); err != nil {
+		return nil, err
+	}
+	if a.Tools == nil {
+		return nil, errors.New("agent: no tools (call Connect, or set Tools)")
+	}
+	if a.Done {
+		return nil, ErrGameOver
+	}
+	s := &Step{Step: len(a.History) + 1}
+	var d decision
+	if a.Policy != nil {
+		s.Policy = a.Policy.Name()
+		t := time.Now()
+		act, err := a.Policy.Next(ctx, a.View())
+		s.LLMTime = time.Since(t)
+		if err != nil {
+			if errors.Is(err, ErrDone) {
+				return nil, err
+			}
+			return a.fail(ctx, s, start, fmt.Errorf("policy %s: %w", s.Policy, err))
+		}
+		d = decision{thought: act.Thought, tool: act.Tool, args: act.Args}
+	} else {
+		if a.LLM == nil {
+			return nil, errors.New("agent: no LLM and no Policy")
+		}
+		s.Protocol = a.protocol()
+		s.Warning = a.Warning
+		msgs, usage, cost, took, err := a.prompt(ctx)
+		s.Usage, s.Cost, s.MemoryTime = usage, cost, took
+		if err != nil {
+			return a.fail(ctx, s, start, err)
+		}
+		s.Prompt = msgs
+		t := time.Now()
+		reply, err := a.LLM.Complete(ctx, a.request(msgs, s.Step))
+		s.LLMTime = time.Since(t)
+		if err != nil {
+			return a.fail(ctx, s, start, fmt.Errorf("model: %w", err))
+		}
+		s.Reply = reply
+		s.Usage, s.Cost = s.Usage.Add(reply.Usage), s.Cost+reply.Cost
+		d = a.decide(reply, s.Step)
+	}
+	s.Thought, s.Tool, s.Args, s.CallID, s.Repairs = d.thought, d.tool, d.args, d.callID, d.repairs
+
+	var res tools.Result
+	if d.tool == "" {
+		// No tool to call, and no play_action to fall back on.
+		res = tools.Result{Text: d.warning, IsError: true}
+	} else {
+		t := time.Now()
+		var err error
+		res, err = a.Tools.Call(ctx, d.tool, d.args)
+		s.ToolTime = time.Since(t)
+		if err != nil {
+			return a.fail(ctx, s, start, fmt.Errorf("tool %s: %w", d.tool, err))
+		}
+	}
+	a.take(s, res)
+	if s.Policy == "" {
+		a.Warning = d.warning
+	}
+	a.account(s, start)
+	a.History = append(a.History, *s)
+	a.turns = append(a.turns, memory.Turn{
+		Step:        s.Step,
+		Thought:     s.Thought,
+		Tool:        s.Tool,
+		Args:        s.Args,
+		Observation: s.Observation,
+		Reward:      s.Reward,
+		Score:       s.Score,
+		Location:    s.Location,
+		Messages:    a.builder().Turn(s),
+	})
+	return s, nil
+}
+
+// take reads a tool result into the step and the agent's state.
+func (a *Agent) take(s *Step, res tools.Result) {
+	st := readState(res)
+	before := a.Score
+	a.update(st)
+	a.Observation = res.Text
+	s.Observation, s.ToolError = res.Text, res.IsError
+	switch {
+	case st.hasReward:
+		s.Reward = st.reward
+	case st.hasScore:
+		s.Reward = a.Score - before
+	}
+	s.Score, s.MaxScore, s.Moves, s.Location = a.Score, a.MaxScore, a.Moves, a.Location
+	s.Done, s.Victory = a.Done, a.Victory
+}
+
+// account closes a step's books: times, and the episode's totals.
+func (a *Agent) account(s *Step, start time.Time) {
+	s.Wall = time.Since(start)
+	s.Overhead = max(0, s.Wall-s.LLMTime-s.ToolTime-s.MemoryTime)
+	a.Usage, a.Cost = a.Usage.Add(s.Usage), a.Cost+s.Cost
+}
+
+// fail ends a step with err: recorded in History unless ctx was cancelled.
+func (a *Agent) fail(ctx context.Context, s *Step, start time.Time, err error) (*Step, error) {
+	s.Error = err.Error()
+	a.account(s, start)
+	if ctx.Err() != nil {
+		return s, err
+	}
+	a.History = append(a.History, *s)
+	return s, err
+}
+
+// decision is a model's reply made into a call.
+type decision struct {
+	thought, tool string
+	args          map[string]any
+	callID        string
+	repairs       []Repair
+	warning       string
+}
+
+// decide reads the reply in the agent's protocol and repairs the call.
+func (a *Agent) decide(r *llm.Reply, step int) decision {
+	var p Parsed
+	var callID string
+	switch {
+	case a.protocol() == ProtocolNative && len(r.ToolCalls) > 0:
+		p, callID = parseNative(r)
+		if callID == "" {
+			callID = fmt.Sprintf("call_%d", step)
+		}
+	case a.protocol() == ProtocolNative:
+		p = ParseText(r.Content)
+		p.Repairs = append([]Repair{{Kind: RepairTextFallback, Detail: "no tool call in the reply: its text parsed"}}, p.Repairs...)
+	case strings.TrimSpace(r.Content) == "" && len(r.ToolCalls) > 0:
+		p, _ = parseNative(r)
+		p.Repairs = append([]Repair{{Kind: RepairTextFallback, Detail: "a native tool call in the text protocol"}}, p.Repairs...)
+	default:
+		p = ParseText(r.Content)
+	}
+	d := a.resolve(p)
+	d.callID = callID
+	return d
+}
+
+// parseNative reads the first native tool call of r; more are ignored,
+// and recorded.
+func parseNative(r *llm.Reply) (Parsed, string) {
+	c := r.ToolCalls[0]
+	p := Parsed{Thought: strings.TrimSpace(r.Content), Tool: c.Name}
+	for _, extra := range r.ToolCalls[1:] {
+		p.repair(RepairExtra, extra.Name+" "+clip(extra.Arguments, 60), "", "a second tool call ignored")
+	}
+	raw := strings.TrimSpace(c.Arguments)
+	if raw == "" || raw == "null" {
+		return p, c.ID
+	}
+	p.readValue(raw)
+	return p, c.ID
+}
+
+// resolve fits a parsed call to the agent's tools and the game: tool name,
+// arguments, the command's spelling and verb, and loops.
+func (a *Agent) resolve(p Parsed) decision {
+	d := decision{thought: p.Thought, repairs: p.Repairs}
+	known := a.Tools.Names()
+	tool, rest, cmd, reps := fitTool(p.Tool, p.Args, p.Bare, known)
+	d.repairs = append(d.repairs, reps...)
+	args, bare := p.Args, p.Bare
+	switch {
+	case cmd != "":
+		args, bare = map[string]any{"action": cmd}, ""
+	case rest != "" && bare == "" && len(args) == 0:
+		bare = rest
+	}
+	if slices.ContainsFunc(p.Repairs, func(r Repair) bool { return r.Kind == RepairDefault }) {
+		d.warning = "Your last reply could not be read as a tool call, so the agent looked around. " + a.formatHint()
+	}
+	if tool == "" {
+		d.warning = fmt.Sprintf("There is no tool %q. The tools are: %s.", p.Tool, strings.Join(known, ", "))
+		if !slices.Contains(known, DefaultTool) {
+			d.tool, d.args = "", nil
+			return d
+		}
+		tool, args, bare = DefaultTool, map[string]any{"action": DefaultAction}, ""
+		d.repairs = append(d.repairs, Repair{Kind: RepairDefault, From: p.Tool, To: DefaultAction, Detail: "unknown tool: looked around instead"})
+	}
+	spec := llm.ToolSpec{Name: tool}
+	if t, ok := a.Tools.Get(tool); ok {
+		spec = t.Spec()
+	}
+	args, reps = fitArgs(spec, args, bare)
+	d.repairs = append(d.repairs, reps...)
+	d.tool, d.args = tool, args
+	if tool != DefaultTool {
+		return d
+	}
+	action, _ := args["action"].(string)
+	if v, ok := args["action"]; ok && action == "" && v != nil {
+		action = fmt.Sprint(v)
+	}
+	action, reps = cleanAction(action)
+	d.repairs = append(d.repairs, reps...)
+	if action == "" {
+		action = DefaultAction
+		d.repairs = append(d.repairs, Repair{Kind: RepairDefault, To: DefaultAction, Detail: "play_action without an action: looked around"})
+		d.warning = "play_action needs an action, such as {\"action\": \"look\"}."
+	}
+	if len(a.Verbs) > 0 {
+		if out, r := repairVerb(action, a.Verbs); r != nil {
+			action = out
+			d.repairs = append(d.repairs, *r)
+		}
+	}
+	if a.looping(action) {
+		d.repairs = append(d.repairs, Repair{Kind: RepairLoop, From: action, To: DefaultAction,
+			Detail: fmt.Sprintf("the same command %d times in a row", a.LoopLimit)})
+		d.warning = fmt.Sprintf("You repeated %q %d times in a row, so the agent looked around instead. Try something else.", action, a.LoopLimit)
+		action = DefaultAction
+	}
+	if old, _ := args["action"].(string); old != action || len(args) != 1 {
+		args = maps.Clone(args)
+		args["action"] = action
+		d.args = args
+	}
+	return d
+}
+
+// formatHint reminds the model of its protocol's answer format.
+func (a *Agent) formatHint() string {
+	if a.protocol() == ProtocolNative {
+		return "Call one of the tools."
+	}
+	return "Answer with THOUGHT, TOOL and ARGS."
+}
+
+// looping reports whether playing action now would play it LoopLimit
+// times in a row to no effect: the last LoopLimit-1 commands played (other
+// tools in between do not count) were all action, and none of them took
+// the player somewhere else (walking south down a long corridor is no
+// loop). Looking is never a loop.
+func (a *Agent) looping(action string) bool {
+	if a.LoopLimit < 2 || sameCommand(action, DefaultAction) || sameCommand(action, "l") {
+		return false
+	}
+	need := a.LoopLimit - 1
+	for i := len(a.History) - 1; i >= 0 && need > 0; i-- {
+		s := &a.History[i]
+		if s.Error != "" || s.Tool != DefaultTool {
+			continue
+		}
+		played, _ := s.Args["action"].(string)
+		if !sameCommand(played, action) || a.locationBefore(i) != s.Location {
+			return false
+		}
+		need--
+	}
+	return need == 0
+}
+
+// locationBefore is where the player was before step index i.
+func (a *Agent) locationBefore(i int) string {
+	for j := i - 1; j >= 0; j-- {
+		if a.History[j].Error == "" {
+			return a.History[j].Location
+		}
+	}
+	return a.startLocation
+}
+
+// Clone returns a copy of the agent for a fork: the same settings, parts
+// and history, with its own slices and maps, and no Tools (the caller
+// gives it tools bound to the forked game). The LLM, Policy, Memory and
+// Builder are shared: a policy that keeps state (a walkthrough's place)
+// should be replaced on the fork. Steps in History share their prompts
+// and arguments, which are read-only once recorded. A memory strategy built
+// by New writes its summaries with the original agent's LLM.
+func (a *Agent) Clone() *Agent {
+	c := *a
+	c.Tools = nil
+	if a.Temperature != nil {
+		t := *a.Temperature
+		c.Temperature = &t
+	}
+	if a.Seed != nil {
+		s := *a.Seed
+		c.Seed = &s
+	}
+	c.ToolNames = slices.Clone(a.ToolNames)
+	c.Verbs = maps.Clone(a.Verbs)
+	c.History = slices.Clone(a.History)
+	c.Locations = slices.Clone(a.Locations)
+	c.visited = maps.Clone(a.visited)
+	c.turns = slices.Clone(a.turns)
+	return &c
+}

@@ -1,0 +1,119 @@
+package agent
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/grue-lab/grue/agent/tools"
+)
+
+// What a tool result says about the game. grue's server (and any server
+// that follows DESIGN.md) sends structured content: observation, score,
+// max_score, moves, reward, done, victory, location. A foreign server that
+// sends only text is read through the course's text formats:
+// "[Score: S | Moves: M]", "+R points! (Total: S)", "GAME OVER", and the
+// memory tool's "Current State:" block.
+
+// gameState is what one result told us; the has* flags say which fields
+// it gave.
+type gameState struct {
+	observation            string
+	score, maxScore, moves int
+	reward                 int
+	location               string
+	done, victory          bool
+	hasObservation         bool
+	hasScore, hasMaxScore  bool
+	hasMoves, hasReward    bool
+	hasLocation            bool
+	hasDone, hasVictory    bool
+}
+
+var (
+	scoreLine   = regexp.MustCompile(`\[Score:\s*(-?\d+)\s*\|\s*Moves:\s*(-?\d+)\s*\]`)
+	pointsLine  = regexp.MustCompile(`\+(-?\d+) points?!\s*\(Total:\s*(-?\d+)\)`)
+	stateScore  = regexp.MustCompile(`(?m)^\s*-\s*Score:\s*(-?\d+)`)
+	stateMoves  = regexp.MustCompile(`(?m)^\s*-\s*Moves:\s*(-?\d+)`)
+	stateWhere  = regexp.MustCompile(`(?m)^\s*-\s*Location:\s*(.+?)\s*$`)
+	currentObs  = "Current Observation:"
+	gameOverTag = "GAME OVER"
+)
+
+// readState reads r: structured content first, text for what it lacks.
+func readState(r tools.Result) gameState {
+	var st gameState
+	if s := r.Structured; s != nil {
+		if v, ok := s["observation"].(string); ok {
+			st.observation, st.hasObservation = v, true
+		}
+		st.score, st.hasScore = number(s["score"])
+		st.maxScore, st.hasMaxScore = number(s["max_score"])
+		st.moves, st.hasMoves = number(s["moves"])
+		st.reward, st.hasReward = number(s["reward"])
+		if v, ok := s["location"].(string); ok {
+			st.location, st.hasLocation = v, true
+		}
+		if v, ok := s["done"].(bool); ok {
+			st.done, st.hasDone = v, true
+		}
+		if v, ok := s["victory"].(bool); ok {
+			st.victory, st.hasVictory = v, true
+		}
+	}
+	if r.IsError {
+		return st
+	}
+	text := r.Text
+	if !st.hasScore || !st.hasMoves {
+		if m := scoreLine.FindStringSubmatch(text); m != nil {
+			st.score, st.hasScore = atoi(m[1]), true
+			st.moves, st.hasMoves = atoi(m[2]), true
+		} else if m := pointsLine.FindStringSubmatch(text); m != nil {
+			st.reward, st.hasReward = atoi(m[1]), true
+			st.score, st.hasScore = atoi(m[2]), true
+		}
+		if !st.hasScore {
+			if m := stateScore.FindStringSubmatch(text); m != nil {
+				st.score, st.hasScore = atoi(m[1]), true
+			}
+		}
+		if !st.hasMoves {
+			if m := stateMoves.FindStringSubmatch(text); m != nil {
+				st.moves, st.hasMoves = atoi(m[1]), true
+			}
+		}
+	}
+	if !st.hasLocation {
+		if m := stateWhere.FindStringSubmatch(text); m != nil {
+			st.location, st.hasLocation = m[1], true
+		}
+	}
+	if !st.hasDone && strings.Contains(text, gameOverTag) {
+		st.done, st.hasDone = true, true
+	}
+	if !st.hasObservation {
+		if i := strings.Index(text, currentObs); i >= 0 {
+			st.observation, st.hasObservation = strings.TrimSpace(text[i+len(currentObs):]), true
+		}
+	}
+	return st
+}
+
+// number reads a JSON number (float64, or an int from a Go tool).
+func number(v any) (int, bool) {
+	switch n := v.(type) {
+	case float64:
+		return int(n), true
+	case int:
+		return n, true
+	case int64:
+		return int(n), true
+	}
+	return 0, false
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}

@@ -1,0 +1,133 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/grue-lab/grue/agent/llm"
+)
+
+// RunResult is an episode's outcome, as the course's run_agent.py reports
+// it, with the trajectory.
+type RunResult struct {
+	FinalScore       int      `json:"final_score"`
+	MaxScore         int      `json:"max_score"`
+	Moves            int      `json:"moves"`
+	LocationsVisited []string `json:"locations_visited"`
+	// GameCompleted is true when the game ended (won or lost); Victory
+	// when it was won.
+	GameCompleted bool `json:"game_completed"`
+	Victory       bool `json:"victory"`
+	// Error is why the episode ended early (a step failed); empty
+	// otherwise.
+	Error string `json:"error,omitempty"`
+	// Steps is the number of steps in History.
+	Steps  int       `json:"steps"`
+	Tokens llm.Usage `json:"tokens"`
+	Cost   float64   `json:"cost"`
+	// StoppedBy is why the Run ended: one of the Stop* constants.
+	StoppedBy string `json:"stopped_by"`
+	// Duration is the Run's wall time.
+	Duration time.Duration `json:"duration"`
+	History  []Step        `json:"history"`
+}
+
+// Result returns the episode so far as a RunResult (StoppedBy and Duration
+// empty: no Run is ending).
+func (a *Agent) Result() *RunResult {
+	r := &RunResult{
+		FinalScore:       a.Score,
+		MaxScore:         a.MaxScore,
+		Moves:            a.Moves,
+		LocationsVisited: slices.Clone(a.Locations),
+		GameCompleted:    a.Done,
+		Victory:          a.Victory,
+		Steps:            len(a.History),
+		Tokens:           a.Usage,
+		Cost:             a.Cost,
+		History:          slices.Clone(a.History),
+	}
+	if r.LocationsVisited == nil {
+		r.LocationsVisited = []string{}
+	}
+	if r.History == nil {
+		r.History = []Step{}
+	}
+	return r
+}
+
+// Run plays steps until the game ends or a limit stops it: maxSteps steps
+// in this Run (when positive; else Limits.MaxSteps, or DefaultMaxSteps),
+// and the agent's Limits. It always returns a result, with StoppedBy set.
+// A step that fails ends the episode with the result's Error set and a nil
+// error: a model that cannot be reached is an outcome, not a crash. The
+// error is non-nil only when the episode cannot start (no tools, a bad
+// config) or ctx ends; Run then returns at once with what was played.
+func (a *Agent) Run(ctx context.Context, maxSteps int) (*RunResult, error) {
+	start := time.Now()
+	finish := func(stop string, err error) (*RunResult, error) {
+		r := a.Result()
+		r.StoppedBy = stop
+		r.Duration = time.Since(start)
+		if err != nil {
+			r.Error = err.Error()
+		}
+		return r, err
+	}
+	runCtx := ctx
+	if a.Limits.MaxWall > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, a.Limits.MaxWall)
+		defer cancel()
+	}
+	if err := a.ensureStarted(runCtx); err != nil {
+		if ctx.Err() != nil {
+			return finish(StopCancelled, ctx.Err())
+		}
+		return finish(StopError, err)
+	}
+	limit := maxSteps
+	if limit <= 0 {
+		limit = a.Limits.MaxSteps
+	}
+	if limit <= 0 {
+		limit = DefaultMaxSteps
+	}
+	for played := 0; ; played++ {
+		switch {
+		case a.Done:
+			return finish(StopDone, nil)
+		case ctx.Err() != nil:
+			return finish(StopCancelled, ctx.Err())
+		case played >= limit, a.Limits.MaxSteps > 0 && len(a.History) >= a.Limits.MaxSteps:
+			return finish(StopSteps, nil)
+		case a.Limits.MaxTokens > 0 && totalTokens(a.Usage) >= a.Limits.MaxTokens:
+			return finish(StopTokens, nil)
+		case a.Limits.MaxCost > 0 && a.Cost >= a.Limits.MaxCost:
+			return finish(StopCost, nil)
+		case runCtx.Err() != nil:
+			return finish(StopWall, nil)
+		}
+		if _, err := a.Step(runCtx); err != nil {
+			switch {
+			case errors.Is(err, ErrDone):
+				return finish(StopPolicy, nil)
+			case errors.Is(err, ErrGameOver):
+				return finish(StopDone, nil)
+			case ctx.Err() != nil:
+				return finish(StopCancelled, ctx.Err())
+			case runCtx.Err() != nil:
+				return finish(StopWall, nil)
+			}
+			r, _ := finish(StopError, err)
+			return r, nil
+		}
+	}
+}
+
+// totalTokens is u's total, or its parts' sum when the server sent none.
+func totalTokens(u llm.Usage) int {
+	return max(u.TotalTokens, u.PromptTokens+u.CompletionTokens)
+}
