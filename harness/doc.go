@@ -1,0 +1,53 @@
+// Package harness runs agents on games many times and says, honestly,
+// which variant plays better.
+//
+// # Episodes
+//
+// An episode is one agent playing one game from one game seed (the VM's
+// random numbers) with one LLM seed, until the game ends or a limit (steps,
+// tokens, cost, time) is reached. When it finishes it leaves an
+// EpisodeRecord: final and maximum score, moves and steps, rooms visited,
+// the step of the first point, invalid actions, tokens, cost, duration, the
+// score after every step, and what is needed to reproduce it (seeds, model,
+// config hash, grue version). An episode that fails after its retries
+// records its Error.
+//
+// # Experiments
+//
+// An experiment runs every variant of an agent (model, prompt, memory,
+// tools...) on every game over a list of seeds, in parallel. Its run
+// directory holds results.jsonl: one EpisodeRecord a line, appended and
+// synced as each episode ends (AppendRecord), so a run killed at any
+// moment loses only the episodes in flight, and a resumed run skips the
+// (variant, game, seed) keys already there.
+//
+// # Results
+//
+// LoadResults reads one or more run directories into a ResultSet. A line
+// cut short by a crash, or otherwise not a record, is skipped and reported
+// with its file and line in ResultSet.Problems; a key seen twice keeps its
+// later record. ByVariant, ByGame and Filter narrow a set; Variants and
+// Games list what it holds.
+//
+// # Comparing variants
+//
+// Compare turns a ResultSet into a Comparison. For each variant and game:
+// episodes, errors, mean score and percent of the maximum with a seeded
+// percentile bootstrap 95% interval, moves, rooms, steps to the first
+// point, invalid-action rate, tokens and cost. For each variant against a
+// baseline: the paired difference over the (game, seed) pairs both played,
+// with a paired bootstrap interval and an exact sign test p-value; pairing
+// cancels what a seed makes easy or hard for every variant, so small
+// differences show up with few seeds. A leaderboard ranks the variants by
+// mean percent of the maximum over games.
+//
+//	rs, err := harness.LoadResults("runs/memory-ab")
+//	c, err := harness.Compare(rs, "baseline", harness.CompareOptions{})
+//	c.Write(os.Stdout, "table") // or "md", "csv", "json"
+//
+// The terminal table shows each variant's mean score by step as a
+// sparkline (Sparkline); PlotScores draws the same curves with a band (the
+// bootstrap interval of the mean, or ± one standard deviation) as SVG and
+// PNG files, one per game. The statistics themselves (Mean, Std,
+// BootstrapMeanCI, PairedDifference, SignTestP) are exported for scripts.
+package harness

@@ -1,0 +1,217 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// PlotOptions tune the score plots. The zero value draws each variant's
+// mean score with its 95% bootstrap interval (2,000 resamples a step),
+// 8 by 5 inches (768 by 480 pixels in PNG), as SVG and PNG.
+type PlotOptions struct {
+	Band      string    // BandCI (the default) or BandStd
+	Bootstrap Bootstrap // for BandCI; zero Resamples means 2,000
+	Width     float64   // inches; 0 means 8
+	Height    float64   // inches; 0 means 5
+	Formats   []string  // "svg", "png" (and anything gonum/plot writes: "pdf", "eps"); nil means svg and png
+}
+
+func (o PlotOptions) withDefaults() PlotOptions {
+	if o.Band == "" {
+		o.Band = BandCI
+	}
+	if o.Bootstrap.Resamples <= 0 {
+		o.Bootstrap.Resamples = 2000
+	}
+	o.Bootstrap = o.Bootstrap.withDefaults()
+	if o.Width <= 0 {
+		o.Width = 8
+	}
+	if o.Height <= 0 {
+		o.Height = 5
+	}
+	if len(o.Formats) == 0 {
+		o.Formats = []string{"svg", "png"}
+	}
+	return o
+}
+
+// PlotScores draws score against step for each variant, one plot per game,
+// and writes it in each format to dir as score_GAME.svg, score_GAME.png
+// (the game's name made safe for a file name, with _2, _3 added when two
+// games' names come out the same). It returns the files it
+// wrote. Games whose episodes have no score history get no plot; when no
+// game has one, it is an error.
+func PlotScores(rs *ResultSet, dir string, opts PlotOptions) ([]string, error) {
+	opts = opts.withDefaults()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("plot scores: %w", err)
+	}
+	var files []string
+	used := map[string]bool{}
+	for _, g := range rs.Games() {
+		p, err := scorePlot(rs, g, opts)
+		if err != nil {
+			return files, err
+		}
+		if p == nil {
+			continue
+		}
+		base := "score_" + fileSafe(g)
+		for i := 2; used[base]; i++ {
+			base = fmt.Sprintf("score_%s_%d", fileSafe(g), i)
+		}
+		used[base] = true
+		for _, format := range opts.Formats {
+			name := filepath.Join(dir, base+"."+strings.ToLower(format))
+			if err := savePlot(p, name, format, opts); err != nil {
+				return files, err
+			}
+			files = append(files, name)
+		}
+	}
+	if len(files) == 0 {
+		return nil, errors.New("plot scores: no episode has a score history (score_by_step)")
+	}
+	return files, nil
+}
+
+// PlotGame draws score against step for each variant on game and writes
+// the plot to w in format ("svg", "png", ...).
+func PlotGame(rs *ResultSet, game string, w io.Writer, format string, opts PlotOptions) error {
+	opts = opts.withDefaults()
+	p, err := scorePlot(rs, game, opts)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return fmt.Errorf("plot %s: no episode of it has a score history", game)
+	}
+	wt, err := p.WriterTo(vg.Length(opts.Width)*vg.Inch, vg.Length(opts.Height)*vg.Inch, strings.ToLower(format))
+	if err != nil {
+		return fmt.Errorf("plot %s: %w", game, err)
+	}
+	if _, err := wt.WriteTo(w); err != nil {
+		return fmt.Errorf("plot %s: %w", game, err)
+	}
+	return nil
+}
+
+func savePlot(p *plot.Plot, name, format string, opts PlotOptions) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	wt, err := p.WriterTo(vg.Length(opts.Width)*vg.Inch, vg.Length(opts.Height)*vg.Inch, strings.ToLower(format))
+	if err == nil {
+		_, err = wt.WriteTo(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("plot %s: %w", name, err)
+	}
+	return nil
+}
+
+// scorePlot builds the plot of game, nil when no variant has a curve.
+func scorePlot(rs *ResultSet, game string, opts PlotOptions) (*plot.Plot, error) {
+	curves, err := ScoreCurves(rs, game, opts.Band, opts.Bootstrap)
+	if err != nil {
+		return nil, fmt.Errorf("plot %s: %w", game, err)
+	}
+	if len(curves) == 0 {
+		return nil, nil
+	}
+	p := plot.New()
+	band := "± 1 std"
+	if opts.Band == BandCI {
+		band = fmt.Sprintf("%.0f%% CI of the mean", 100*opts.Bootstrap.Level)
+	}
+	p.Title.Text = fmt.Sprintf("%s: score by step (mean, band %s)", game, band)
+	p.X.Label.Text = "step"
+	p.Y.Label.Text = "score"
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Add(plotter.NewGrid())
+	ymin := 0.0
+	for i, c := range curves {
+		col := plotutil.Color(i)
+		poly, err := plotter.NewPolygon(bandRing(c))
+		if err != nil {
+			return nil, fmt.Errorf("plot %s: band of %s: %w", game, c.Variant, err)
+		}
+		poly.Color = translucent(col)
+		poly.LineStyle.Width = 0
+		line, err := plotter.NewLine(meanPoints(c))
+		if err != nil {
+			return nil, fmt.Errorf("plot %s: line of %s: %w", game, c.Variant, err)
+		}
+		line.Color = col
+		line.Width = vg.Points(2)
+		p.Add(poly, line)
+		p.Legend.Add(fmt.Sprintf("%s (n=%d)", c.Variant, c.Episodes), line)
+		for _, lo := range c.Lo {
+			ymin = math.Min(ymin, lo)
+		}
+	}
+	p.Y.Min = ymin
+	p.X.Min = 1
+	return p, nil
+}
+
+func meanPoints(c ScoreCurve) plotter.XYs {
+	xys := make(plotter.XYs, len(c.Mean))
+	for i, m := range c.Mean {
+		xys[i] = plotter.XY{X: float64(i + 1), Y: m}
+	}
+	return xys
+}
+
+// bandRing is the band's outline: along the low edge, back along the high.
+func bandRing(c ScoreCurve) plotter.XYs {
+	n := len(c.Mean)
+	xys := make(plotter.XYs, 0, 2*n)
+	for i := range n {
+		xys = append(xys, plotter.XY{X: float64(i + 1), Y: c.Lo[i]})
+	}
+	for i := n - 1; i >= 0; i-- {
+		xys = append(xys, plotter.XY{X: float64(i + 1), Y: c.Hi[i]})
+	}
+	return xys
+}
+
+func translucent(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	const a = 0x38
+	// Premultiplied alpha: scale the channels with it.
+	return color.RGBA{R: uint8(r >> 8 * a / 0xff), G: uint8(g >> 8 * a / 0xff), B: uint8(b >> 8 * a / 0xff), A: a}
+}
+
+// fileSafe turns a game's name (perhaps a story path) into a file name.
+func fileSafe(name string) string {
+	name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	out := []rune(name)
+	for i, r := range out {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			out[i] = '_'
+		}
+	}
+	if len(out) == 0 {
+		return "game"
+	}
+	return string(out)
+}
