@@ -122,6 +122,26 @@ func (c *OpenAI) Model() string { return c.cfg.Model }
 // BaseURL returns the endpoint the client calls.
 func (c *OpenAI) BaseURL() string { return c.cfg.BaseURL }
 
+// Resolve returns req with the client's defaults filled in: the model,
+// temperature, seed and max tokens it would send.
+func (c *OpenAI) Resolve(req Request) Request {
+	if req.Model == "" {
+		req.Model = c.cfg.Model
+	}
+	if req.Temperature == nil && c.cfg.Temperature != nil {
+		t := *c.cfg.Temperature
+		req.Temperature = &t
+	}
+	if req.Seed == nil && c.cfg.Seed != nil {
+		s := *c.cfg.Seed
+		req.Seed = &s
+	}
+	if req.MaxTokens == 0 {
+		req.MaxTokens = c.cfg.MaxTokens
+	}
+	return req
+}
+
 // String describes the client without its API key.
 func (c *OpenAI) String() string { return "llm.OpenAI{" + c.cfg.String() + "}" }
 

@@ -25,10 +25,8 @@ var (
 
 // chatRequest maps req, with the client's defaults, to go-openai's request.
 func (c *OpenAI) chatRequest(req Request) (openai.ChatCompletionRequest, error) {
-	creq := openai.ChatCompletionRequest{Model: req.Model, Stream: c.cfg.Stream}
-	if creq.Model == "" {
-		creq.Model = c.cfg.Model
-	}
+	req = c.Resolve(req)
+	creq := openai.ChatCompletionRequest{Model: req.Model, Stream: c.cfg.Stream, Seed: req.Seed}
 	if len(req.Messages) == 0 {
 		return creq, errors.New("the request has no messages")
 	}
@@ -58,30 +56,17 @@ func (c *OpenAI) chatRequest(req Request) (openai.ChatCompletionRequest, error) 
 	default:
 		creq.ToolChoice = openai.ToolChoice{Type: openai.ToolTypeFunction, Function: openai.ToolFunction{Name: req.ToolChoice}}
 	}
-	temp := req.Temperature
-	if temp == nil {
-		temp = c.cfg.Temperature
-	}
-	if temp != nil {
-		if *temp == 0 {
+	if t := req.Temperature; t != nil {
+		if *t == 0 {
 			creq.Temperature = zeroTemperature
 		} else {
-			creq.Temperature = float32(*temp)
+			creq.Temperature = float32(*t)
 		}
 	}
-	creq.Seed = req.Seed
-	if creq.Seed == nil && c.cfg.Seed != nil {
-		s := *c.cfg.Seed
-		creq.Seed = &s
-	}
-	maxTokens := req.MaxTokens
-	if maxTokens == 0 {
-		maxTokens = c.cfg.MaxTokens
-	}
 	if reasoningModel(creq.Model) {
-		creq.MaxCompletionTokens = maxTokens
+		creq.MaxCompletionTokens = req.MaxTokens
 	} else {
-		creq.MaxTokens = maxTokens
+		creq.MaxTokens = req.MaxTokens
 	}
 	if req.JSON {
 		creq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
