@@ -97,12 +97,16 @@ func TestReplayOnlyMissNamesTheCall(t *testing.T) {
 
 func TestCorruptEntriesIgnored(t *testing.T) {
 	corruptions := map[string]func(b []byte) []byte{
-		"truncated":  func(b []byte) []byte { return b[:len(b)/2] },
-		"empty":      func([]byte) []byte { return nil },
-		"not json":   func([]byte) []byte { return []byte("<html>oops</html>") },
-		"edited":     func(b []byte) []byte { return []byte(strings.Replace(string(b), "the real answer", "a forged answer", 1)) },
-		"other key":  func(b []byte) []byte { return []byte(strings.Replace(string(b), `"key":"`, `"key":"0`, 1)) },
-		"old format": func(b []byte) []byte { return []byte(strings.Replace(string(b), "grue-llm-cache/1", "grue-llm-cache/0", 1)) },
+		"truncated": func(b []byte) []byte { return b[:len(b)/2] },
+		"empty":     func([]byte) []byte { return nil },
+		"not json":  func([]byte) []byte { return []byte("<html>oops</html>") },
+		"edited": func(b []byte) []byte {
+			return []byte(strings.Replace(string(b), "the real answer", "a forged answer", 1))
+		},
+		"other key": func(b []byte) []byte { return []byte(strings.Replace(string(b), `"key":"`, `"key":"0`, 1)) },
+		"old format": func(b []byte) []byte {
+			return []byte(strings.Replace(string(b), "grue-llm-cache/1", "grue-llm-cache/0", 1))
+		},
 	}
 	for name, corrupt := range corruptions {
 		t.Run(name, func(t *testing.T) {
@@ -195,12 +199,16 @@ func TestCacheKeyDecidingFields(t *testing.T) {
 		t.Errorf("the label or a trailing slash changed the key")
 	}
 	changes := map[string]func(r *llm.Request){
-		"model":        func(r *llm.Request) { r.Model = "m2" },
-		"message":      func(r *llm.Request) { r.Messages = []llm.Message{r.Messages[0], {Role: llm.User, Content: "look "}} },
-		"role":         func(r *llm.Request) { r.Messages = []llm.Message{{Role: llm.User, Content: "sys"}, r.Messages[1]} },
-		"tool call":    func(r *llm.Request) { r.Messages = append(r.Messages, llm.Message{Role: llm.Assistant, ToolCalls: []llm.ToolCall{{Name: "x"}}}) },
-		"tools":        func(r *llm.Request) { r.Tools = nil },
-		"tool schema":  func(r *llm.Request) { r.Tools = []llm.ToolSpec{{Name: "play_action", Parameters: map[string]any{"type": "array"}}} },
+		"model":   func(r *llm.Request) { r.Model = "m2" },
+		"message": func(r *llm.Request) { r.Messages = []llm.Message{r.Messages[0], {Role: llm.User, Content: "look "}} },
+		"role":    func(r *llm.Request) { r.Messages = []llm.Message{{Role: llm.User, Content: "sys"}, r.Messages[1]} },
+		"tool call": func(r *llm.Request) {
+			r.Messages = append(r.Messages, llm.Message{Role: llm.Assistant, ToolCalls: []llm.ToolCall{{Name: "x"}}})
+		},
+		"tools": func(r *llm.Request) { r.Tools = nil },
+		"tool schema": func(r *llm.Request) {
+			r.Tools = []llm.ToolSpec{{Name: "play_action", Parameters: map[string]any{"type": "array"}}}
+		},
 		"tool choice":  func(r *llm.Request) { r.ToolChoice = "required" },
 		"temperature0": func(r *llm.Request) { r.Temperature = &zero },
 		"temperature":  func(r *llm.Request) { r.Temperature = &half },
