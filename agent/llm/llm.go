@@ -1,13 +1,18 @@
 // Package llm is grue's side of a language model: the messages that go in,
 // the reply that comes out, and the clients that carry them.
 //
-// Client is the one interface the agent uses. OpenAI is the real
-// implementation, for any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama,
-// llama.cpp, OpenRouter, the Hugging Face router); it retries what can
-// succeed on a second try and nothing else. Cache wraps any Client with a
-// response cache on disk, so that a recorded run replays exactly and for
-// free. Scripted answers from a list, for tests and for scripts that want to
-// see what the agent does with a given reply.
+// Client is the one interface the agent uses. OpenAI (NewOpenAI, with a
+// Config from ConfigFromEnv) is the real implementation, for any
+// OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp, OpenRouter,
+// the Hugging Face router); it retries what can succeed on a second try
+// and nothing else, and records each failed try in the Reply. WithCache
+// wraps any Client with a response cache on disk (Cache, in one of the
+// CacheMode modes), so that a recorded run replays exactly and for free;
+// ReplayFrom replays with no client at all. Scripted answers from a list,
+// for tests and for scripts that want to see what the agent does with a
+// given reply; package llmtest serves scripted answers over HTTP, in the
+// OpenAI wire format. A PriceTable gives each reply its cost, and a Tally
+// sums an episode's calls.
 //
 // Every type here is plain data with JSON tags: a Request and a Reply are
 // what a trajectory records.
