@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
 )
@@ -14,8 +16,9 @@ import (
 // ready to use. A Registry is not safe for concurrent changes; calls may
 // run concurrently when the tools allow it.
 type Registry struct {
-	order []string
-	tools map[string]Tool
+	order     []string
+	tools     map[string]Tool
+	observers []func(Call)
 }
 
 // NewRegistry returns a registry holding ts. It panics on two tools with
@@ -82,8 +85,33 @@ func (r *Registry) Specs() []llm.ToolSpec {
 }
 
 // Call calls the tool name with args. An unknown name is an error that
-// lists the tools there are.
+// lists the tools there are. Observers see every call, unknown names
+// included, once it has returned.
 func (r *Registry) Call(ctx context.Context, name string, args map[string]any) (Result, error) {
+	if len(r.observers) == 0 {
+		return r.call(ctx, name, args)
+	}
+	start := time.Now()
+	res, err := r.call(ctx, name, args)
+	c := Call{
+		Tool:       name,
+		Args:       maps.Clone(args),
+		Text:       res.Text,
+		Structured: res.Structured,
+		IsError:    res.IsError,
+		Start:      start,
+		Duration:   time.Since(start),
+	}
+	if err != nil {
+		c.Error = err.Error()
+	}
+	for _, f := range r.observers {
+		f(c)
+	}
+	return res, err
+}
+
+func (r *Registry) call(ctx context.Context, name string, args map[string]any) (Result, error) {
 	t, ok := r.tools[name]
 	if !ok {
 		names := r.Names()
@@ -91,4 +119,11 @@ func (r *Registry) Call(ctx context.Context, name string, args map[string]any) (
 		return Result{}, fmt.Errorf("no tool named %q (tools: %s)", name, strings.Join(names, ", "))
 	}
 	return t.Call(ctx, args)
+}
+
+// Observe makes f see every call through r, after it returns, in the
+// goroutine that made it. Add observers before the registry is in use;
+// Record is the usual one.
+func (r *Registry) Observe(f func(Call)) {
+	r.observers = append(r.observers, f)
 }
