@@ -7,6 +7,10 @@
 // Markdown documents, a web search through a configured HTTP endpoint and,
 // for coding agents, read_file, write_file and run_shell confined to a
 // workspace. A script adds its own by implementing Tool.
+//
+// Describe renders a registry's tools for a text-protocol prompt, and
+// Record keeps every call made through a registry as a []Call, the
+// trajectory an evaluation stores.
 package tools
 
 import (

@@ -133,3 +133,28 @@ func TestWikiErrors(t *testing.T) {
 		t.Errorf("unreadable file: err = %v, want one naming %s", err, bad)
 	}
 }
+
+// FuzzWiki indexes any text and searches it: no panic, and every hit
+// names its document and a heading and holds its section's text.
+func FuzzWiki(f *testing.F) {
+	f.Add("# A\ntext\n## B\nmore text\n", "text")
+	f.Add("---\nfront: matter\n---\nTitle\n===\n```\n# code\n```\nbody", "code body")
+	f.Add("#\n##  \n####### seven\nx\n---\n", "seven x")
+	f.Fuzz(func(t *testing.T, doc, query string) {
+		w := &WikiTool{df: map[string]int{}, MaxChars: 40}
+		w.add("doc.md", doc)
+		if len(w.sections) == 0 {
+			return
+		}
+		total := 0.0
+		for _, s := range w.sections {
+			total += s.len
+		}
+		w.avgLen = total / float64(len(w.sections))
+		for _, h := range w.Search(query, 0) {
+			if h.Path != "doc.md" || h.Heading == "" || h.Score <= 0 {
+				t.Errorf("hit %+v", h)
+			}
+		}
+	})
+}
