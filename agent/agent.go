@@ -461,7 +461,13 @@ func parseNative(r *llm.Reply) (Parsed, string) {
 	if raw == "" || raw == "null" {
 		return p, c.ID
 	}
-	p.readValue(raw)
+	switch raw[0] {
+	case '{', '[', '"', '\'':
+		p.readValue(raw)
+	default:
+		p.Bare = raw
+		p.repair(RepairArgs, clip(raw, 60), "", "arguments not JSON: read as a bare command")
+	}
 	return p, c.ID
 }
 
@@ -526,6 +532,9 @@ func (a *Agent) resolve(p Parsed) decision {
 	}
 	if old, _ := args["action"].(string); old != action || len(args) != 1 {
 		args = maps.Clone(args)
+		if args == nil {
+			args = map[string]any{}
+		}
 		args["action"] = action
 		d.args = args
 	}

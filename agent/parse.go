@@ -94,6 +94,10 @@ func ParseText(reply string) Parsed {
 	var p Parsed
 	text := strings.ReplaceAll(reply, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
+	if t, ok := stripThink(text); ok {
+		text = t
+		p.repair(RepairMarkdown, "<think>", "", "removed the model's <think> block")
+	}
 	text, fenced := stripFences(text)
 	if fenced {
 		p.repair(RepairMarkdown, "```", "", "removed code fences")
@@ -121,6 +125,40 @@ func ParseText(reply string) Parsed {
 
 func (p *Parsed) repair(kind, from, to, detail string) {
 	p.Repairs = append(p.Repairs, Repair{Kind: kind, From: from, To: to, Detail: detail})
+}
+
+// stripThink removes the <think>...</think> blocks reasoning models put
+// before their answer (drafts of a call in them must not be taken for the
+// call). An unclosed block is kept: it may be all there is.
+func stripThink(text string) (string, bool) {
+	found := false
+	for {
+		i := indexFold(text, "<think>")
+		if i < 0 {
+			break
+		}
+		j := indexFold(text[i:], "</think>")
+		if j < 0 {
+			break
+		}
+		text = text[:i] + text[i+j+len("</think>"):]
+		found = true
+	}
+	// A reply that starts mid-thought: "...</think>\nTHOUGHT: ...".
+	if i := indexFold(text, "</think>"); i >= 0 {
+		text, found = text[i+len("</think>"):], true
+	}
+	return text, found
+}
+
+// indexFold is strings.Index ignoring ASCII case, for an ASCII sub.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // stripFences removes code-fence lines (``` or ~~~, with or without a
@@ -250,9 +288,8 @@ func keyLine(line string) (key, written, value string, decorated, ok bool) {
 	if u := strings.TrimLeft(t, "*_`"); len(u) < len(t) {
 		t, decorated = u, true
 	}
-	lower := strings.ToLower(t)
 	for _, sp := range spellingsByLength {
-		if !strings.HasPrefix(lower, sp) {
+		if len(t) < len(sp) || !strings.EqualFold(t[:len(sp)], sp) {
 			continue
 		}
 		rest := t[len(sp):]
@@ -535,14 +572,11 @@ var (
 	bareCommand   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9' -]*$`)
 )
 
-// fallback looks for a call in a reply without the layout, in order: a
-// JSON object naming a tool or holding an action, name(args), a
+// fallback looks for a call in a reply without the layout, in order:
+// name(args), a JSON object naming a tool or holding an action, a
 // "play_action: cmd" line, a "> cmd" line, and a reply that is nothing but
 // a short command.
 func (p *Parsed) fallback(text string) {
-	if i := strings.IndexByte(text, '{'); i >= 0 && p.jsonCall(text[i:]) {
-		return
-	}
 	if m := callPattern.FindStringSubmatchIndex(text); m != nil {
 		name := text[m[2]:m[3]]
 		inner := text[m[4]:m[5]]
@@ -551,6 +585,9 @@ func (p *Parsed) fallback(text string) {
 		}
 		p.Tool = name
 		p.readCallArgs(inner)
+		return
+	}
+	if i := strings.IndexByte(text, '{'); i >= 0 && p.jsonCall(text[i:]) {
 		return
 	}
 	if m := colonCommand.FindStringSubmatch(text); m != nil {

@@ -82,7 +82,7 @@ func fitTool(name string, args map[string]any, bare string, known []string) (too
 	// "play_action north": a tool's name, then a command.
 	if f := strings.Fields(norm); len(f) > 1 {
 		if t := matchTool(f[0], known); t != "" {
-			rest = strings.TrimSpace(name[strings.Index(strings.ToLower(name), f[0])+len(f[0]):])
+			rest = strings.Join(strings.Fields(name)[1:], " ")
 			return t, rest, "", []Repair{{Kind: RepairToolName, From: name, To: t, Detail: "the tool's name followed by its argument"}}
 		}
 	}
@@ -364,6 +364,9 @@ func repairVerb(action string, verbs map[string]string) (string, *Repair) {
 	}
 	n := len(strings.Fields(best))
 	orig := strings.Fields(action)
+	if n > len(orig) {
+		return action, nil
+	}
 	out := strings.TrimSpace(verbs[best] + " " + strings.Join(orig[n:], " "))
 	if out == action {
 		return action, nil
