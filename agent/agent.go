@@ -25,6 +25,7 @@ var ErrGameOver = errors.New("agent: the game is over")
 // Agent is a ReAct agent and the episode it is playing. Its exported
 // fields are its parts and settings, which a script may read and replace
 // between steps, and the episode's state, which Step keeps up to date.
+// An Agent plays one step at a time: it is not safe for concurrent use.
 type Agent struct {
 	// LLM is the model. Policy, when set, chooses instead of it.
 	LLM    llm.Client
@@ -507,9 +508,20 @@ func (a *Agent) resolve(p Parsed) decision {
 	if tool != DefaultTool {
 		return d
 	}
-	action, _ := args["action"].(string)
-	if v, ok := args["action"]; ok && action == "" && v != nil {
+	action, ok := args["action"].(string)
+	switch v := args["action"].(type) {
+	case string, nil:
+	case []any:
+		// ["north", "east"]: one command a step.
+		if len(v) > 0 {
+			action, ok = v[0].(string)
+		}
+		if ok {
+			d.repairs = append(d.repairs, Repair{Kind: RepairArgs, From: fmt.Sprint(v), To: action, Detail: "a list of actions: the first played"})
+		}
+	default:
 		action = fmt.Sprint(v)
+		d.repairs = append(d.repairs, Repair{Kind: RepairArgs, From: action, To: action, Detail: "an action that was not a string"})
 	}
 	action, reps = cleanAction(action)
 	d.repairs = append(d.repairs, reps...)
@@ -530,7 +542,7 @@ func (a *Agent) resolve(p Parsed) decision {
 		d.warning = fmt.Sprintf("You repeated %q %d times in a row, so the agent looked around instead. Try something else.", action, a.LoopLimit)
 		action = DefaultAction
 	}
-	if old, _ := args["action"].(string); old != action || len(args) != 1 {
+	if old, isStr := args["action"].(string); !isStr || old != action || len(args) != 1 {
 		args = maps.Clone(args)
 		if args == nil {
 			args = map[string]any{}

@@ -45,6 +45,7 @@ func TestResolveRepairs(t *testing.T) {
 		{"TOOL: play_action\nARGS: {\"action\": \"**take lantern**\"}", "play_action", map[string]any{"action": "take lantern"}, []string{RepairMarkdown}},
 		{"TOOL: play_action\nARGS: {\"action\": \"> west\"}", "play_action", map[string]any{"action": "west"}, []string{RepairWhitespace}},
 		{"TOOL: play_action\nARGS: {\"action\": \"take lantern\\nnorth\"}", "play_action", map[string]any{"action": "take lantern"}, []string{RepairArgs}},
+		{"TOOL: play_action\nARGS: {\"action\": [\"west\", \"open toolbox\"]}", "play_action", map[string]any{"action": "west"}, []string{RepairArgs}},
 		{"TOOL: play_action\nARGS: {\"action\": \"check toolbox\"}", "play_action", map[string]any{"action": "examine toolbox"}, []string{RepairVerb}},
 		{"TOOL: play_action\nARGS: {\"action\": \"Inspect the Toolbox\"}", "play_action", map[string]any{"action": "examine the Toolbox"}, []string{RepairVerb}},
 		{"TOOL: play_action\nARGS: {\"action\": \"grab lantern\"}", "play_action", map[string]any{"action": "take lantern"}, []string{RepairVerb}},

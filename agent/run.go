@@ -22,7 +22,7 @@ type RunResult struct {
 	Victory       bool `json:"victory"`
 	// Error is why the episode ended early (a step failed); empty
 	// otherwise.
-	Error string `json:"error,omitempty"`
+	Error string `json:"error"`
 	// Steps is the number of steps in History.
 	Steps  int       `json:"steps"`
 	Tokens llm.Usage `json:"tokens"`
