@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +54,71 @@ func TestFlakyEndpoint(t *testing.T) {
 	}
 	if res.Tokens.TotalTokens == 0 || first.Usage.TotalTokens == 0 || first.Reply.Latency <= 0 {
 		t.Errorf("no usage or latency recorded: %+v / %+v", res.Tokens, first.Reply)
+	}
+}
+
+// TestRecordedRunReplays records an episode (with hybrid memory, whose
+// summaries are model calls too) through the response cache, stops the
+// server, and replays it from the cache alone: the trajectory is the same.
+func TestRecordedRunReplays(t *testing.T) {
+	srv := llmtest.NewServer()
+	walk := stories.Walkthrough()
+	n := 0
+	srv.Fallback(func(req llmtest.Request) llmtest.Response {
+		if strings.HasPrefix(req.Messages[0].Content, "You keep the notes") {
+			return llmtest.Text("Locations: the Meadow and around it.")
+		}
+		n++
+		return llmtest.Text(textCall(walk[(n-1)%len(walk)]))
+	})
+	dir := t.TempDir()
+	cfg := Defaults()
+	cfg.Memory, cfg.Window = "hybrid", 3
+	play := func(client llm.Client) *RunResult {
+		t.Helper()
+		a := lanternAgent(t, cfg, client)
+		res, err := a.Run(context.Background(), 12)
+		if err != nil || res.Error != "" {
+			t.Fatalf("run: %v %q", err, res.Error)
+		}
+		return res
+	}
+	rw, err := llm.NewCache(dir, llm.CacheReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := llm.NewOpenAI(llm.Config{Model: "test-model", BaseURL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := play(llm.WithCache(live, rw))
+	url := srv.URL()
+	srv.Close()
+
+	replay, err := llm.NewCache(dir, llm.CacheReplayOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed := play(llm.ReplayFrom(replay, "test-model", url))
+	if len(replayed.History) != len(recorded.History) || replayed.FinalScore != recorded.FinalScore {
+		t.Fatalf("replay: %d steps, score %d; recorded %d steps, score %d", len(replayed.History), replayed.FinalScore, len(recorded.History), recorded.FinalScore)
+	}
+	for i, want := range recorded.History {
+		got := replayed.History[i]
+		if !got.Reply.Cached {
+			t.Errorf("step %d was not answered from the cache", got.Step)
+		}
+		same := func(x Step) Step {
+			x.Reply, x.Wall, x.LLMTime, x.ToolTime, x.MemoryTime, x.Overhead, x.Cost = nil, 0, 0, 0, 0, 0, 0
+			return x
+		}
+		if !reflect.DeepEqual(same(got), same(want)) {
+			t.Errorf("step %d differs on replay:\n got %+v\nwant %+v", got.Step, same(got), same(want))
+		}
+	}
+	if !slices.ContainsFunc(recorded.History, func(s Step) bool {
+		return len(s.Prompt) > 1 && strings.HasPrefix(s.Prompt[1].Content, "Summary of earlier steps")
+	}) {
+		t.Error("the recorded run made no summary: the test lost its point")
 	}
 }
