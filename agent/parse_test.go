@@ -124,6 +124,8 @@ func TestParseText(t *testing.T) {
 			tool: DefaultTool, args: map[string]any{"action": DefaultAction}, thought: "I should open the mailbox, it might hold a leaflet.", kinds: []string{RepairDefault}},
 		{name: "empty", reply: "",
 			tool: DefaultTool, args: map[string]any{"action": DefaultAction}, kinds: []string{RepairDefault}},
+		{name: "hallucinated observation after the call", reply: "THOUGHT: x\nTOOL: play_action\nARGS: {\"action\": \"north\"}\n\nObservation: You are in a cave.\nTHOUGHT: now east",
+			tool: "play_action", args: north, thought: "x", kinds: []string{RepairJSON}},
 		{name: "CRLF", reply: "THOUGHT: x\r\nTOOL: play_action\r\nARGS: {\"action\": \"north\"}\r\n",
 			tool: "play_action", args: north, none: true},
 		{name: "Toolbox is no key", reply: "Toolbox: I found one.\nTOOL: play_action\nARGS: {\"action\": \"open toolbox\"}",
