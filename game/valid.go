@@ -174,13 +174,12 @@ func (g *Game) ValidActions() ([]string, error) {
 }
 
 // vaBetter reports whether command a is a better representative of an
-// outcome than b: fewer words, then shorter.
+// outcome than b, which comes before it among the candidates: fewer words.
+// On a tie the earlier candidate stays, so the templates' order decides:
+// "take lamp" over "eat lamp" when eating takes the lamp first and then
+// refuses, as Zork and the Inform library do.
 func vaBetter(a, b string) bool {
-	wa, wb := strings.Count(a, " "), strings.Count(b, " ")
-	if wa != wb {
-		return wa < wb
-	}
-	return len(a) < len(b)
+	return strings.Count(a, " ") < strings.Count(b, " ")
 }
 
 // vaRelevant lists the objects whose changes count: the player's room,
