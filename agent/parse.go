@@ -572,10 +572,26 @@ var (
 	bareCommand   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9' -]*$`)
 )
 
+// commandVerbs are the first words of commands that a reply may consist
+// of alone ("north", "take lamp"); a short reply starting otherwise ("I
+// dunno") is prose, not a command; "i" is inventory only alone.
+var commandVerbs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`look l examine x take get drop open close read go walk enter exit
+		inventory i wait z put give ask tell turn light unlock lock push pull move climb attack kill
+		eat drink wear remove search listen smell touch say jump pick fill pour cut dig burn break
+		throw show insert wave rub knock ring sleep wake score talk hit tie untie follow board
+		north south east west northeast northwest southeast southwest up down in out
+		n s e w ne nw se sw u d`) {
+		m[w] = true
+	}
+	return m
+}()
+
 // fallback looks for a call in a reply without the layout, in order:
 // name(args), a JSON object naming a tool or holding an action, a
 // "play_action: cmd" line, a "> cmd" line, and a reply that is nothing but
-// a short command.
+// a short command starting with a verb or a direction.
 func (p *Parsed) fallback(text string) {
 	if m := callPattern.FindStringSubmatchIndex(text); m != nil {
 		name := text[m[2]:m[3]]
@@ -602,7 +618,8 @@ func (p *Parsed) fallback(text string) {
 	}
 	t := strings.TrimSpace(strings.Trim(strings.TrimSpace(text), "`*\"'“”"))
 	t = strings.TrimRight(t, ".!")
-	if t != "" && len(strings.Fields(t)) <= 5 && bareCommand.MatchString(t) {
+	if f := strings.Fields(t); len(f) > 0 && len(f) <= 5 && bareCommand.MatchString(t) &&
+		commandVerbs[strings.ToLower(f[0])] && (len(f) == 1 || !strings.EqualFold(f[0], "i")) {
 		p.Tool, p.Bare = DefaultTool, t
 		p.repair(RepairRegexFallback, clip(text, 40), t, "the reply is a bare command")
 	}

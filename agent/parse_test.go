@@ -118,6 +118,8 @@ func TestParseText(t *testing.T) {
 			tool: "play_action", bare: "north", kinds: []string{RepairRegexFallback}},
 		{name: "bare command with markdown", reply: "**take lamp**",
 			tool: "play_action", bare: "take lamp", kinds: []string{RepairRegexFallback}},
+		{name: "short prose is no command", reply: "I dunno",
+			tool: DefaultTool, args: map[string]any{"action": DefaultAction}, kinds: []string{RepairDefault}},
 		{name: "prose", reply: "I am not sure what to do here; the room is very dark and I might be eaten by a grue.",
 			tool: DefaultTool, args: map[string]any{"action": DefaultAction}, kinds: []string{RepairDefault}},
 		{name: "thought only", reply: "THOUGHT: I should open the mailbox, it might hold a leaflet.",
