@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
@@ -129,3 +132,38 @@ const (
 	StopError     = "error"     // a step failed; RunResult.Error says why
 	StopCancelled = "cancelled" // the caller's context ended
 )
+
+// String is the step on one line, as the REPL shows it: the call, where it
+// led, the score and any repairs or error.
+func (s *Step) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "step %d: %s %s", s.Step, s.Tool, argsJSON(s.Args))
+	if s.Error != "" {
+		fmt.Fprintf(&b, " failed: %s", s.Error)
+		return b.String()
+	}
+	if s.Location != "" {
+		fmt.Fprintf(&b, " -> %s", s.Location)
+	}
+	fmt.Fprintf(&b, " (score %d", s.Score)
+	if s.Reward != 0 {
+		fmt.Fprintf(&b, ", %+d", s.Reward)
+	}
+	b.WriteString(")")
+	if s.ToolError {
+		b.WriteString(" tool error")
+	}
+	if s.Done {
+		b.WriteString(" GAME OVER")
+	}
+	if len(s.Repairs) > 0 {
+		var ks []string
+		for _, r := range s.Repairs {
+			if !slices.Contains(ks, r.Kind) {
+				ks = append(ks, r.Kind)
+			}
+		}
+		fmt.Fprintf(&b, " [repaired: %s]", strings.Join(ks, ", "))
+	}
+	return b.String()
+}

@@ -81,6 +81,10 @@ func TestStepRecordsThePromptExactly(t *testing.T) {
 		t.Errorf("the observation is repeated in the state message:\n%s", p[3].Content)
 	}
 
+	if got, want := st.String(), `step 1: play_action {"action":"west"} -> Wooden Shed (score 0) [repaired: markdown, single-quotes, tool-name, verb]`; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+
 	// The record is JSON.
 	b, err := json.Marshal(st)
 	if err != nil {
