@@ -4,10 +4,18 @@ go 1.26.8
 
 require (
 	github.com/chzyer/readline v1.5.1
+	github.com/goccy/go-yaml v1.19.2
 	github.com/mark3labs/mcp-go v0.58.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
+	github.com/vbauerster/mpb/v8 v8.9.3
 	golang.org/x/term v0.47.0
+	golang.org/x/time v0.16.0
+)
+
+require (
+	github.com/VividCortex/ewma v1.2.0 // indirect
+	github.com/acarl005/stripansi v0.0.0-20180116102854-5a71ef0e047d // indirect
 )
 
 require (

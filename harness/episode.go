@@ -1,0 +1,387 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/game"
+)
+
+// Episode is one agent playing one game from one seed: the unit an
+// experiment runs many of, and what a REPL session steps through by hand.
+// The agent plays through an in-process MCP game server of its own, so an
+// episode is as fast as a direct call and plays exactly as an agent on a
+// remote server would.
+//
+//	ep, err := harness.NewEpisode(agent.New(agent.Defaults()), "zork1", 12)
+//	ep.Step(ctx)            // one ReAct step
+//	ep.Prompt(ctx)          // what the model sees next
+//	alt, err := ep.Fork()   // the same game state and history, to try another idea
+//	alt.Run(ctx, 20)
+//	rec := ep.Record()      // the EpisodeRecord an experiment would keep
+type Episode struct {
+	// Variant names the agent's settings in an experiment ("" outside one).
+	Variant string
+	// Game is the game's name or story path, as given; Seed the game's
+	// seed (the VM's random numbers); LLMSeed the seed sent to the model.
+	Game    string
+	Seed    int64
+	LLMSeed int64
+	// Agent is the agent, its settings and its trajectory (Agent.History).
+	Agent *agent.Agent
+	// Client is the agent's connection to the game server.
+	Client *game.Client
+
+	// Started is when the episode was made; Attempts how many times an
+	// experiment started it (1 unless it errored and was retried).
+	Started  time.Time
+	Attempts int
+
+	elapsed time.Duration    // time spent in Step and Run
+	last    *agent.RunResult // the last Run's result
+	err     string           // why the episode failed, if it did
+	closed  bool
+}
+
+// NewEpisode starts game gameName (a name grue knows or a story path) from
+// seed on a new in-process MCP server and connects a to it (see
+// agent.Agent.Connect). The episode owns the server: Close it when done.
+func NewEpisode(a *agent.Agent, gameName string, seed int64) (*Episode, error) {
+	return newEpisode(context.Background(), a, gameName, seed)
+}
+
+func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64) (*Episode, error) {
+	if a == nil {
+		return nil, errors.New("new episode: no agent")
+	}
+	c, err := newGameClient(gameName, seed)
+	if err != nil {
+		return nil, fmt.Errorf("new episode: %w", err)
+	}
+	if err := a.Connect(ctx, c); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("new episode on %s (seed %d): %w", gameName, seed, err)
+	}
+	e := &Episode{Game: gameName, Seed: seed, Agent: a, Client: c, Started: time.Now(), Attempts: 1}
+	if a.Seed != nil {
+		e.LLMSeed = int64(*a.Seed)
+	}
+	return e, nil
+}
+
+// newGameClient opens gameName once, so that a bad name or file is
+// reported plainly, and starts an in-process server playing it.
+func newGameClient(gameName string, seed int64) (*game.Client, error) {
+	if _, err := game.Open(gameName, game.Seed(seed)); err != nil {
+		return nil, err
+	}
+	return game.NewInProcessClient(game.WithGame(gameName), game.WithSeed(seed), game.WithVersion(Version))
+}
+
+// Step plays one step (see agent.Agent.Step).
+func (e *Episode) Step(ctx context.Context) (*agent.Step, error) {
+	if e.closed {
+		return nil, errors.New("episode: closed")
+	}
+	t := time.Now()
+	s, err := e.Agent.Step(ctx)
+	e.elapsed += time.Since(t)
+	if s != nil && s.Error != "" && ctx.Err() == nil {
+		e.err = s.Error
+	}
+	return s, err
+}
+
+// Run plays up to n steps (see agent.Agent.Run): until the game ends, a
+// limit is reached or a step fails, which the result's Error tells.
+func (e *Episode) Run(ctx context.Context, n int) (*agent.RunResult, error) {
+	if e.closed {
+		return nil, errors.New("episode: closed")
+	}
+	t := time.Now()
+	r, err := e.Agent.Run(ctx, n)
+	e.elapsed += time.Since(t)
+	e.last = r
+	if r != nil && r.Error != "" && ctx.Err() == nil {
+		e.err = r.Error
+	}
+	return r, err
+}
+
+// Prompt returns exactly the messages the model will be sent next.
+func (e *Episode) Prompt(ctx context.Context) ([]llm.Message, error) {
+	return e.Agent.Prompt(ctx)
+}
+
+// Result returns the episode so far as a RunResult: the last Run's, with
+// the steps played since, or the agent's own when no Run was made.
+func (e *Episode) Result() *agent.RunResult {
+	r := e.Agent.Result()
+	if e.last != nil {
+		r.StoppedBy = e.last.StoppedBy
+	}
+	r.Duration = e.elapsed
+	r.Error = e.err
+	return r
+}
+
+// Err returns why the episode failed ("" when it did not): the error of
+// the step that ended it.
+func (e *Episode) Err() string { return e.err }
+
+// stateTools are the game tools that change the game: what Fork replays.
+// The others (memory, get_map, inventory, valid_actions, list_games) only
+// read it.
+var stateTools = []string{"play_action", "reset_game", "save_state", "restore_state", "undo"}
+
+// Fork returns a copy of the episode to play differently: a new
+// in-process game started from the same seed, brought to the same state by
+// replaying the history's game-changing tool calls (the Z-machine is
+// deterministic, so the same commands from the same seed give the same
+// game), and a clone of the agent (agent.Agent.Clone) with the same
+// history, observation and score. The two then play independently.
+//
+// A policy that can clone itself (a Clone() agent.Policy method) is
+// cloned, and a walkthrough continues from the same command; any other
+// policy, and the LLM and memory strategy, are shared with the original.
+func (e *Episode) Fork() (*Episode, error) {
+	if e.closed {
+		return nil, errors.New("fork: the episode is closed")
+	}
+	ctx := context.Background()
+	c, err := newGameClient(e.Game, e.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("fork: %w", err)
+	}
+	for _, s := range e.Agent.History {
+		if s.Error != "" || !slices.Contains(stateTools, s.Tool) {
+			continue
+		}
+		if _, err := c.CallTool(ctx, s.Tool, s.Args); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("fork: replaying step %d (%s): %w", s.Step, s.Tool, err)
+		}
+	}
+	a := e.Agent.Clone()
+	var names []string
+	if e.Agent.Tools != nil {
+		have, err := c.Tools(ctx)
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("fork: %w", err)
+		}
+		for _, n := range e.Agent.Tools.Names() {
+			if slices.Contains(have, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	a.Tools, err = tools.NewGameRegistry(ctx, c, names...)
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("fork: %w", err)
+	}
+	a.Policy = clonePolicy(a.Policy)
+	f := *e
+	f.Agent, f.Client, f.closed = a, c, false
+	if e.last != nil {
+		last := *e.last
+		f.last = &last
+	}
+	return &f, nil
+}
+
+// clonePolicy copies p for a fork when it can be copied.
+func clonePolicy(p agent.Policy) agent.Policy {
+	switch p := p.(type) {
+	case interface{ Clone() agent.Policy }:
+		return p.Clone()
+	case *agent.WalkthroughPolicy:
+		c := *p
+		c.Commands = slices.Clone(p.Commands)
+		return &c
+	}
+	return p
+}
+
+// Close shuts the episode's game server down.
+func (e *Episode) Close() error {
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	if e.Client != nil {
+		return e.Client.Close()
+	}
+	return nil
+}
+
+// Record returns the episode as an EpisodeRecord (see InvalidAction for
+// what counts as invalid). The config hash and trajectory path are left
+// for the experiment to fill in.
+func (e *Episode) Record() EpisodeRecord {
+	a := e.Agent
+	r := EpisodeRecord{
+		Variant:          e.Variant,
+		Game:             e.Game,
+		Seed:             e.Seed,
+		LLMSeed:          e.LLMSeed,
+		FinalScore:       a.Score,
+		MaxScore:         a.MaxScore,
+		Moves:            a.Moves,
+		Steps:            len(a.History),
+		GameCompleted:    a.Done,
+		LocationsVisited: len(a.Locations),
+		Locations:        slices.Clone(a.Locations),
+		FirstPointStep:   -1,
+		Tokens:           a.Usage,
+		Cost:             a.Cost,
+		DurationMS:       e.elapsed.Milliseconds(),
+		Error:            e.err,
+		Attempts:         max(e.Attempts, 1),
+		Started:          e.Started,
+		Finished:         e.Started.Add(e.elapsed),
+		GrueVersion:      Version,
+	}
+	if a.Policy == nil {
+		r.Model = a.Model
+	}
+	score := 0
+	for i, s := range a.History {
+		if s.Error == "" {
+			if s.Score > score && r.FirstPointStep < 0 {
+				r.FirstPointStep = s.Step
+			}
+			score = s.Score
+		}
+		if InvalidAction(&a.History[i]) {
+			r.InvalidActions++
+		}
+		r.ScoreByStep = append(r.ScoreByStep, score)
+	}
+	return r
+}
+
+// ParserFailures are the replies with which the games grue plays refuse a
+// command they did not understand: Infocom's parser and Inform's library.
+// A play_action whose reply contains one (case aside) is an invalid
+// action. Replies that understood the command but refused it ("You can't
+// go that way.", "You can't see any such thing.") are not: the command
+// was valid English for the game, only wrong for the moment.
+var ParserFailures = []string{
+	// Infocom (Zork I-III)
+	"I don't know the word",
+	"That sentence isn't one I recognize",
+	"I don't understand that sentence",
+	"There was no verb in that sentence",
+	"You used the word",
+	"I beg your pardon?",
+	"I couldn't find a verb in that sentence",
+	// Inform 6 library
+	"That's not a verb I recognise",
+	"I didn't understand that sentence",
+	"I only understood you as far as",
+	"You seem to have said too much",
+	"I didn't understand the way that finished",
+	"That's not something you need to refer to",
+}
+
+// InvalidAction reports whether step s was an invalid action: a tool call
+// that the tool refused (ToolError: an unknown tool, an empty action, a
+// game that is over), or a play_action whose reply is the game's parser
+// failing to understand the command (see ParserFailures). A step that
+// failed for want of a model or a server (Error) is not an action at all,
+// and not counted.
+func InvalidAction(s *agent.Step) bool {
+	if s.Error != "" {
+		return false
+	}
+	if s.ToolError {
+		return true
+	}
+	if s.Tool != agent.DefaultTool {
+		return false
+	}
+	return isParserFailure(s.Observation)
+}
+
+func isParserFailure(obs string) bool {
+	lower := strings.ToLower(obs)
+	for _, p := range ParserFailures {
+		if strings.Contains(lower, strings.ToLower(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// gameTools caches the names of the game server's tools.
+var gameTools struct {
+	once  sync.Once
+	names []string
+	err   error
+}
+
+// gameToolNames returns the tools grue's game server offers.
+func gameToolNames() ([]string, error) {
+	gameTools.once.Do(func() {
+		c, err := game.NewInProcessClient()
+		if err != nil {
+			gameTools.err = err
+			return
+		}
+		defer c.Close()
+		gameTools.names, gameTools.err = c.Tools(context.Background())
+	})
+	return gameTools.names, gameTools.err
+}
+
+// openGame opens a game of the config, its path taken from the config's
+// folder when it is one.
+func (c *Config) openGame(name string, seed int64) (*game.Game, error) {
+	return game.Open(c.gamePath(name), game.Seed(seed))
+}
+
+// walkthrough returns the solution the catalog knows for game name.
+func (c *Config) walkthrough(name string) (*agent.WalkthroughPolicy, error) {
+	g, err := c.openGame(name, 1)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := g.Entry()
+	if !ok {
+		return nil, fmt.Errorf("walkthrough policy: grue knows no walkthrough for %s (not in the catalog)", name)
+	}
+	cmds, err := e.Commands()
+	if err != nil {
+		return nil, fmt.Errorf("walkthrough policy: %w", err)
+	}
+	if len(cmds) == 0 {
+		return nil, fmt.Errorf("walkthrough policy: grue knows no walkthrough for %s", name)
+	}
+	return agent.NewWalkthrough(cmds), nil
+}
+
+// gamePath is where game name is: a story path relative to the config's
+// folder when there is a file there, else name itself (a game name, or a
+// path from the working directory).
+func (c *Config) gamePath(name string) string {
+	if c.Dir == "" || filepath.IsAbs(name) {
+		return name
+	}
+	p := filepath.Join(c.Dir, name)
+	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		return p
+	}
+	return name
+}

@@ -1,0 +1,530 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
+)
+
+// TrajectoriesDir is the folder of a run directory that holds one
+// trajectory file per episode: TrajectoriesDir/<variant>/<game>_<seed>.json.
+const TrajectoriesDir = "trajectories"
+
+// RunOptions tune Run. The zero value runs the config's parallelism into
+// a new directory under runs/, silently.
+type RunOptions struct {
+	// Out is the run directory; "" means DefaultOut(cfg.Name, now).
+	Out string
+	// Parallel, when positive, overrides the config's parallelism.
+	Parallel int
+	// Resume finishes the run in Out: the episodes recorded there are
+	// skipped, the others played. The config must have the hash the run
+	// was started with.
+	Resume bool
+	// Progress receives the progress display: bars when it is a terminal,
+	// else a line for every episode that ends. nil shows nothing.
+	Progress io.Writer
+	// Bars forces progress bars (true) on a Progress that is no terminal;
+	// by default bars are drawn on terminals only.
+	Bars bool
+	// Drain, when closed, stops Run from starting episodes; the episodes
+	// in flight finish and are recorded. Cancelling ctx instead abandons
+	// them too (they are played again by a resumed run).
+	Drain <-chan struct{}
+	// Command is the command line, for the manifest.
+	Command []string
+	// OnRecord, when set, is called with each record once it is on disk.
+	// Calls come from the workers, one at a time.
+	OnRecord func(EpisodeRecord)
+}
+
+// DefaultOut returns the default run directory of an experiment:
+// runs/<name>-<YYYYMMDD-HHMMSS>.
+func DefaultOut(name string, t time.Time) string {
+	return filepath.Join("runs", name+"-"+t.Format("20060102-150405"))
+}
+
+// ErrHashMismatch is what Run returns (wrapped) when asked to resume a run
+// directory that was started with a different config.
+var ErrHashMismatch = errors.New("the config differs from the one the run was started with")
+
+// Run plays every episode of cfg (each variant on each game from each
+// seed) into a run directory, opts.Parallel (or cfg.Parallel) at a time,
+// and returns the results there. The directory holds:
+//
+//   - manifest.json: the config, its hash, grue's version, the start time
+//     and command line (ReadManifest);
+//   - results.jsonl: one EpisodeRecord a line, appended and synced as each
+//     episode ends (LoadResults);
+//   - trajectories/<variant>/<game>_<seed>.json: each episode's whole
+//     RunResult, written (atomically) before its record.
+//
+// An episode that ends in an error is played again, up to cfg.Retries
+// more times; its last error is recorded (EpisodeRecord.Error). Killing a
+// run loses only the episodes in flight: Run with opts.Resume on the same
+// directory plays the episodes that have no record and no other, and
+// refuses (ErrHashMismatch) a config other than the one the run started
+// with. Cancelling ctx, or closing opts.Drain, stops Run from starting
+// episodes; it then returns what was recorded with ctx's error (nil for a
+// drain).
+//
+// The model requests of all episodes to one endpoint share cfg.RateLimit.
+func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) {
+	if cfg == nil {
+		return nil, errors.New("run experiment: no config")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("run experiment: %w", err)
+	}
+	r := &runner{cfg: cfg, opts: opts, hash: cfg.Hash(), steps: cfg.Steps()}
+	r.out = opts.Out
+	if r.out == "" {
+		r.out = DefaultOut(cfg.Name, time.Now())
+	}
+	all := cfg.Episodes()
+	done, err := r.prepare(all)
+	if err != nil {
+		return nil, err
+	}
+	if r.clients, err = newClients(cfg); err != nil {
+		return nil, fmt.Errorf("run experiment %s: %w", cfg.Name, err)
+	}
+	r.manifest.Endpoints = r.clients.endpoints
+	if err := r.writeManifest(len(all) - len(done)); err != nil {
+		return nil, err
+	}
+	// The results file is there from the start: a run stopped before
+	// its first episode ended loads as an empty result set.
+	f, err := os.OpenFile(filepath.Join(r.out, ResultsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("run experiment: %w", err)
+	}
+	f.Close()
+
+	var todo []EpisodeSpec
+	var before []EpisodeRecord
+	for _, s := range all {
+		if rec, ok := done[s.Key()]; ok {
+			before = append(before, rec)
+			continue
+		}
+		todo = append(todo, s)
+	}
+	var names []string
+	for _, v := range cfg.Variants {
+		names = append(names, v.Name)
+	}
+	r.progress = newProgress(opts.Progress, names, all, before, opts.Bars || isTerminal(opts.Progress))
+	workers := r.parallel(len(todo))
+	if opts.Progress != nil {
+		msg := fmt.Sprintf("%s: %d episodes (%d variants x %d games x %d seeds)", cfg.Name, len(all), len(cfg.Variants), len(cfg.Games), len(cfg.SeedList()))
+		if len(before) > 0 {
+			msg += fmt.Sprintf(", %d already done", len(before))
+		}
+		r.progress.printf("%s, %d at a time, into %s\n", msg, workers, r.out)
+	}
+
+	// work is cancelled when a record cannot be written: the run cannot
+	// go on, and the episodes in flight are abandoned.
+	work, stop := context.WithCancel(ctx)
+	defer stop()
+	jobs := make(chan EpisodeSpec)
+	go func() {
+		defer close(jobs)
+		for _, s := range todo {
+			select {
+			case jobs <- s:
+			case <-work.Done():
+				return
+			case <-opts.Drain:
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range jobs {
+				if work.Err() != nil {
+					continue
+				}
+				if err := r.play(work, s); err != nil {
+					errs <- err
+					stop()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	r.progress.close()
+	close(errs)
+	var runErr error
+	for err := range errs {
+		runErr = errors.Join(runErr, err)
+	}
+	rs, err := LoadResults(r.out)
+	if err != nil {
+		return nil, errors.Join(runErr, err)
+	}
+	if runErr == nil && ctx.Err() != nil {
+		runErr = fmt.Errorf("run experiment %s: stopped: %w", cfg.Name, ctx.Err())
+	}
+	return rs, runErr
+}
+
+// runner is one Run.
+type runner struct {
+	cfg      *Config
+	opts     RunOptions
+	out      string
+	hash     string
+	steps    int
+	manifest *Manifest
+	clients  *clients
+	progress *progress
+
+	appendMu sync.Mutex // one append to results.jsonl at a time
+}
+
+// parallel is how many workers to start for n episodes.
+func (r *runner) parallel(n int) int {
+	p := r.opts.Parallel
+	if p <= 0 {
+		p = r.cfg.Parallel
+	}
+	if p <= 0 {
+		p = DefaultParallel
+	}
+	return max(1, min(p, n))
+}
+
+// prepare makes the run directory, or checks the one being resumed, and
+// returns the records already in it that belong to the experiment.
+func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error) {
+	results := filepath.Join(r.out, ResultsFile)
+	manifest := filepath.Join(r.out, ManifestFile)
+	done := map[EpisodeKey]EpisodeRecord{}
+	if !r.opts.Resume {
+		if exists(manifest) || exists(results) {
+			return nil, fmt.Errorf("run experiment: %s already holds a run: resume it (--resume) or choose another output directory", r.out)
+		}
+		if err := os.MkdirAll(r.out, 0o755); err != nil {
+			return nil, fmt.Errorf("run experiment: %w", err)
+		}
+		r.manifest = &Manifest{
+			Config: r.cfg, ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: Version,
+			Started: time.Now().UTC(), Command: r.opts.Command, Episodes: len(all),
+		}
+		return done, nil
+	}
+	m, err := ReadManifest(r.out)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("run experiment: nothing to resume in %s: it has no %s", r.out, ManifestFile)
+		}
+		return nil, fmt.Errorf("run experiment: resume %s: %w", r.out, err)
+	}
+	if m.ConfigHash != r.hash {
+		return nil, fmt.Errorf("run experiment: cannot resume %s: %w (config hash %.12s, the run's %.12s): run it with the same config and overrides, or into a new directory", r.out, ErrHashMismatch, r.hash, m.ConfigHash)
+	}
+	r.manifest = m
+	if !exists(results) {
+		return done, nil
+	}
+	rs, err := LoadResults(r.out)
+	if err != nil {
+		return nil, fmt.Errorf("run experiment: resume %s: %w", r.out, err)
+	}
+	want := map[EpisodeKey]bool{}
+	for _, s := range all {
+		want[s.Key()] = true
+	}
+	for _, rec := range rs.Records {
+		if want[rec.Key()] {
+			done[rec.Key()] = rec
+		}
+	}
+	return done, nil
+}
+
+// writeManifest writes the manifest, noting a resumption with the
+// episodes left.
+func (r *runner) writeManifest(remaining int) error {
+	if r.opts.Resume {
+		r.manifest.Resumes = append(r.manifest.Resumes, Resume{
+			Time: time.Now().UTC(), GrueVersion: Version, Command: r.opts.Command, Remaining: remaining,
+		})
+	}
+	if err := r.manifest.Write(r.out); err != nil {
+		return fmt.Errorf("run experiment: %w", err)
+	}
+	return nil
+}
+
+// play plays one episode, with its retries, and records it. It returns an
+// error only when the record cannot be written: the run cannot go on.
+func (r *runner) play(ctx context.Context, s EpisodeSpec) error {
+	r.progress.begin(s)
+	attempts := 1 + r.cfg.Retries
+	var rec EpisodeRecord
+	var res *agent.RunResult
+	for attempt := 1; ; attempt++ {
+		rec, res = r.attempt(ctx, s)
+		rec.Attempts = attempt
+		if ctx.Err() != nil {
+			r.progress.abandon(s)
+			return nil
+		}
+		if !rec.Failed() || attempt >= attempts {
+			break
+		}
+		r.progress.retry(s, attempt, attempts, rec.Error)
+	}
+	rec.ConfigHash = r.hash
+	rec.Trajectory = trajectoryPath(s)
+	if err := r.writeTrajectory(rec, res); err != nil {
+		return err
+	}
+	r.appendMu.Lock()
+	err := AppendRecord(filepath.Join(r.out, ResultsFile), rec)
+	if err == nil && r.opts.OnRecord != nil {
+		r.opts.OnRecord(rec)
+	}
+	r.appendMu.Unlock()
+	if err != nil {
+		return fmt.Errorf("run experiment: %w", err)
+	}
+	r.progress.end(rec)
+	return nil
+}
+
+// attempt plays episode s once.
+func (r *runner) attempt(ctx context.Context, s EpisodeSpec) (EpisodeRecord, *agent.RunResult) {
+	started := time.Now()
+	failed := func(err error) (EpisodeRecord, *agent.RunResult) {
+		rec := EpisodeRecord{
+			Variant: s.Variant, Game: s.Game, Seed: s.Seed, LLMSeed: s.LLMSeed,
+			FirstPointStep: -1, Error: err.Error(), Started: started, Finished: time.Now(),
+			DurationMS: time.Since(started).Milliseconds(), GrueVersion: Version,
+		}
+		return rec, &agent.RunResult{Error: err.Error(), StoppedBy: agent.StopError, LocationsVisited: []string{}, History: []agent.Step{}}
+	}
+	v, _ := r.cfg.Variant(s.Variant)
+	a, err := r.newAgent(v, s)
+	if err != nil {
+		return failed(err)
+	}
+	ep, err := newEpisode(ctx, a, r.cfg.gamePath(s.Game), s.Seed)
+	if err != nil {
+		return failed(err)
+	}
+	defer ep.Close()
+	ep.Variant, ep.Game, ep.LLMSeed, ep.Started = s.Variant, s.Game, s.LLMSeed, started
+	res, err := ep.Run(ctx, r.steps)
+	if res == nil {
+		return failed(err)
+	}
+	if err != nil && ctx.Err() == nil && res.Error == "" {
+		res.Error = err.Error()
+		ep.err = err.Error()
+	}
+	rec := ep.Record()
+	res.Error = rec.Error
+	return rec, res
+}
+
+// newAgent builds the agent of variant v for episode s.
+func (r *runner) newAgent(v Variant, s EpisodeSpec) (*agent.Agent, error) {
+	cfg, err := r.cfg.AgentConfig(v, s.LLMSeed)
+	if err != nil {
+		return nil, err
+	}
+	a := agent.New(cfg)
+	a.Label = s.Key().String()
+	switch v.policy() {
+	case PolicyRandom:
+		a.Policy = agent.NewRandom(s.Seed)
+	case PolicyExplorer:
+		a.Policy = agent.NewExplorer(s.Seed)
+	case PolicyWalkthrough:
+		wt, err := r.cfg.walkthrough(s.Game)
+		if err != nil {
+			return nil, err
+		}
+		a.Policy = wt
+	default:
+		c := r.clients.byVariant[v.Name]
+		if c == nil {
+			return nil, fmt.Errorf("variant %s: no model client", v.Name)
+		}
+		a.LLM = c.client
+		if a.Model == "" {
+			a.Model = c.model
+		}
+	}
+	return a, nil
+}
+
+// Trajectory is what a trajectory file holds: the episode's key and seeds
+// and its whole RunResult, every step's prompt and reply included.
+type Trajectory struct {
+	Variant    string `json:"variant"`
+	Game       string `json:"game"`
+	Seed       int64  `json:"seed"`
+	LLMSeed    int64  `json:"llm_seed"`
+	Attempts   int    `json:"attempts"`
+	ConfigHash string `json:"config_hash"`
+	*agent.RunResult
+}
+
+// ReadTrajectory reads the trajectory file of rec in run directory dir.
+func ReadTrajectory(dir string, rec EpisodeRecord) (*Trajectory, error) {
+	if rec.Trajectory == "" {
+		return nil, fmt.Errorf("read trajectory: %s has none", rec.Key())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, rec.Trajectory))
+	if err != nil {
+		return nil, fmt.Errorf("read trajectory: %w", err)
+	}
+	var t Trajectory
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, fmt.Errorf("read trajectory %s: %w", rec.Trajectory, err)
+	}
+	return &t, nil
+}
+
+// writeTrajectory writes the episode's trajectory file.
+func (r *runner) writeTrajectory(rec EpisodeRecord, res *agent.RunResult) error {
+	path := filepath.Join(r.out, rec.Trajectory)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("run experiment: %w", err)
+	}
+	t := Trajectory{Variant: rec.Variant, Game: rec.Game, Seed: rec.Seed, LLMSeed: rec.LLMSeed,
+		Attempts: rec.Attempts, ConfigHash: rec.ConfigHash, RunResult: res}
+	b, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return fmt.Errorf("run experiment: trajectory of %s: %w", rec.Key(), err)
+	}
+	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("run experiment: trajectory of %s: %w", rec.Key(), err)
+	}
+	return nil
+}
+
+// unsafeName matches what may not go in a file name.
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// trajectoryPath is the trajectory file of s, relative to the run
+// directory: trajectories/<variant>/<game>_<seed>.json, the game's name
+// made safe (a story path becomes its file name without extension and a
+// short hash of the path, so two paths never share a file).
+func trajectoryPath(s EpisodeSpec) string {
+	g := s.Game
+	if strings.ContainsAny(g, `/\`) || filepath.Ext(g) != "" {
+		base := strings.TrimSuffix(filepath.Base(g), filepath.Ext(g))
+		g = fmt.Sprintf("%s-%08x", base, uint32(LLMSeed(0, "", g, 0)))
+	}
+	g = unsafeName.ReplaceAllString(g, "_")
+	return filepath.ToSlash(filepath.Join(TrajectoriesDir, unsafeName.ReplaceAllString(s.Variant, "_"), fmt.Sprintf("%s_%d.json", g, s.Seed)))
+}
+
+// clients are the model clients of a run's llm variants.
+type clients struct {
+	byVariant map[string]*variantClient
+	endpoints []Endpoint
+}
+
+type variantClient struct {
+	client llm.Client
+	model  string
+}
+
+// newClients builds a model client for each llm variant: its model and
+// endpoint from the config or the environment, behind the endpoint's
+// shared rate limiter and the experiment's response cache.
+func newClients(cfg *Config) (*clients, error) {
+	cs := &clients{byVariant: map[string]*variantClient{}}
+	mode := llm.CacheOff
+	if cfg.Cache.Dir != "" {
+		mode = llm.CacheReadWrite
+	}
+	if cfg.Cache.Mode != "" {
+		m, err := llm.ParseCacheMode(cfg.Cache.Mode)
+		if err != nil {
+			return nil, fmt.Errorf("cache.mode: %w", err)
+		}
+		mode = m
+	}
+	var cache *llm.Cache
+	limiters := newLimiters(cfg.RateLimit)
+	env := llm.ConfigFromEnv()
+	for _, v := range cfg.Variants {
+		if v.policy() != PolicyLLM {
+			continue
+		}
+		lc := variantLLMConfig(v, env)
+		if !lc.Configured() {
+			return nil, fmt.Errorf("variant %s: no model configured: give model and base_url in the config, or set OPENAI_BASE_URL and GRUE_MODEL (or OPENAI_API_KEY, or HF_TOKEN)", v.Name)
+		}
+		base := strings.TrimRight(lc.BaseURL, "/")
+		cs.endpoints = append(cs.endpoints, Endpoint{Variant: v.Name, Model: lc.Model, BaseURL: base})
+		if mode != llm.CacheOff && cache == nil {
+			c, err := llm.NewCache(cfg.path(cfg.Cache.Dir), mode)
+			if err != nil {
+				return nil, err
+			}
+			cache = c
+		}
+		var client llm.Client
+		if mode == llm.CacheReplayOnly {
+			client = llm.ReplayFrom(cache, lc.Model, base)
+		} else {
+			oc, err := llm.NewOpenAI(lc)
+			if err != nil {
+				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
+			}
+			client = limiters.wrap(oc, base)
+			if mode != llm.CacheOff {
+				client = llm.WithCache(client, cache)
+			}
+		}
+		cs.byVariant[v.Name] = &variantClient{client: client, model: lc.Model}
+	}
+	return cs, nil
+}
+
+// variantLLMConfig is the client config of variant v: the environment's,
+// with the variant's model, endpoint and key variable on top. The
+// environment's API key goes only to the environment's endpoint: a config
+// that names another endpoint names the variable that holds its key
+// (api_key_env), so that a shared config cannot send a key elsewhere.
+func variantLLMConfig(v Variant, env llm.Config) llm.Config {
+	lc := env
+	if v.Model != "" {
+		lc.Model = v.Model
+	}
+	if v.BaseURL != "" && strings.TrimRight(v.BaseURL, "/") != strings.TrimRight(env.BaseURL, "/") {
+		lc.BaseURL = v.BaseURL
+		lc.APIKey = ""
+	}
+	if v.APIKeyEnv != "" {
+		lc.APIKey = os.Getenv(v.APIKeyEnv)
+	}
+	lc.Stream = v.Stream
+	return lc
+}
