@@ -46,6 +46,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	var es exitStatus
+	if errors.As(err, &es) {
+		return es.code // a script's os.Exit: it said what it had to
+	}
 	if cmd == nil {
 		cmd = root
 	}
@@ -69,8 +73,8 @@ adventures: a Z-machine that runs real story files (Zork and every Inform
 game), and, as the project grows, an MCP game server, a ReAct agent, an
 experiment harness and a notebook-style REPL, all in one binary.
 
-Without a subcommand grue prints this help for now; a later version starts
-the notebook REPL there.`,
+Without a subcommand grue starts the notebook REPL: Go, interpreted, with
+grue's packages and a game at hand (:help inside says more).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
@@ -86,6 +90,7 @@ the notebook REPL there.`,
 	})
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newVersionCmd(), newPlayCmd(), newGamesCmd(), newServeCmd())
+	setupREPL(root, stdin, stdout, stderr)
 	return root
 }
 

@@ -21,7 +21,8 @@ func TestRunExitStatus(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"version"}, exitOK, "grue ", ""},
-		{nil, exitOK, "Usage:", ""},
+		{nil, exitOK, "", ""}, // the REPL, reading no cells from an empty stdin
+		{[]string{"--help"}, exitOK, "Usage:", ""},
 		{[]string{"play", filepath.Join(dir, "missing.z5")}, exitError, "", "grue play: story "},
 		{[]string{"play", junk}, exitError, "", "grue play: " + junk + ": "},
 		{[]string{"play", "--frobnicate", junk}, exitUsage, "", "Run 'grue play --help' for usage."},

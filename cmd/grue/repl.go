@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/grue-lab/grue/repl"
+)
+
+// replOptions are the flags of grue itself, which starts the REPL.
+type replOptions struct {
+	game    string
+	seed    int64
+	noColor bool
+}
+
+// setupREPL makes grue without a subcommand start the notebook REPL, with
+// its flags, and adds grue run.
+func setupREPL(root *cobra.Command, stdin io.Reader, stdout, stderr io.Writer) {
+	var o replOptions
+	f := root.Flags()
+	f.StringVar(&o.game, "game", "", "the session's game g: a story name or path (default: the built-in story)")
+	f.Int64Var(&o.seed, "seed", 1, "seed of the game's random numbers")
+	f.BoolVar(&o.noColor, "no-color", false, "print errors without colour")
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		return o.run(cmd.Context(), stdin, stdout, stderr)
+	}
+	root.AddCommand(newRunCmd(stdin, stdout, stderr))
+}
+
+// run starts a session and reads cells: from a terminal with prompts, line
+// editing and history, or from anything else as a notebook that stops at
+// the first error (see repl.RunPipe).
+func (o replOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
+	quietInterpreterLog()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s, err := repl.New(repl.Options{Stdout: stdout, Stderr: stderr, Stdin: stdin, Game: o.game, Seed: o.seed})
+	if err != nil {
+		return err
+	}
+	in, isFile := stdin.(*os.File)
+	out, outFile := stdout.(*os.File)
+	if isFile && outFile && term.IsTerminal(int(in.Fd())) && term.IsTerminal(int(out.Fd())) {
+		hist, err := repl.HistoryFile()
+		if err != nil {
+			hist = "" // no history rather than no REPL
+		}
+		return s.RunTerminal(ctx, repl.TerminalOptions{
+			Stdin: in, Stdout: stdout, Stderr: stderr,
+			HistoryFile: hist,
+			Banner:      fmt.Sprintf("grue %s — %s. :help for help, Ctrl-D to leave.", Version(), s.Banner()),
+			NoColor:     o.noColor || os.Getenv("NO_COLOR") != "",
+		})
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	return s.RunPipe(ctx, stdin)
+}
+
+// quietInterpreterLog drops the line that yaegi's compiler logs through
+// the standard logger before it panics on code it does not support
+// ("nil type" for a range over an integer); the REPL reports the panic
+// itself, in words. Other log lines pass.
+func quietInterpreterLog() {
+	log.SetOutput(logFilter{os.Stderr})
+}
+
+type logFilter struct{ w io.Writer }
+
+func (f logFilter) Write(p []byte) (int, error) {
+	if bytes.HasSuffix(p, []byte(" nil type\n")) || bytes.Equal(p, []byte("nil type\n")) {
+		return len(p), nil
+	}
+	return f.w.Write(p)
+}

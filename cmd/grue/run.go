@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/grue-lab/grue/repl"
+)
+
+func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var o replOptions
+	cmd := &cobra.Command{
+		Use:   "run [--game STORY] [--seed N] FILE.go|FILE.md [ARGS]",
+		Short: "Run a Go script, or a saved notebook, with the REPL's bindings",
+		Long: `Run a Go script with the REPL's bindings: FILE.go is a file of package
+main whose func main runs, interpreted, with os.Args set to FILE.go and ARGS.
+It imports grue's packages by their import paths. The exit status is the
+script's os.Exit status, 1 when it fails to compile or panics, 0 otherwise.
+
+FILE.md is a notebook that :save wrote: its go code blocks run in turn in a
+fresh session (whose game --game and --seed choose), stopping at the first
+error.`,
+		Example: `  grue run scripts/memory_ab.go
+  grue run notes.md`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{errors.New("missing FILE.go")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			quietInterpreterLog()
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			err := repl.RunFile(ctx, args[0], args[1:], repl.ScriptOptions{
+				Stdout: stdout, Stderr: stderr, Stdin: stdin, Game: o.game, Seed: o.seed,
+			})
+			if code, ok := repl.ExitStatus(err); ok {
+				return exitStatus{code}
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.SetInterspersed(false) // flags after FILE are the script's
+	f.StringVar(&o.game, "game", "", "a notebook's game: a story name or path (default: the built-in story)")
+	f.Int64Var(&o.seed, "seed", 1, "seed of a notebook game's random numbers")
+	return cmd
+}
+
+// exitStatus is an error that asks for a given exit status without a
+// message: a script's os.Exit.
+type exitStatus struct{ code int }
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.code) }

@@ -1,0 +1,149 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/grue-lab/grue/bindings"
+)
+
+// magicDoc shows the documentation of a symbol: a package (game), a
+// package's symbol (game.Open, game.Game.Step), a session variable (g),
+// its method (g.Step), a function a cell declared, or a magic (:time).
+// The project's packages have their doc comments (bindings.DocOf); the
+// standard library's symbols show their type.
+func magicDoc(ctx context.Context, s *Session, args string) error {
+	if args == "" {
+		return fmt.Errorf("usage: :doc SYMBOL")
+	}
+	w := s.Stdout()
+	if strings.HasPrefix(args, ":") {
+		return magicHelp(ctx, s, args)
+	}
+	parts := strings.Split(args, ".")
+	// A package, by the name the session knows it by or its import path.
+	if path, ok := s.packagePath(args); ok {
+		return s.packageDoc(path)
+	}
+	if path, ok := s.packagePath(parts[0]); ok && len(parts) > 1 {
+		name := strings.Join(parts[1:], ".")
+		if d, ok := bindings.DocOf(path, name); ok {
+			printDoc(w, d)
+			return nil
+		}
+		p, _ := bindings.Lookup(path)
+		if v, ok := p.Symbols[parts[1]]; ok && len(parts) == 2 {
+			fmt.Fprintln(w, symbolSignature(p.Name, parts[1], v))
+			return nil
+		}
+		return fmt.Errorf("%s has no exported %s", parts[0], name)
+	}
+	// A variable, a declared function, or their methods and fields.
+	vals, err := s.EvalValues(ctx, parts[0])
+	if err != nil || len(vals) != 1 || !vals[0].IsValid() {
+		return fmt.Errorf("no symbol %s: not a package, variable or function of the session", args)
+	}
+	t := vals[0].Type()
+	if len(parts) == 1 {
+		fmt.Fprintf(w, "%s %s\n", args, t)
+		if d, ok := typeDoc(t, ""); ok {
+			fmt.Fprintln(w)
+			printDoc(w, d)
+		}
+		return nil
+	}
+	member := parts[1]
+	if d, ok := typeDoc(t, member); ok {
+		printDoc(w, d)
+		return nil
+	}
+	if m, ok := t.MethodByName(member); ok {
+		fmt.Fprintf(w, "func (%s) %s%s\n", t, member, strings.TrimPrefix(m.Type.String(), "func"))
+		return nil
+	}
+	st := t
+	if st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	if st.Kind() == reflect.Struct {
+		if f, ok := st.FieldByName(member); ok {
+			fmt.Fprintf(w, "%s.%s %s\n", parts[0], member, f.Type)
+			return nil
+		}
+	}
+	return fmt.Errorf("%s (%s) has no method or field %s", parts[0], t, member)
+}
+
+// packagePath returns the import path of the package that name refers to:
+// a package the session imported, or an import path that is bound.
+func (s *Session) packagePath(name string) (string, bool) {
+	if p, ok := s.imports[name]; ok {
+		return p, true
+	}
+	if _, ok := bindings.Lookup(name); ok {
+		return name, true
+	}
+	return "", false
+}
+
+// packageDoc prints a package's doc and a line for each documented symbol.
+func (s *Session) packageDoc(path string) error {
+	w := s.Stdout()
+	p, _ := bindings.Lookup(path)
+	d, ok := bindings.DocOf(path, "")
+	if !ok {
+		fmt.Fprintf(w, "package %s // import %q\n\n", p.Name, path)
+		fmt.Fprintln(w, "(the standard library: see go doc "+path+")")
+		return nil
+	}
+	printDoc(w, d)
+	fmt.Fprintln(w)
+	for _, sym := range bindings.Docs(path) {
+		decl := strings.SplitN(sym.Decl, "\n", 2)[0]
+		if strings.HasSuffix(decl, "{") {
+			decl = strings.TrimSuffix(decl, " {") + " ..."
+		}
+		fmt.Fprintf(w, "  %s\n", decl)
+	}
+	return nil
+}
+
+// typeDoc finds the doc of a named type of a bound project package (or of
+// its member, "Step" for Game.Step), behind a pointer if need be.
+func typeDoc(t reflect.Type, member string) (bindings.Doc, bool) {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Name() == "" || t.PkgPath() == "" {
+		return bindings.Doc{}, false
+	}
+	name := t.Name()
+	if member != "" {
+		name += "." + member
+	}
+	return bindings.DocOf(t.PkgPath(), name)
+}
+
+// symbolSignature describes a bound symbol that has no doc comment (the
+// standard library's) from its value.
+func symbolSignature(pkg, name string, v reflect.Value) string {
+	switch {
+	case v.Kind() == reflect.Func:
+		return fmt.Sprintf("func %s.%s%s", pkg, name, strings.TrimPrefix(v.Type().String(), "func"))
+	case v.Kind() == reflect.Pointer && v.IsNil():
+		// A type: the extractor binds (*T)(nil).
+		t := v.Type().Elem()
+		return fmt.Sprintf("type %s %s", t, t.Kind())
+	}
+	return fmt.Sprintf("%s.%s %s", pkg, name, v.Type())
+}
+
+func printDoc(w interface{ Write([]byte) (int, error) }, d bindings.Doc) {
+	fmt.Fprintln(w, d.Decl)
+	if d.Text != "" {
+		fmt.Fprintln(w)
+		writeIndented(w, d.Text, "    ")
+	}
+}

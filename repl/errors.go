@@ -1,0 +1,227 @@
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// ErrQuit is returned by Eval for :quit.
+var ErrQuit = errors.New("quit")
+
+// Error is a cell's failure: an error from the Go compiler side of the
+// interpreter, a panic, or an interruption, with the line it refers to.
+type Error struct {
+	// Kind is "error", "panic" or "interrupted".
+	Kind string `json:"kind"`
+	// File is where the failing code came from: "" for the cell being
+	// evaluated, "cell N" for an earlier cell (a function defined there),
+	// or a file name (:load, grue run).
+	File string `json:"file,omitempty"`
+	// Line is the line in File, from 1; 0 when unknown.
+	Line int `json:"line,omitempty"`
+	// Msg says what went wrong, with yaegi's known gaps explained.
+	Msg string `json:"msg"`
+	// Trace lists a panic's frames, innermost first: "main.f (cell 3, line 2)".
+	Trace []string `json:"trace,omitempty"`
+	// Err is the underlying error, when there is one.
+	Err error `json:"-"`
+
+	compile bool // from compiling: nothing ran
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Kind == "panic" {
+		b.WriteString("panic: ")
+	}
+	if where := e.where(); where != "" {
+		b.WriteString(where + ": ")
+	}
+	b.WriteString(e.Msg)
+	for _, t := range e.Trace {
+		b.WriteString("\n\tat " + t)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// where names e's position: "line 3", "cell 2, line 3", "x.go:3".
+func (e *Error) where() string {
+	switch {
+	case e.Line == 0:
+		return e.File
+	case e.File == "":
+		return fmt.Sprintf("line %d", e.Line)
+	case strings.HasPrefix(e.File, "cell "):
+		return fmt.Sprintf("%s, line %d", e.File, e.Line)
+	}
+	return fmt.Sprintf("%s:%d", e.File, e.Line)
+}
+
+// source maps the interpreter's positions back to what the user wrote.
+// yaegi compiles every unit as its file "_.go"; the REPL puts each unit
+// one line below its place in its cell or file, after the line of wrapper
+// code that makes it Go (see evalUnit), so a position's line is offset
+// more than the user's.
+type source struct {
+	label  string                 // the file of Error.File: "" for the cell being evaluated, else a file name
+	offset int                    // lines of wrapper before the user's first line
+	isPkg  func(name string) bool // whether name is an imported package
+	known  func(name string) bool // whether the session defines name
+	// funcAt tells where the function called name ("f", "T.M") was
+	// declared ("cell 3, line 2", "x.go:7"); "" when unknown.
+	funcAt func(name string) string
+}
+
+// posPrefix matches the position yaegi puts before a message: "3:5: ",
+// or "_.go:3:5: " in a parser's message.
+var posPrefix = regexp.MustCompile(`^(?:\S+?:)?(\d+):(\d+): `)
+
+// compileError turns an error of the interpreter's parser or compiler into
+// an Error at the line it refers to.
+func (src source) compileError(err error, u unit) *Error {
+	e := &Error{Kind: "error", File: src.label, Err: err}
+	var list scanner.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		e.Line = list[0].Pos.Line - src.offset
+		e.Msg = list[0].Msg
+		if len(list) > 1 {
+			e.Msg += fmt.Sprintf(" (and %d more errors)", len(list)-1)
+		}
+	} else {
+		e.Msg = err.Error()
+		if m := posPrefix.FindStringSubmatch(e.Msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			e.Line = line - src.offset
+			e.Msg = e.Msg[len(m[0]):]
+		}
+	}
+	if e.Line < 0 {
+		e.Line = 0
+	}
+	e.Msg = explainGap(e.Msg, u, src)
+	return e
+}
+
+// panicFrame matches the line yaegi writes to its stderr for each frame of
+// a panic as it unwinds: "2:2: panic: main.mid(...)".
+var panicFrame = regexp.MustCompile(`^(?:\S+?:)?(\d+):(\d+): panic: (\S*)\(\.\.\.\)\n?$`)
+
+// trace turns the frames yaegi reported as a panic unwound into Trace
+// lines, innermost first. yaegi's frames name the function; their
+// positions are the first statement of the function, not the line that
+// panicked or called on, and carry no file. So the trace names functions
+// and where they were declared ("main.f (cell 3, line 2)"), and leaves out
+// the cell's own code, whose line the Error gives (that of the top-level
+// statement that panicked).
+func (src source) trace(frames []string) []string {
+	var trace []string
+	for _, f := range frames {
+		m := panicFrame.FindStringSubmatch(f)
+		if m == nil {
+			continue
+		}
+		name := m[3]
+		short := strings.TrimPrefix(name, "main.")
+		if name == "main" || strings.HasPrefix(name, "main.func") || short == name {
+			continue // the cell's own statements, a func literal, the runtime
+		}
+		where := ""
+		if src.funcAt != nil {
+			where = src.funcAt(strings.TrimSuffix(short, ".func"))
+		}
+		if where == "" {
+			trace = append(trace, name)
+			continue
+		}
+		trace = append(trace, fmt.Sprintf("%s (%s)", name, where))
+	}
+	return trace
+}
+
+// Messages for yaegi v0.16.1's known gaps, in the words of what to write
+// instead.
+const (
+	gapRange = "yaegi (the Go interpreter behind the REPL, v0.16.1) cannot range over an integer or a function " +
+		"(Go 1.22 and 1.23 forms): write for i := 0; i < n; i++ { ... }, or call the iterator function with a yield func"
+	gapMinMax = "yaegi v0.16.1 has no built-in %[1]s (Go 1.21): compare by hand (if b > a { a = b }), " +
+		"or use math.Min/math.Max for float64"
+	gapClear = "yaegi v0.16.1 has no built-in clear (Go 1.21): for a map, for k := range m { delete(m, k) }; " +
+		"for a slice, s = s[:0] or set each element"
+	gapGeneric = "%[1]s.%[2]s cannot be called here: either %[1]s has no %[2]s, or it is generic, and yaegi v0.16.1 " +
+		"cannot call generic functions of compiled packages (slices.Max, maps.Keys, ...): write the loop yourself, " +
+		"or use sort.Slice, sort.Strings and friends"
+	gapUndefinedInDecl = "a name used in this declaration is undefined (yaegi reports it as %q)"
+	gapImport          = "cannot import %q: scripts can import the standard library and grue's own packages (:help imports)"
+)
+
+var (
+	undefinedSelector = regexp.MustCompile(`^undefined selector:? ([A-Za-z_]\w*)\.([A-Za-z_]\w*)$`)
+	importNotFound    = regexp.MustCompile(`^import "([^"]+)" error: unable to find source related to`)
+)
+
+// explainGap rewrites a message of the interpreter that comes from one of
+// its known gaps into one that says what to write instead. u is the unit
+// that failed; src knows the session's names.
+func explainGap(msg string, u unit, src source) string {
+	switch {
+	case msg == "undefined: min" || msg == "undefined: max":
+		return fmt.Sprintf(gapMinMax, strings.TrimPrefix(msg, "undefined: "))
+	case msg == "undefined: clear":
+		return gapClear
+	case msg == "constant definition loop":
+		if name := undefinedIn(u, src.known); name != "" {
+			return "undefined: " + name
+		}
+		return fmt.Sprintf(gapUndefinedInDecl, msg)
+	case msg == "nil type" && strings.Contains(u.text, "range"):
+		return gapRange
+	}
+	if m := undefinedSelector.FindStringSubmatch(msg); m != nil && src.isPkg != nil && src.isPkg(m[1]) {
+		return fmt.Sprintf(gapGeneric, m[1], m[2])
+	}
+	if m := importNotFound.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf(gapImport, m[1])
+	}
+	return msg
+}
+
+// undefinedIn returns the first name that unit u uses but neither declares
+// nor finds in the session (known) or in Go's universe: the name behind
+// yaegi's "constant definition loop" for "x := nope". "" when none.
+func undefinedIn(u unit, known func(string) bool) string {
+	if known == nil {
+		return ""
+	}
+	src := "package main; func main() {" + u.text + "\n}"
+	if u.first == token.VAR || u.first == token.CONST {
+		src = "package main;" + u.text
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, 0)
+	if err != nil {
+		return ""
+	}
+	for _, id := range f.Unresolved {
+		if !known(id.Name) && !isUniverse(id.Name) {
+			return id.Name
+		}
+	}
+	return ""
+}
+
+// isUniverse reports whether name is predeclared in Go.
+func isUniverse(name string) bool {
+	for _, w := range goWords {
+		if w == name {
+			return true
+		}
+	}
+	return false
+}

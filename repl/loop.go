@@ -1,0 +1,219 @@
+package repl
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/chzyer/readline"
+)
+
+// Prompts of the terminal REPL: a new cell, and a cell that goes on.
+const (
+	Prompt         = ">>> "
+	ContinuePrompt = "... "
+)
+
+// CellMark starts the line that RunPipe prints before each cell's output:
+// "--- [3] g.Step("look")", the cell's number and its first line. Every
+// line of output up to the next such line belongs to the cell.
+const CellMark = "--- "
+
+// RunPipe runs the cells read from r, which is not a terminal (a pipe, a
+// file, CI): no prompts and no colours; before each cell's output it
+// prints a line that starts with CellMark, and it stops at the first cell
+// that fails, returning its error (wrapped with the cell's number). It
+// returns nil at the end of r or at :quit.
+func (s *Session) RunPipe(ctx context.Context, r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	var buf strings.Builder
+	run := func() error {
+		src := buf.String()
+		buf.Reset()
+		return s.markedCell(ctx, src)
+	}
+	for sc.Scan() {
+		if buf.Len() == 0 && strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		buf.WriteString(sc.Text() + "\n")
+		if !s.Complete(buf.String()) {
+			continue
+		}
+		if err := run(); err != nil {
+			if errors.Is(err, ErrQuit) {
+				return nil
+			}
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read cells: %w", err)
+	}
+	// An unfinished cell at the end: evaluate it, to report what is wrong.
+	if err := run(); err != nil && !errors.Is(err, ErrQuit) {
+		return err
+	}
+	return nil
+}
+
+// markedCell evaluates a cell after its CellMark line. The error names the
+// cell; it is ErrQuit itself for :quit.
+func (s *Session) markedCell(ctx context.Context, src string) error {
+	if strings.TrimSpace(src) == "" || onlyComments(src) {
+		return nil
+	}
+	first, _, more := strings.Cut(strings.TrimSpace(src), "\n")
+	if more {
+		first += " …"
+	}
+	fmt.Fprintf(s.out, "%s[%d] %s\n", CellMark, s.n+1, first)
+	if _, err := s.Eval(ctx, src); err != nil {
+		if errors.Is(err, ErrQuit) {
+			return err
+		}
+		return fmt.Errorf("cell %d: %w", s.n, err)
+	}
+	return nil
+}
+
+// TerminalOptions configure RunTerminal.
+type TerminalOptions struct {
+	// Stdin, Stdout and Stderr are the terminal; default the process's.
+	Stdin          io.ReadCloser
+	Stdout, Stderr io.Writer
+	// HistoryFile keeps the lines typed, across sessions; "" for none.
+	// See HistoryFile.
+	HistoryFile string
+	// Banner is printed first, when not "".
+	Banner string
+	// NoColor prints errors without colour.
+	NoColor bool
+}
+
+// HistoryFile returns the path of the REPL's history file,
+// grue/history under the user's config folder, creating the folder.
+func HistoryFile() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	dir = filepath.Join(dir, "grue")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "history"), nil
+}
+
+// RunTerminal runs the interactive REPL on a terminal: line editing,
+// history, tab completion, the prompts Prompt and ContinuePrompt, errors
+// in red. Ctrl-C interrupts a running cell, or drops the cell being typed;
+// Ctrl-D on an empty line leaves. It returns nil when the user leaves.
+func (s *Session) RunTerminal(ctx context.Context, t TerminalOptions) error {
+	if t.Stdin == nil {
+		t.Stdin = os.Stdin
+	}
+	if t.Stdout == nil {
+		t.Stdout = os.Stdout
+	}
+	if t.Stderr == nil {
+		t.Stderr = os.Stderr
+	}
+	rl, err := readline.NewEx(&readline.Config{
+		Prompt:            Prompt,
+		HistoryFile:       t.HistoryFile,
+		HistorySearchFold: true,
+		AutoComplete:      completer{s},
+		InterruptPrompt:   "^C",
+		EOFPrompt:         "",
+		Stdin:             t.Stdin,
+		Stdout:            t.Stdout,
+		Stderr:            t.Stderr,
+	})
+	if err != nil {
+		return fmt.Errorf("start the terminal: %w", err)
+	}
+	defer rl.Close()
+	if w := rl.Config.FuncGetWidth(); w > 20 {
+		s.SetWidth(w - 1)
+	}
+	if t.Banner != "" {
+		fmt.Fprintln(t.Stdout, t.Banner)
+	}
+	var buf strings.Builder
+	for {
+		if buf.Len() == 0 {
+			rl.SetPrompt(Prompt)
+		} else {
+			rl.SetPrompt(ContinuePrompt)
+		}
+		line, err := rl.Readline()
+		switch {
+		case errors.Is(err, readline.ErrInterrupt):
+			buf.Reset()
+			continue
+		case errors.Is(err, io.EOF):
+			if buf.Len() == 0 {
+				return nil
+			}
+			buf.Reset()
+			continue
+		case err != nil:
+			return fmt.Errorf("read a line: %w", err)
+		}
+		if buf.Len() == 0 && strings.TrimSpace(line) == "" {
+			continue
+		}
+		buf.WriteString(line + "\n")
+		if !s.Complete(buf.String()) {
+			continue
+		}
+		src := buf.String()
+		buf.Reset()
+		err = s.evalInterruptible(ctx, src)
+		if errors.Is(err, ErrQuit) {
+			return nil
+		}
+		if err != nil {
+			msg := "error: " + err.Error()
+			var e *Error
+			if errors.As(err, &e) && e.Kind != "error" {
+				msg = err.Error()
+			}
+			if !t.NoColor {
+				msg = "\x1b[31m" + msg + "\x1b[0m"
+			}
+			fmt.Fprintln(t.Stderr, msg)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// evalInterruptible evaluates a cell, cancelling it on Ctrl-C (SIGINT).
+func (s *Session) evalInterruptible(ctx context.Context, src string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-sig:
+			cancel()
+		case <-done:
+		}
+	}()
+	_, err := s.Eval(ctx, src)
+	return err
+}

@@ -1,0 +1,158 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// ScriptOptions configure RunFile.
+type ScriptOptions struct {
+	Stdout, Stderr io.Writer // default os.Stdout, os.Stderr
+	Stdin          io.Reader // default os.Stdin
+	// Width is the width values are folded to in a notebook; 0 means 100.
+	Width int
+	// Game and Seed choose a notebook's game, as in Options.
+	Game string
+	Seed int64
+}
+
+// exitCode is the status a script gave os.Exit. The script's os.Exit
+// panics with it, so that the interpreter unwinds and grue, not the
+// script, ends the process.
+type exitCode int
+
+func (c exitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
+
+// ExitStatus returns the status a script asked for with os.Exit, when err
+// came from that.
+func ExitStatus(err error) (int, bool) {
+	var c exitCode
+	if errors.As(err, &c) {
+		return int(c), true
+	}
+	return 0, false
+}
+
+// RunFile runs a script: a Go file of package main, whose main runs with
+// os.Args set to path and args, with the REPL's bindings; or a notebook
+// (.md, as :save writes), whose cells run in a fresh session in turn,
+// stopping at the first error. A script that calls os.Exit gives an error
+// that ExitStatus reads (nil for os.Exit(0)).
+func RunFile(ctx context.Context, path string, args []string, opts ScriptOptions) error {
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	if opts.Stdin == nil {
+		opts.Stdin = os.Stdin
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if isNotebook(path) {
+		return runNotebook(ctx, path, string(data), opts)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), path, data, 0)
+	if err == nil && (f.Name.Name != "main" || !hasMain(f)) {
+		return fmt.Errorf("%s: a script is a Go file of package main with a func main", path)
+	}
+	errw := &panicFilter{w: opts.Stderr}
+	in, err := newInterp(opts.Stdout, errw, opts.Stdin, append([]string{path}, args...))
+	if err != nil {
+		return err
+	}
+	exit := func(code int) { panic(exitCode(code)) }
+	if err := in.Use(interp.Exports{"os/os": {"Exit": reflect.ValueOf(exit)}}); err != nil {
+		return err
+	}
+	// A Session around the interpreter, for its error handling: the
+	// script's source runs as it is (its main runs), positions are the
+	// file's own.
+	s := &Session{in: in, errw: errw, imports: map[string]string{}, decls: map[string]string{}, funcs: scriptFuncs(path, data)}
+	loc := s.source(path)
+	loc.offset = 0
+	_, err = s.evalSource(ctx, string(data), unit{text: string(data), line: 1}, loc)
+	var e *Error
+	if errors.As(err, &e) && e.Kind == "panic" {
+		e.Line = 0 // the line of main's first statement, which says nothing: the trace says more
+	}
+	if code, ok := ExitStatus(err); ok && code == 0 {
+		return nil
+	}
+	return err
+}
+
+// scriptFuncs lists where a script declares its functions, for traces.
+func scriptFuncs(path string, data []byte) map[string]string {
+	funcs := map[string]string{}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, data, 0)
+	if err != nil {
+		return funcs
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			name := fd.Name.Name
+			if fd.Recv != nil && len(fd.Recv.List) == 1 {
+				name = recvName(fd.Recv.List[0].Type) + "." + name
+			}
+			funcs[name] = fmt.Sprintf("%s:%d", path, fset.Position(fd.Pos()).Line)
+		}
+	}
+	return funcs
+}
+
+func hasMain(f *ast.File) bool {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
+			return true
+		}
+	}
+	return false
+}
+
+// isMainDecl reports whether a unit is the declaration of func main.
+func isMainDecl(text string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+text, 0)
+	return err == nil && hasMain(f)
+}
+
+func isNotebook(path string) bool {
+	return strings.HasSuffix(strings.ToLower(path), ".md")
+}
+
+// runNotebook runs a notebook's cells in a fresh session, as RunPipe
+// runs cells (each output after a CellMark line), and stops at the first
+// error.
+func runNotebook(ctx context.Context, path, text string, opts ScriptOptions) error {
+	cells, err := ParseNotebook(text)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	s, err := New(Options{Stdout: opts.Stdout, Stderr: opts.Stderr, Stdin: opts.Stdin, Game: opts.Game, Seed: opts.Seed, Width: opts.Width})
+	if err != nil {
+		return err
+	}
+	for _, c := range cells {
+		if err := s.markedCell(ctx, c); err != nil {
+			if errors.Is(err, ErrQuit) {
+				return nil
+			}
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}

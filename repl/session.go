@@ -1,0 +1,421 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/grue-lab/grue/bindings"
+	"github.com/grue-lab/grue/game"
+)
+
+// GameVar is the name of the session variable that holds the session's
+// game.
+const GameVar = "g"
+
+// Preloaded are the packages every session imports at the start, by the
+// name they go by. Other bound packages are imported on first use (a cell
+// that says time.Now() imports "time"), or with an import statement.
+var Preloaded = map[string]string{
+	"fmt":      "fmt",
+	"strings":  "strings",
+	"game":     "github.com/grue-lab/grue/game",
+	"zmachine": "github.com/grue-lab/grue/game/zmachine",
+	"stories":  "github.com/grue-lab/grue/game/stories",
+}
+
+// Options configure a Session.
+type Options struct {
+	// Stdout receives what cells print and the values they show;
+	// default os.Stdout.
+	Stdout io.Writer
+	// Stderr receives what cells write with the log package; default
+	// os.Stderr.
+	Stderr io.Writer
+	// Stdin is what fmt.Scan reads in a cell; default os.Stdin.
+	Stdin io.Reader
+	// Args is os.Args as cells see it; default []string{"grue"}.
+	Args []string
+	// Game is the story that the session's game (the variable g) plays:
+	// a name or path as game.Open takes it, "" for the default story.
+	Game string
+	// Seed seeds the game's random numbers; 0 means 1.
+	Seed int64
+	// NoGame leaves the session without a game (and without g).
+	NoGame bool
+	// Width is the width, in columns, that long values are folded to;
+	// 0 means 100.
+	Width int
+}
+
+// Session is one notebook session: a Go interpreter (yaegi) with grue's
+// bindings, the session's game, its cells and their outputs, and the
+// magics it knows. A Session runs one cell at a time: Eval must not be
+// called concurrently.
+type Session struct {
+	opts   Options
+	out    *recorder
+	errw   *panicFilter
+	in     *interp.Interpreter
+	pack   reflect.Value
+	magics map[string]Magic
+
+	imports map[string]string // package name -> import path
+	decls   map[string]string // name -> "func" or "type", as cells declared them
+	funcs   map[string]string // function or method ("T.M") -> where it was declared
+	defs    []definition      // Define's values, defined again by Reset
+	game    *game.Game
+	cells   []Cell
+	n       int // number of the last cell started
+}
+
+// Cell is one evaluated cell: its input, everything it printed (the value
+// it showed included) and its error.
+type Cell struct {
+	N        int           `json:"n"`
+	Input    string        `json:"input"`
+	Output   string        `json:"output"`
+	Error    string        `json:"error,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Result is what Eval gives back besides an error.
+type Result struct {
+	// Values are the values of the cell's last statement when it is an
+	// expression: one for most, several for a call of a function with
+	// several results. Nil otherwise.
+	Values []reflect.Value
+	// Output is everything the cell printed, the values shown included.
+	Output string
+}
+
+type definition struct {
+	name  string
+	value any
+}
+
+// New starts a session: the interpreter with grue's bindings, the
+// preloaded packages, and the game.
+func New(opts Options) (*Session, error) {
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	if opts.Stdin == nil {
+		opts.Stdin = os.Stdin
+	}
+	if opts.Args == nil {
+		opts.Args = []string{"grue"}
+	}
+	if opts.Seed == 0 {
+		opts.Seed = 1
+	}
+	if opts.Width <= 0 {
+		opts.Width = 100
+	}
+	s := &Session{
+		opts: opts,
+		out:  &recorder{w: opts.Stdout},
+		errw: &panicFilter{w: opts.Stderr},
+		pack: reflect.ValueOf(func(v ...interface{}) []interface{} { return v }),
+	}
+	s.magics = builtinMagics()
+	if err := s.reset(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// newInterp makes an interpreter with grue's bindings, writing to out and
+// errw.
+func newInterp(out, errw io.Writer, stdin io.Reader, args []string) (*interp.Interpreter, error) {
+	i := interp.New(interp.Options{Stdout: out, Stderr: errw, Stdin: stdin, Args: args})
+	if err := i.Use(bindings.Symbols); err != nil {
+		return nil, fmt.Errorf("load bindings: %w", err)
+	}
+	return i, nil
+}
+
+// reset starts the interpreter afresh: the bindings, the preloaded
+// packages, the game, and Define's values.
+func (s *Session) reset() error {
+	i, err := newInterp(s.out, s.errw, s.opts.Stdin, s.opts.Args)
+	if err != nil {
+		return err
+	}
+	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack}}); err != nil {
+		return err
+	}
+	s.in = i
+	s.imports = map[string]string{}
+	s.decls = map[string]string{}
+	s.funcs = map[string]string{}
+	ctx := context.Background()
+	if err := s.importPackage(ctx, privatePkg, privatePkg, s.source("setup"), 1); err != nil {
+		return fmt.Errorf("start session: %w", err)
+	}
+	names := make([]string, 0, len(Preloaded))
+	for name := range Preloaded {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := s.importPackage(ctx, name, Preloaded[name], s.source("setup"), 1); err != nil {
+			return fmt.Errorf("start session: %w", err)
+		}
+	}
+	s.game = nil
+	if !s.opts.NoGame {
+		g, err := game.Open(s.opts.Game, game.Seed(s.opts.Seed))
+		if err != nil {
+			return fmt.Errorf("open game: %w", err)
+		}
+		s.game = g
+		if err := s.define(GameVar, g); err != nil {
+			return err
+		}
+	}
+	for _, d := range s.defs {
+		if err := s.define(d.name, d.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// privatePkg is the import path, and name, of the package through which
+// the session hands values to the interpreter. Names that start with it
+// are hidden from :who and completion.
+const privatePkg = "_grue"
+
+// Game is the session's game: what g held at the start, or after :reset.
+// Nil with Options.NoGame.
+func (s *Session) Game() *game.Game { return s.game }
+
+// Define makes v a session variable called name, as if a cell had said
+// name := v, and defines it again after :reset. The variable's type is
+// v's dynamic type.
+func (s *Session) Define(name string, v any) error {
+	if err := s.define(name, v); err != nil {
+		return err
+	}
+	for i, d := range s.defs {
+		if d.name == name {
+			s.defs[i].value = v
+			return nil
+		}
+	}
+	s.defs = append(s.defs, definition{name, v})
+	return nil
+}
+
+func (s *Session) define(name string, v any) error {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return fmt.Errorf("define %s: a nil value has no type", name)
+	}
+	holder := reflect.New(rv.Type()).Elem()
+	holder.Set(rv)
+	key := "V_" + name
+	if err := s.in.Use(interp.Exports{privatePkg + "/" + privatePkg: {key: holder}}); err != nil {
+		return fmt.Errorf("define %s: %w", name, err)
+	}
+	if _, err := s.eval(context.Background(), fmt.Sprintf("var %s = %s.%s", name, privatePkg, key), "setup", false); err != nil {
+		return fmt.Errorf("define %s: %w", name, err)
+	}
+	return nil
+}
+
+// Width is the width that long values are folded to.
+func (s *Session) Width() int { return s.opts.Width }
+
+// SetWidth changes the width that long values are folded to.
+func (s *Session) SetWidth(w int) {
+	if w > 0 {
+		s.opts.Width = w
+	}
+}
+
+// Stdout is where cells and magics print: the session's output, recorded
+// in the current cell.
+func (s *Session) Stdout() io.Writer { return s.out }
+
+// Cells returns the cells evaluated so far, in order.
+func (s *Session) Cells() []Cell { return append([]Cell(nil), s.cells...) }
+
+// Eval evaluates one cell: Go statements, declarations and expressions in
+// any mix (the value of a last expression is shown), or a magic command
+// (":help"). Cancelling ctx interrupts the cell; the session stays usable.
+//
+// The error is an *Error for a failing cell (a compile error, a panic, an
+// interruption), ErrQuit for :quit, or a magic's error.
+func (s *Session) Eval(ctx context.Context, src string) (Result, error) {
+	if strings.TrimSpace(src) == "" || onlyComments(src) {
+		return Result{}, nil
+	}
+	s.n++
+	start := time.Now()
+	s.out.begin()
+	var (
+		vals []reflect.Value
+		err  error
+	)
+	if isMagic(src) {
+		err = s.runMagic(ctx, src)
+	} else {
+		vals, err = s.eval(ctx, src, "", true)
+	}
+	out := s.out.end()
+	cell := Cell{N: s.n, Input: strings.TrimRight(src, "\n"), Output: out, Duration: time.Since(start)}
+	if err != nil && !errors.Is(err, ErrQuit) {
+		cell.Error = err.Error()
+	}
+	s.cells = append(s.cells, cell)
+	return Result{Values: vals, Output: out}, err
+}
+
+// EvalValues evaluates the Go expression expr in the session, without
+// showing it, and returns its values (several for a call of a function
+// with several results). Magics use it for their arguments.
+func (s *Session) EvalValues(ctx context.Context, expr string) ([]reflect.Value, error) {
+	r := scan(expr)
+	if len(r.units) != 1 {
+		return nil, fmt.Errorf("want one expression, not %q", expr)
+	}
+	vals, isExpr, err := s.evalUnit(ctx, r.units[0], "")
+	if err != nil {
+		return nil, err
+	}
+	if !isExpr {
+		return nil, fmt.Errorf("%q is not an expression with a value", expr)
+	}
+	return vals, nil
+}
+
+// eval runs the Go code src, a unit at a time, and shows the last unit's
+// values when show is set. label names where src comes from in errors: ""
+// for the current cell, else a file.
+func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]reflect.Value, error) {
+	r := scan(src)
+	var vals []reflect.Value
+	for k, u := range r.units {
+		if u.first == token.PACKAGE {
+			continue // a pasted file's package clause
+		}
+		v, isExpr, err := s.evalUnit(ctx, u, label)
+		if err != nil {
+			return nil, err
+		}
+		vals = nil
+		if isExpr {
+			vals = v
+		}
+		if show && k == len(r.units)-1 && isExpr {
+			s.show(vals)
+		}
+		if err := returnedError(vals); err != nil {
+			// A call of a (T, error) function failed: the cell fails.
+			return vals, &Error{Kind: "error", File: label, Line: u.line, Msg: err.Error(), Err: err}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return vals, &Error{Kind: "interrupted", Msg: "interrupted", Err: err}
+	}
+	return vals, nil
+}
+
+// show prints the values of an expression, each in turn, but for the last
+// of several when it is nil or an error: the error of a (T, error) call,
+// which fails the cell when it is not nil (see returnedError).
+func (s *Session) show(vals []reflect.Value) {
+	if len(vals) > 1 {
+		last := vals[len(vals)-1]
+		if _, isErr := asError(last); isErr || !last.IsValid() {
+			vals = vals[:len(vals)-1]
+		}
+	}
+	for _, v := range vals {
+		fmt.Fprintln(s.out, display(v, s.opts.Width))
+	}
+}
+
+// returnedError is the non-nil error that ends several values.
+func returnedError(vals []reflect.Value) error {
+	if len(vals) < 2 {
+		return nil
+	}
+	err, _ := asError(vals[len(vals)-1])
+	return err
+}
+
+// asError returns v's error, if v holds one.
+func asError(v reflect.Value) (error, bool) {
+	if !v.IsValid() || !v.CanInterface() {
+		return nil, false
+	}
+	err, ok := v.Interface().(error)
+	return err, ok
+}
+
+// Globals returns the session's variables and constants, by name.
+func (s *Session) Globals() map[string]reflect.Value {
+	g := s.in.Globals()
+	for name := range g {
+		if strings.HasPrefix(name, privatePkg) || name == "_" {
+			delete(g, name)
+		}
+	}
+	return g
+}
+
+// Imports returns the packages the session has imported, by name.
+func (s *Session) Imports() map[string]string {
+	m := make(map[string]string, len(s.imports))
+	for k, v := range s.imports {
+		if k != privatePkg {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// Declared returns the functions and types that cells declared, by name:
+// "func" or "type".
+func (s *Session) Declared() map[string]string {
+	m := make(map[string]string, len(s.decls))
+	for k, v := range s.decls {
+		m[k] = v
+	}
+	return m
+}
+
+// Complete reports whether src is a whole cell (see the package function
+// Complete); a magic is whole on its first line, unless its argument is Go
+// code that goes on.
+func (s *Session) Complete(src string) bool {
+	if isMagic(src) {
+		name, args := splitMagic(src)
+		if m, ok := s.magics[name]; ok && m.Code {
+			return Complete(args)
+		}
+		return true
+	}
+	return Complete(src)
+}
+
+// onlyComments reports whether src holds nothing but comments.
+func onlyComments(src string) bool {
+	r := scan(src)
+	return len(r.units) == 0 && r.complete
+}

@@ -1,0 +1,421 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"path"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/grue-lab/grue/bindings"
+)
+
+// How a unit reaches the interpreter. yaegi's EvalWithContext takes a
+// declaration, or statements that it wraps in a func main whose body it
+// runs, putting the wrapper on the source's first line. The REPL starts
+// each unit on the line below, after as many blank lines as put it on its
+// own line of its cell, so that the interpreter's positions are the cell's
+// plus one (source.offset):
+//
+//	_grue.Pack(   for an expression: Pack returns its values
+//	{func() {     for a compound statement (for, if, switch, select, a
+//	              block): it runs in a func literal called at once, in a
+//	              frame of its own; a loop among the cell's own statements
+//	              runs in the interpreter's global frame, where an
+//	              interrupted one would carry on once the next cell resets
+//	              that frame's run id
+//	{             for a statement that starts with func (a func literal
+//	              called at once): yaegi takes source that starts with func
+//	              for a declaration, and failing that declares it as a func
+//	              main, which it then runs after every cell
+//	(nothing)     for a declaration or another statement
+//
+// EvalWithContext, unlike ExecuteWithContext, leaves nothing racing behind
+// when its context is cancelled, and recovers the compiler's panics too.
+const (
+	exprOpen   = privatePkg + ".Pack("
+	exprClose  = ")"
+	funcOpen   = "{func() {"
+	funcClose  = "\n}()}"
+	blockOpen  = "{"
+	blockClose = "\n}"
+)
+
+// evalUnit evaluates one unit of a cell, or of a file loaded as label. For
+// an expression it returns its values and true.
+func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect.Value, bool, error) {
+	loc := s.source(label)
+	body := strings.Repeat("\n", u.line) + u.text // the unit on its own line, below the wrapper's
+	switch s.classify(u) {
+	case importUnit:
+		return nil, false, s.evalImports(ctx, u, loc)
+	case declUnit:
+		if err := s.checkDecl(u, loc); err != nil {
+			return nil, false, err
+		}
+		if _, err := s.evalRetry(ctx, body, u, loc); err != nil {
+			return nil, false, err
+		}
+		s.noteDecl(u, label)
+		return nil, false, nil
+	}
+	stmt := parseStmt(u.text)
+	if isNil(stmt) {
+		return []reflect.Value{{}}, true, nil // yaegi gives nil no value
+	}
+	if _, ok := stmt.(*ast.ExprStmt); ok && !s.isPrint(stmt) {
+		// Try it as a value; a call of a function without results does
+		// not compile so, and runs as a statement below. A compile error
+		// means nothing ran, so trying again is safe.
+		res, err := s.evalRetry(ctx, exprOpen+body+exprClose, u, loc)
+		if err == nil {
+			return s.unpack(res), true, nil
+		}
+		if !isCompileError(err) {
+			return nil, false, err
+		}
+	}
+	src := body
+	switch {
+	case isCompound(stmt):
+		src = funcOpen + body + funcClose
+	case u.first == token.FUNC:
+		src = blockOpen + body + blockClose
+	}
+	_, err := s.evalRetry(ctx, src, u, loc)
+	return nil, false, err
+}
+
+// source is the position mapping and name knowledge for a unit of the
+// current cell (label "") or of a file.
+func (s *Session) source(label string) source {
+	return source{
+		label:  label,
+		offset: 1,
+		isPkg:  func(name string) bool { _, ok := s.imports[name]; return ok },
+		known: func(name string) bool {
+			if _, ok := s.imports[name]; ok {
+				return true
+			}
+			if _, ok := s.decls[name]; ok {
+				return true
+			}
+			_, ok := s.in.Globals()[name]
+			return ok
+		},
+		funcAt: func(name string) string { return s.funcs[name] },
+	}
+}
+
+type unitKind int
+
+const (
+	stmtUnit unitKind = iota
+	declUnit
+	importUnit
+)
+
+// classify tells declarations from statements: a unit that starts with
+// import, const, type or var, or a func that parses as a declaration (a
+// func literal called at once is a statement).
+func (s *Session) classify(u unit) unitKind {
+	switch u.first {
+	case token.IMPORT:
+		return importUnit
+	case token.CONST, token.TYPE, token.VAR:
+		return declUnit
+	case token.FUNC:
+		if u.next == token.IDENT {
+			return declUnit
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+u.text, 0); err == nil {
+			return declUnit
+		}
+	}
+	return stmtUnit
+}
+
+// parseStmt parses a statement unit, nil when it does not parse (the
+// interpreter then reports the error).
+func parseStmt(text string) ast.Stmt {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package main; func main() {"+text+"\n}", 0)
+	if err != nil || len(f.Decls) != 1 {
+		return nil
+	}
+	body := f.Decls[0].(*ast.FuncDecl).Body
+	if body == nil || len(body.List) != 1 {
+		return nil
+	}
+	return body.List[0]
+}
+
+// isNil reports whether stmt is the expression nil.
+func isNil(stmt ast.Stmt) bool {
+	e, ok := stmt.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(e.X).(*ast.Ident)
+	return ok && id.Name == "nil"
+}
+
+// isPrint reports whether stmt calls one of fmt's Print functions, whose
+// results (bytes written and a nil error) are not worth showing.
+func (s *Session) isPrint(stmt ast.Stmt) bool {
+	call, ok := stmt.(*ast.ExprStmt).X.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && s.imports[pkg.Name] == "fmt" && (strings.HasPrefix(sel.Sel.Name, "Print") || strings.HasPrefix(sel.Sel.Name, "Fprint"))
+}
+
+func isCompound(stmt ast.Stmt) bool {
+	switch stmt.(type) {
+	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
+		*ast.SelectStmt, *ast.BlockStmt:
+		return true
+	}
+	return false
+}
+
+// isCompileError reports whether err came from compiling, before anything
+// ran: not a panic, an interruption or an os.Exit.
+func isCompileError(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == "error" && e.compile
+}
+
+// evalRetry evaluates src, and when it does not compile because of an
+// undefined name that is the name of exactly one bound package not yet
+// imported, imports that package and tries again: a cell can use
+// time.Now() without import "time".
+func (s *Session) evalRetry(ctx context.Context, src string, u unit, loc source) (reflect.Value, error) {
+	for tries := 0; ; tries++ {
+		res, err := s.evalSource(ctx, src, u, loc)
+		var e *Error
+		if err == nil || tries == 3 || !errors.As(err, &e) || !e.compile {
+			return res, err
+		}
+		m := undefinedName.FindStringSubmatch(e.Msg)
+		if m == nil {
+			return res, err
+		}
+		p, ok := packageNamed(m[1])
+		if !ok {
+			return res, err
+		}
+		if ierr := s.importPackage(ctx, m[1], p, loc, u.line); ierr != nil {
+			return res, err
+		}
+	}
+}
+
+// undefinedName matches the compiler's message for an unknown name.
+var undefinedName = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)$`)
+
+// packageNamed returns the import path of the one bound package called
+// name; false when there is none, or several (rand: math/rand and
+// crypto/rand), or it is the session's private one.
+func packageNamed(name string) (string, bool) {
+	var found []string
+	for _, p := range bindings.Packages(false) {
+		if p.Name == name {
+			found = append(found, p.Path)
+		}
+	}
+	if len(found) != 1 || name == privatePkg {
+		return "", false
+	}
+	return found[0], true
+}
+
+// compilePanics are the messages with which yaegi's compiler panics on
+// code it does not support; EvalWithContext reports them as panics.
+var compilePanics = map[string]bool{"nil type": true}
+
+// evalSource runs src in the interpreter and turns what goes wrong into
+// an Error: a compile error, a panic (with its trace), an interruption,
+// or a script's os.Exit (an exitCode).
+func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (reflect.Value, error) {
+	s.errw.begin()
+	res, err := s.in.EvalWithContext(ctx, src)
+	frames := s.errw.end()
+	if err == nil {
+		return res, nil
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return reflect.Value{}, &Error{Kind: "interrupted", File: loc.label, Line: u.line, Msg: "interrupted", Err: err}
+	}
+	var p interp.Panic
+	if errors.As(err, &p) {
+		if code, ok := p.Value.(exitCode); ok {
+			return reflect.Value{}, code
+		}
+		msg := fmt.Sprint(p.Value)
+		if compilePanics[msg] {
+			e := loc.compileError(errors.New(msg), u)
+			e.Line, e.compile = u.line, true
+			return reflect.Value{}, e
+		}
+		return reflect.Value{}, &Error{
+			Kind: "panic", File: loc.label, Line: u.line, // the top-level statement that panicked
+			Msg: msg, Trace: loc.trace(frames), Err: err,
+		}
+	}
+	e := loc.compileError(err, u)
+	e.compile = true
+	return reflect.Value{}, e
+}
+
+// unpack turns the []interface{} that Pack returned into the values.
+func (s *Session) unpack(res reflect.Value) []reflect.Value {
+	if !res.IsValid() || res.Kind() != reflect.Slice {
+		return nil
+	}
+	vals := make([]reflect.Value, res.Len())
+	for i := range vals {
+		vals[i] = deref(res.Index(i)) // the dynamic value; invalid for nil
+		if e := vals[i]; e.IsValid() && e.Kind() == reflect.Func && e.Pointer() == s.pack.Pointer() {
+			// The interpreter's value for a type or package name.
+			return nil
+		}
+	}
+	return vals
+}
+
+// evalImports evaluates an import declaration, leaving out the imports the
+// session already has (yaegi refuses to import a name twice).
+func (s *Session) evalImports(ctx context.Context, u unit, loc source) error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package main;"+strings.Repeat("\n", u.line)+u.text, parser.ImportsOnly)
+	if err != nil {
+		var list scanner.ErrorList
+		if errors.As(err, &list) {
+			return loc.compileError(err, u)
+		}
+		return err
+	}
+	for _, spec := range f.Imports {
+		p, _ := strconv.Unquote(spec.Path.Value)
+		var name string
+		if spec.Name != nil {
+			name = spec.Name.Name
+		} else if b, ok := bindings.Lookup(p); ok {
+			name = b.Name
+		} else {
+			name = path.Base(p)
+		}
+		line := fset.Position(spec.Pos()).Line - 1 // below the wrapper line
+		if err := s.importPackage(ctx, name, p, loc, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importPackage imports path p as name, unless the session has it
+// already. line is the line of the import, for errors.
+func (s *Session) importPackage(ctx context.Context, name, p string, loc source, line int) error {
+	if have, ok := s.imports[name]; ok {
+		if have == p {
+			return nil
+		}
+		return &Error{Kind: "error", File: loc.label, Line: line, Msg: fmt.Sprintf("%s is already imported, as %q: import %q under another name (import x %q)", name, have, p, p)}
+	}
+	if name == "_" || name == "." {
+		return &Error{Kind: "error", File: loc.label, Line: line, Msg: fmt.Sprintf("import %s %q: blank and dot imports are not supported in the REPL", name, p)}
+	}
+	u := unit{text: fmt.Sprintf("import %s %q", name, p), line: line, first: token.IMPORT}
+	if _, err := s.evalSource(ctx, strings.Repeat("\n", line)+u.text, u, loc); err != nil {
+		return err
+	}
+	s.imports[name] = p
+	return nil
+}
+
+// checkDecl refuses the declarations that the interpreter would take
+// badly: func main (yaegi runs a main after every cell) and a second
+// declaration of a type (yaegi keeps the first, silently).
+func (s *Session) checkDecl(u unit, loc source) error {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+u.text, 0)
+	if err != nil {
+		return nil // the interpreter reports it
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == "main" {
+				return &Error{Kind: "error", File: loc.label, Line: u.line, Msg: "func main cannot be declared in a session (the interpreter would run it after every cell): give it another name, or run the file with :run or grue run"}
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if ts, ok := sp.(*ast.TypeSpec); ok && s.decls[ts.Name.Name] == "type" {
+					return &Error{Kind: "error", File: loc.label, Line: u.line, Msg: fmt.Sprintf("type %s is declared already: the interpreter cannot declare a type again; give the new one another name, or :reset", ts.Name.Name)}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// noteDecl records the functions and types a declaration made, and where
+// (for panics' traces): label is "" for the current cell, else a file.
+func (s *Session) noteDecl(u unit, label string) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package main;"+strings.Repeat("\n", u.line-1)+u.text, 0)
+	if err != nil {
+		return
+	}
+	at := func(pos token.Pos) string {
+		line := fset.Position(pos).Line
+		if label == "" {
+			return fmt.Sprintf("cell %d, line %d", s.n, line)
+		}
+		return fmt.Sprintf("%s:%d", label, line)
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			name := d.Name.Name
+			if d.Recv == nil {
+				s.decls[name] = "func"
+			} else if len(d.Recv.List) == 1 {
+				name = recvName(d.Recv.List[0].Type) + "." + name
+			}
+			s.funcs[name] = at(d.Pos())
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if ts, ok := sp.(*ast.TypeSpec); ok {
+					s.decls[ts.Name.Name] = "type"
+				}
+			}
+		}
+	}
+}
+
+// recvName is the type name of a method's receiver: T for T and *T.
+func recvName(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return recvName(t.X)
+	case *ast.Ident:
+		return t.Name
+	case *ast.IndexExpr:
+		return recvName(t.X)
+	}
+	return "?"
+}
