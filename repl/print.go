@@ -166,7 +166,7 @@ func fieldValue(v reflect.Value, width int, indent string) string {
 
 // listBlock shows a list in one line if it fits, else one element a line.
 func listBlock(v reflect.Value, width int) string {
-	if s := inline(v, width); utf8.RuneCountInString(s) <= width || v.Len() == 0 {
+	if s := inline(v, width+1); utf8.RuneCountInString(s) <= width || v.Len() == 0 {
 		return s
 	}
 	var b strings.Builder

@@ -1,0 +1,226 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMagics(t *testing.T) {
+	s, _ := newSession(t)
+	evalOK(t, s, "x := 41\nfunc inc(n int) int { return n + 1 }")
+	for _, tc := range []struct {
+		src  string
+		want []string // the output contains each
+		not  []string // and none of these
+		err  string
+	}{
+		{src: ":help", want: []string{"The session's game is the variable g", ":doc SYMBOL", ":table [--md|--csv] EXPR", ":quit"}},
+		{src: ":help time", want: []string{":time CODE", "how long it took"}},
+		{src: ":help imports", want: []string{"github.com/grue-lab/grue/game ", "Package game is grue's game layer"}},
+		{src: ":help nonesuch", err: "no magic :nonesuch"},
+		{src: ":doc game", want: []string{"package game // import \"github.com/grue-lab/grue/game\"", "func Open(nameOrPath string, opts ...Option) (*Game, error)", "type Game struct ..."}},
+		{src: ":doc game.Open", want: []string{"func Open(nameOrPath string, opts ...Option) (*Game, error)", "    Open finds the story nameOrPath"}},
+		{src: ":doc game.Game.Step", want: []string{"func (g *Game) Step(action string) (StepResult, error)", "Step plays one command"}},
+		{src: ":doc g.Step", want: []string{"func (g *Game) Step(action string) (StepResult, error)"}},
+		{src: ":doc g", want: []string{"g *game.Game", "type Game struct", "Game is one running story"}},
+		{src: ":doc zmachine.Files", want: []string{"type Files interface"}},
+		{src: ":doc github.com/grue-lab/grue/game/stories", want: []string{"package stories", "func Default() (name string, data []byte)"}},
+		{src: ":doc strings.Split", want: []string{"func strings.Split(string, string) []string"}},
+		{src: ":doc strings", want: []string{"package strings", "go doc strings"}},
+		{src: ":doc inc", want: []string{"inc func(int) int"}},
+		{src: ":doc game.Nonesuch", err: "game has no exported Nonesuch"},
+		{src: ":doc nonesuch", err: "no symbol nonesuch"},
+		{src: ":doc :who", want: []string{":who", "variables"}},
+		{src: ":who", want: []string{"│ g ", "*game.Game", "│ x ", "│ int ", "41", "│ inc ", "func(int) int", "│ game ", "import", "github.com/grue-lab/grue/game"}, not: []string{privatePkg}},
+		{src: ":type x", want: []string{"int\n"}},
+		{src: ":type g.Info()", want: []string{"game.Info\n"}},
+		{src: ":type", err: "want one expression"},
+		{src: ":table g.Object(1)", want: []string{"│ Field ", "│ Name ", "Class"}},
+		{src: ":table --md []struct{ A int; B string }{{1, \"x|y\"}}", want: []string{"| A |", "| B |", "x\\|y"}},
+		{src: ":table --csv []struct{ A int; B string }{{1, \"a, b\"}}", want: []string{"A,B\n1,\"a, b\"\n"}},
+		{src: ":table map[string]int{\"b\": 2, \"a\": 1}", want: []string{"│ Key │ Value │", "│ a   │ 1     │"}},
+		{src: ":table []string{\"n\", \"s\"}", want: []string{"│ # │ Value │", "│ 1 │ s     │"}},
+		{src: ":table x", err: "a int is not a table"},
+		{src: ":table", err: "usage: :table"},
+		{src: ":time inc(x)", want: []string{"42\n", "time: "}},
+		{src: ":time for i := 0; i < 3; i++ {\n\tx++\n}", want: []string{"time: "}},
+		{src: ":play take the sky", want: []string{"[Score: 0 | Moves: 1]"}},
+		{src: ":play", err: "usage: :play COMMAND"},
+		{src: ":nonesuch", err: "unknown magic :nonesuch"},
+	} {
+		res, err := s.Eval(context.Background(), tc.src)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Eval(%q): error %v, want %q", tc.src, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Eval(%q): %v", tc.src, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(res.Output, w) {
+				t.Errorf("Eval(%q) printed\n%s\nwant it to contain %q", tc.src, res.Output, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(res.Output, w) {
+				t.Errorf("Eval(%q) printed\n%s\nwith %q in it", tc.src, res.Output, w)
+			}
+		}
+	}
+	if out := evalOK(t, s, "x"); out != "44\n" {
+		t.Errorf(":time ran its code in the session: x = %q, want 44", out)
+	}
+	hist := evalOK(t, s, ":history")
+	if !strings.HasPrefix(hist, "[1] x := 41\n    func inc(n int) int { return n + 1 }\n[2] :help\n") {
+		t.Errorf(":history printed\n%s", hist)
+	}
+	if _, err := s.Eval(context.Background(), ":quit"); !errors.Is(err, ErrQuit) {
+		t.Errorf(":quit gave %v, want ErrQuit", err)
+	}
+}
+
+func TestAddMagic(t *testing.T) {
+	s, _ := newSession(t)
+	var got string
+	s.AddMagic(Magic{Name: "step", Usage: "[N]", Help: "step the episode", Run: func(ctx context.Context, s *Session, args string) error {
+		got = args
+		fmt.Fprintln(s.Stdout(), "stepped", args)
+		return nil
+	}})
+	if out := evalOK(t, s, ":step 3"); out != "stepped 3\n" || got != "3" {
+		t.Errorf(":step 3 printed %q, got args %q", out, got)
+	}
+	if help := evalOK(t, s, ":help"); !strings.Contains(help, ":step [N]") {
+		t.Errorf(":help does not list the added magic:\n%s", help)
+	}
+	evalOK(t, s, ":reset")
+	if out := evalOK(t, s, ":step"); out != "stepped \n" {
+		t.Errorf("after :reset :step printed %q: magics must stay", out)
+	}
+	if s.Complete(":time f(") || !s.Complete(":step f(") {
+		t.Error("Complete: a Code magic goes on while its Go does; others are one line")
+	}
+}
+
+func TestLoadAndRun(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	lib := write("lib.go", `package main
+
+import "strings"
+
+// shout is loaded into the session.
+func shout(s string) string { return strings.ToUpper(s) + "!" }
+
+type counter struct{ N int }
+
+func main() {
+	panic("main must not run on :load")
+}
+`)
+	script := write("script.go", `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	fmt.Println("script args:", os.Args[1:])
+}
+`)
+	broken := write("broken.go", "package main\n\nfunc helper() {\n\tnope()\n}\n")
+	s, _ := newSession(t)
+	if out := evalOK(t, s, ":load "+lib); !strings.Contains(out, "func main not run") {
+		t.Errorf(":load printed %q", out)
+	}
+	if out := evalOK(t, s, `shout("hi")`); out != "HI!\n" {
+		t.Errorf("shout after :load printed %q", out)
+	}
+	if out := evalOK(t, s, `counter{N: 2}.N`); out != "2\n" {
+		t.Errorf("counter after :load printed %q", out)
+	}
+	_, err := s.Eval(context.Background(), ":load "+broken)
+	var e *Error
+	if !errors.As(err, &e) || e.File != broken || e.Line != 4 || !strings.Contains(e.Msg, "undefined: nope") {
+		t.Errorf(":load of a broken file: %#v, want undefined: nope at %s:4", err, broken)
+	}
+	if out := evalOK(t, s, ":run "+script+" a b"); out != "script args: [a b]\n" {
+		t.Errorf(":run printed %q", out)
+	}
+	if _, err := s.Eval(context.Background(), "os.Args"); err != nil {
+		t.Errorf("the session's os.Args after :run: %v", err)
+	}
+	if _, err := s.Eval(context.Background(), ":load "+filepath.Join(dir, "missing.go")); err == nil {
+		t.Error(":load of a missing file: no error")
+	}
+}
+
+func TestSaveNotebook(t *testing.T) {
+	dir := t.TempDir()
+	nb := filepath.Join(dir, "notes.md")
+	s, _ := newSession(t)
+	evalOK(t, s, "x := 20")
+	evalOK(t, s, "func half(n int) int {\n\treturn n / 2\n}")
+	evalOK(t, s, "half(x)")
+	evalOK(t, s, "fmt.Println(\"```not a fence```\")")
+	s.Eval(context.Background(), "undefinedThing")
+	evalOK(t, s, ":history")
+	if out := evalOK(t, s, ":save "+nb); !strings.Contains(out, "saved 5 cells") {
+		t.Errorf(":save printed %q", out)
+	}
+	data, err := os.ReadFile(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{"# grue session", "game: lantern (seed 1) as g", "```go\nhalf(x)\n```\n\n```\n10\n```", "````go\nfmt.Println(\"```not a fence```\")\n````", "error: line 1: undefined: undefinedThing"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the notebook lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, ":history") || strings.Contains(text, ":save") {
+		t.Errorf("the notebook keeps :history or :save:\n%s", text)
+	}
+	cells, err := ParseNotebook(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 5 || cells[1] != "func half(n int) int {\n\treturn n / 2\n}" {
+		t.Fatalf("ParseNotebook = %q", cells)
+	}
+	// Run again, the notebook stops at its failing cell.
+	var out strings.Builder
+	err = RunFile(context.Background(), nb, nil, ScriptOptions{Stdout: &out, Stderr: &out})
+	if err == nil || !strings.Contains(err.Error(), "notes.md: cell 5: line 1: undefined: undefinedThing") {
+		t.Errorf("RunFile(notebook) = %v", err)
+	}
+	if !strings.Contains(out.String(), "--- [3] half(x)\n10\n") {
+		t.Errorf("RunFile(notebook) printed\n%s", out.String())
+	}
+	// :load runs a notebook's cells in the session.
+	s2, _ := newSession(t)
+	if _, err := s2.Eval(context.Background(), ":load "+nb); err == nil {
+		t.Error(":load of the notebook: no error from its failing cell")
+	}
+	if got := evalOK(t, s2, "half(x)"); got != "10\n" {
+		t.Errorf("after :load of the notebook half(x) printed %q", got)
+	}
+	if _, err := ParseNotebook("```go\nx := 1\n"); err == nil {
+		t.Error("ParseNotebook of an unclosed block: no error")
+	}
+}

@@ -1,0 +1,97 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRunFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	run := func(path string, args ...string) (string, error) {
+		var out strings.Builder
+		err := RunFile(context.Background(), path, args, ScriptOptions{Stdout: &out, Stderr: &out})
+		return out.String(), err
+	}
+
+	ok := write("ok.go", `package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/grue-lab/grue/game"
+)
+
+type quiet struct{}
+
+func (quiet) ReadFile(name string) ([]byte, error) { return nil, os.ErrNotExist }
+
+func main() {
+	g, err := game.Open("")
+	if err != nil {
+		panic(err)
+	}
+	r, _ := g.Step("west")
+	fmt.Println(os.Args[1:], r.Info.Location)
+}
+`)
+	if out, err := run(ok, "-v", "x"); err != nil || out != "[-v x] Wooden Shed\n" {
+		t.Errorf("RunFile(ok.go) = %q, %v", out, err)
+	}
+
+	exit := write("exit.go", "package main\n\nimport \"os\"\n\nfunc main() {\n\tdefer println(\"deferred\")\n\tos.Exit(4)\n}\n")
+	if _, err := run(exit); err == nil {
+		t.Error("os.Exit(4): no error")
+	} else if code, ok := ExitStatus(err); !ok || code != 4 {
+		t.Errorf("os.Exit(4): ExitStatus(%v) = %d, %v", err, code, ok)
+	}
+	exit0 := write("exit0.go", "package main\n\nimport \"os\"\n\nfunc main() {\n\tos.Exit(0)\n}\n")
+	if _, err := run(exit0); err != nil {
+		t.Errorf("os.Exit(0): %v", err)
+	}
+
+	broken := write("broken.go", "package main\n\nfunc main() {\n\tx := nope\n\t_ = x\n}\n")
+	_, err := run(broken)
+	var e *Error
+	if !errors.As(err, &e) || e.File != broken || e.Line != 4 || e.Msg != "undefined: nope" {
+		t.Errorf("RunFile(broken.go) = %#v, want undefined: nope at line 4", err)
+	}
+
+	gap := write("gap.go", "package main\n\nfunc main() {\n\tfor i := range 10 {\n\t\t_ = i\n\t}\n}\n")
+	if _, err := run(gap); err == nil || !strings.Contains(err.Error(), "cannot range over an integer") {
+		t.Errorf("RunFile(gap.go) = %v", err)
+	}
+
+	panics := write("panics.go", "package main\n\nfunc deep() {\n\tpanic(\"down here\")\n}\n\nfunc main() {\n\tdeep()\n}\n")
+	_, err = run(panics)
+	if !errors.As(err, &e) || e.Kind != "panic" || e.Msg != "down here" || len(e.Trace) != 2 || e.Trace[0] != "main.deep ("+panics+":3)" {
+		t.Errorf("RunFile(panics.go) = %#v", err)
+	}
+
+	if _, err := run(write("lib.go", "package lib\n\nfunc F() {}\n")); err == nil || !strings.Contains(err.Error(), "package main with a func main") {
+		t.Errorf("RunFile(package lib) = %v", err)
+	}
+	if _, err := run(filepath.Join(dir, "missing.go")); err == nil {
+		t.Error("RunFile(missing.go): no error")
+	}
+
+	spin := write("spin.go", "package main\n\nfunc main() {\n\tn := 0\n\tfor {\n\t\tn++\n\t}\n}\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err = RunFile(ctx, spin, nil, ScriptOptions{Stdout: &strings.Builder{}})
+	if !errors.As(err, &e) || e.Kind != "interrupted" {
+		t.Errorf("RunFile(spin.go) with a deadline = %v, want interrupted", err)
+	}
+}
