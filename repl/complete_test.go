@@ -23,7 +23,7 @@ func TestCompletions(t *testing.T) {
 		{"g.Info().", "", nil, nil}, // a call: not completed
 		{"my", "my", []string{"myVar", "myFunc"}, nil},
 		{"fmt.Println(my", "my", []string{"myVar"}, nil},
-		{"tim", "tim", []string{"time"}, nil},       // a package the cell may import
+		{"tim", "tim", []string{"time"}, nil},               // a package the cell may import
 		{"ran", "ran", []string{"range"}, []string{"rand"}}, // rand is ambiguous: math/rand, crypto/rand
 		{"zmachine.Fi", "Fi", []string{"Files"}, []string{"_Files"}},
 	} {
