@@ -93,12 +93,13 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 		r.out = DefaultOut(cfg.Name, time.Now())
 	}
 	all := cfg.Episodes()
+	var err error
+	if r.clients, err = newClients(cfg); err != nil {
+		return nil, fmt.Errorf("run experiment %s: %w", cfg.Name, err)
+	}
 	done, err := r.prepare(all)
 	if err != nil {
 		return nil, err
-	}
-	if r.clients, err = newClients(cfg); err != nil {
-		return nil, fmt.Errorf("run experiment %s: %w", cfg.Name, err)
 	}
 	r.manifest.Endpoints = r.clients.endpoints
 	if err := r.writeManifest(len(all) - len(done)); err != nil {
