@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// screen collects what grue writes to its terminal.
+type screen struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	mark int // start of what expect looks at
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+// ansi matches the terminal escapes readline writes (cursor moves, clears).
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+
+// text is the screen since the mark, without escapes and carriage returns.
+func (s *screen) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := ansi.ReplaceAllString(s.buf.String()[s.mark:], "")
+	return strings.ReplaceAll(t, "\r", "")
+}
+
+// expect waits until the screen since the mark shows want, then moves the
+// mark past it.
+func (s *screen) expect(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		raw := s.buf.String()
+		s.mu.Unlock()
+		clean := strings.ReplaceAll(ansi.ReplaceAllString(raw[s.mark:], ""), "\r", "")
+		if strings.Contains(clean, want) {
+			// Move the mark past the raw text that holds want.
+			for i := s.mark; i <= len(raw); i++ {
+				if strings.Contains(strings.ReplaceAll(ansi.ReplaceAllString(raw[s.mark:i], ""), "\r", ""), want) {
+					s.mu.Lock()
+					s.mark = i
+					s.mu.Unlock()
+					return
+				}
+			}
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the screen never showed %q; it shows:\n%s", want, s.text())
+}
+
+// TestTerminal drives grue's REPL in a pseudo-terminal as a person would:
+// a function typed over several lines, tab completion, a step of the
+// game, Ctrl-C in a loop that never ends, Ctrl-D to leave; and the
+// history is saved.
+func TestTerminal(t *testing.T) {
+	grue, err := exec.LookPath("grue") // the test binary as grue: see TestMain
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	cmd := exec.Command(grue)
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TERM=xterm", "NO_COLOR=1")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	scr := &screen{}
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(scr, tty)
+		close(copied)
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+		}
+	}()
+	typ := func(s string) {
+		t.Helper()
+		if _, err := tty.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	scr.expect(t, "game: lantern (seed 1) as g")
+	scr.expect(t, ">>> ")
+
+	// A function over several lines: the continuation prompt, then the
+	// prompt again once the brace closes.
+	typ("func twice(n int) int {\r")
+	scr.expect(t, "... ")
+	typ("return 2 * n\r")
+	scr.expect(t, "... ")
+	typ("}\r")
+	scr.expect(t, ">>> ")
+	typ("twice(21)\r")
+	scr.expect(t, "42\n")
+	scr.expect(t, ">>> ")
+
+	// Tab completes a package's symbol and a session variable's method.
+	typ("strings.ToUpp\t")
+	scr.expect(t, "strings.ToUpper")
+	typ("(\"grue\")\r")
+	scr.expect(t, "GRUE\n")
+	typ("g.Inf\t")
+	scr.expect(t, "g.Info")
+	typ("().Location\r")
+	scr.expect(t, "Meadow\n")
+
+	// A step of the game.
+	typ(":play north\r")
+	scr.expect(t, "Cave Mouth")
+	scr.expect(t, "[Score: 0 | Moves: 1]")
+	scr.expect(t, ">>> ")
+
+	// Ctrl-C stops a loop that never ends; the session goes on.
+	typ("n := 0\r")
+	scr.expect(t, ">>> ")
+	typ("for {\r")
+	scr.expect(t, "... ")
+	typ("n++\r")
+	scr.expect(t, "... ")
+	typ("}\r")
+	time.Sleep(300 * time.Millisecond)
+	typ("\x03")
+	scr.expect(t, "interrupted")
+	scr.expect(t, ">>> ")
+	typ("n > 1000\r")
+	scr.expect(t, "true\n")
+	scr.expect(t, ">>> ")
+
+	// Ctrl-C while typing drops the cell; an error shows its line.
+	typ("if true {\r")
+	scr.expect(t, "... ")
+	typ("\x03")
+	scr.expect(t, ">>> ")
+	typ("nope + 1\r")
+	scr.expect(t, "error: line 1: undefined: nope")
+	scr.expect(t, ">>> ")
+
+	// Ctrl-D leaves, with status 0.
+	typ("\x04")
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("grue exited with %v after Ctrl-D", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("grue did not leave on Ctrl-D")
+	}
+	hist, err := os.ReadFile(filepath.Join(home, ".config", "grue", "history"))
+	if err != nil {
+		t.Fatalf("no history file: %v", err)
+	}
+	if !strings.Contains(string(hist), "twice(21)") {
+		t.Errorf("the history file lacks twice(21):\n%s", hist)
+	}
+	var pathErr *os.PathError
+	if err := tty.Close(); err != nil && !errors.As(err, &pathErr) {
+		t.Log(err)
+	}
+}
