@@ -21,6 +21,20 @@
 // moment loses only the episodes in flight, and a resumed run skips the
 // (variant, game, seed) keys already there.
 //
+// An experiment is a Config, read from YAML (LoadConfig: strict, every
+// error names the file, line, column and field) or built in code; Run
+// plays its episodes (Config.Episodes: variant x game x seed, each with
+// an LLM seed derived from them) in parallel into a run directory with a
+// manifest.json (ReadManifest), results.jsonl and one trajectory file per
+// episode (ReadTrajectory), retrying episodes that errored, rate limiting
+// each model endpoint, and showing progress. RunOptions.Resume finishes a
+// run that was killed; a different config (Config.Hash) is refused.
+//
+// An Episode is one agent on one game and seed, stepped by hand in the
+// REPL (Step, Run, Prompt) or forked to try something else (Fork: the same
+// game state and history on a new game); Record turns it into an
+// EpisodeRecord, counting invalid actions as InvalidAction says.
+//
 // # Results
 //
 // LoadResults reads one or more run directories into a ResultSet. A line

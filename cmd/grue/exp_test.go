@@ -318,3 +318,59 @@ func TestExpCommandLine(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestExpInterrupt: Ctrl-C stops grue exp run from starting episodes, lets
+// those in flight finish, and says how to resume.
+func TestExpInterrupt(t *testing.T) {
+	srv := playerServer(t, 20*time.Millisecond)
+	modelEnv(t, srv)
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "m.yaml")
+	os.WriteFile(cfgPath, []byte("name: m\nvariants: [{name: model}]\ngames: [lantern]\ntrials: 12\nmax_steps: 8\nparallel: 2\n"), 0o644)
+	grue, err := exec.LookPath("grue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, grue, "exp", "run", cfgPath, "--out", out)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		time.Sleep(10 * time.Millisecond)
+		if b, _ := os.ReadFile(filepath.Join(out, harness.ResultsFile)); bytes.Count(b, []byte("\n")) >= 2 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("no progress\n%s", stderr.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitError {
+		t.Fatalf("interrupted run: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted: finishing the episodes in flight") ||
+		!strings.Contains(stdout.String(), "finish it with:\n  grue exp run "+cfgPath+" --out "+out+" --resume") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	rs, err := harness.LoadResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The episodes in flight finished: every record is whole, none failed.
+	if rs.Len() < 2 || rs.Len() >= 12 || len(rs.Problems) > 0 {
+		t.Fatalf("%d records, problems %v", rs.Len(), rs.Problems)
+	}
+	for _, r := range rs.Records {
+		if r.Failed() || r.Steps != 8 {
+			t.Errorf("%s: %d steps, error %q", r.Key(), r.Steps, r.Error)
+		}
+	}
+}
