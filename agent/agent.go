@@ -84,6 +84,10 @@ type Agent struct {
 	// script may set it too.
 	Warning string
 
+	// OnStep, when set, is called by Run with each step as soon as it is
+	// recorded: the command line's -v and a REPL's live view use it.
+	OnStep func(*Step) `json:"-"`
+
 	err           error // from New: a config it could not build
 	started       bool
 	startLocation string

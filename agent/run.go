@@ -110,7 +110,12 @@ func (a *Agent) Run(ctx context.Context, maxSteps int) (*RunResult, error) {
 		case runCtx.Err() != nil:
 			return finish(StopWall, nil)
 		}
-		if _, err := a.Step(runCtx); err != nil {
+		n := len(a.History)
+		_, err := a.Step(runCtx)
+		if a.OnStep != nil && len(a.History) > n {
+			a.OnStep(&a.History[len(a.History)-1])
+		}
+		if err != nil {
 			switch {
 			case errors.Is(err, ErrDone):
 				return finish(StopPolicy, nil)
