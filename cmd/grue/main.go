@@ -91,6 +91,8 @@ grue's packages and a game at hand (:help inside says more).`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newVersionCmd(), newPlayCmd(), newGamesCmd(), newServeCmd())
 	setupREPL(root, stdin, stdout, stderr)
+	root.AddCommand(newAgentCmd(stdout, stderr))
+	root.AddCommand(newExpCmd(stdout, stderr))
 	return root
 }
 

@@ -1,0 +1,453 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/stories"
+)
+
+// The policies grue agent plays with.
+const (
+	policyLLM         = "llm"
+	policyRandom      = "random"
+	policyWalkthrough = "walkthrough"
+	policyExplorer    = "explorer"
+)
+
+// agentFlags are grue agent's command line.
+type agentFlags struct {
+	game     string
+	seed     int64
+	steps    int
+	policy   string
+	server   string
+	json     bool
+	verbose  bool
+	out      string
+	protocol string
+	memory   string
+	window   int
+
+	model       string
+	baseURL     string
+	temperature float64
+	llmSeed     int
+	maxTokens   int
+	stream      bool
+	cacheDir    string
+	cacheMode   string
+	timeout     time.Duration
+	retries     int
+
+	maxCost      float64
+	maxEpisodeTk int
+	maxWall      time.Duration
+}
+
+func newAgentCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f agentFlags
+	cmd := &cobra.Command{
+		Use:   "agent [flags]",
+		Short: "Play one episode with the ReAct agent (or a baseline policy)",
+		Long: `Play one episode with grue's ReAct agent and print its RunResult: final
+score, max score, moves, locations visited, whether the game was completed,
+steps and tokens. The agent plays through MCP: grue's own game server in
+process (--game, --seed), or any MCP game server (--server, a stdio command
+or an http(s) URL).
+
+The model comes from --model and --base-url or the environment
+(OPENAI_API_KEY, OPENAI_BASE_URL, GRUE_MODEL; HF_TOKEN alone selects the
+Hugging Face router). Without a model, and without --policy, the frontier
+explorer plays: the baselines random, walkthrough and explorer need no model.
+
+--cache DIR records the model's replies; --cache-mode replay plays a
+recorded run again exactly, with no model server at all.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAgent(cmd, f, stdout, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.game, "game", "", "the game to play (a name from grue games or a story file; default: "+stories.DefaultName+", or the server's)")
+	fl.Int64Var(&f.seed, "seed", 1, "seed of the game's random numbers")
+	fl.IntVar(&f.steps, "steps", agent.DefaultMaxSteps, "the most steps to play")
+	fl.StringVar(&f.policy, "policy", "", "who decides: llm, random, walkthrough or explorer (default: llm when a model is configured, else explorer)")
+	fl.StringVar(&f.server, "server", "", "an MCP game server to play on: a command (run over stdio) or an http(s) URL")
+	fl.BoolVar(&f.json, "json", false, "print the RunResult as JSON")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print every step: thought, tool call, repairs and result")
+	fl.StringVar(&f.out, "trajectory", "", "write the whole RunResult, with every step's prompt and reply, to this JSON file")
+	fl.StringVar(&f.protocol, "protocol", "", "how the model answers: text (THOUGHT/TOOL/ARGS) or native (tool calls)")
+	fl.StringVar(&f.memory, "memory", "", "memory strategy: none, conversation, window, summary or hybrid")
+	fl.IntVar(&f.window, "window", 0, "turns the window and hybrid memories keep verbatim")
+
+	fl.StringVar(&f.model, "model", "", "the model (default: $GRUE_MODEL)")
+	fl.StringVar(&f.baseURL, "base-url", "", "an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature")
+	fl.IntVar(&f.llmSeed, "llm-seed", 1, "seed sent with every model request")
+	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (0: the server's default)")
+	fl.BoolVar(&f.stream, "stream", false, "stream replies (server-sent events)")
+	fl.StringVar(&f.cacheDir, "cache", "", "response cache directory (record and replay model replies)")
+	fl.StringVar(&f.cacheMode, "cache-mode", "", "cache mode: off, read, write, read-write or replay (default: read-write with --cache)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "time limit of each try of a model call (default 60s)")
+	fl.IntVar(&f.retries, "retries", 0, "retries of a failed model call (default 5; -1 for none)")
+
+	fl.Float64Var(&f.maxCost, "max-cost", 0, "end the episode once it has cost this many dollars (0: no limit)")
+	fl.IntVar(&f.maxEpisodeTk, "max-episode-tokens", 0, "end the episode once it has used this many tokens (0: no limit)")
+	fl.DurationVar(&f.maxWall, "max-time", 0, "end the episode after this much wall time (0: no limit)")
+	return cmd
+}
+
+func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error {
+	if f.steps < 1 {
+		return usageError{fmt.Errorf("--steps must be at least 1, not %d", f.steps)}
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+
+	cfg := agent.Defaults()
+	if f.protocol != "" {
+		cfg.Protocol = f.protocol
+	}
+	if f.memory != "" {
+		cfg.Memory = f.memory
+	}
+	if f.window > 0 {
+		cfg.Window = f.window
+	}
+	cfg.Limits.MaxSteps = f.steps
+	cfg.Limits.MaxCost = f.maxCost
+	cfg.Limits.MaxTokens = f.maxEpisodeTk
+	cfg.Limits.MaxWall = f.maxWall
+	if cmd.Flags().Changed("temperature") || cfg.Temperature == nil {
+		t := f.temperature
+		cfg.Temperature = &t
+	}
+	if cmd.Flags().Changed("llm-seed") || cfg.Seed == nil {
+		s := f.llmSeed
+		cfg.Seed = &s
+	}
+	if f.maxTokens > 0 {
+		cfg.MaxTokens = f.maxTokens
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
+	}
+
+	policy, client, note, err := agentPolicy(cmd, f)
+	if err != nil {
+		return err
+	}
+	gc, gameName, err := connectGame(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer gc.Close()
+	if note != "" && !f.json {
+		fmt.Fprintln(stderr, note)
+	}
+
+	if f.policy == policyWalkthrough {
+		wt, err := agent.NewWalkthroughFor(gameName)
+		if err != nil {
+			return fmt.Errorf("--policy walkthrough: %w", err)
+		}
+		policy = wt
+	}
+
+	a := agent.New(cfg)
+	if client != nil {
+		a.LLM = client
+		if m, ok := client.(llm.Endpoint); ok && cfg.Model == "" {
+			a.Model = m.Model()
+		}
+	}
+	a.Policy = policy
+	if err := a.Connect(ctx, gc); err != nil {
+		return err
+	}
+	if f.verbose {
+		a.OnStep = func(s *agent.Step) { printStep(stdout, s) }
+	}
+	res, runErr := a.Run(ctx, f.steps)
+	if res == nil {
+		return runErr
+	}
+	if f.out != "" {
+		if err := writeTrajectory(f.out, res); err != nil {
+			return err
+		}
+	}
+	who := policyName(policy, a.Model)
+	if f.json {
+		out := struct {
+			Game   string `json:"game"`
+			Seed   int64  `json:"seed"`
+			Policy string `json:"policy"`
+			*agent.RunResult
+			History []agent.Step `json:"history,omitempty"`
+		}{gameName, f.seed, who, res, nil}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		printResult(stdout, gameName, f.seed, who, res)
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	if res.Error != "" {
+		return fmt.Errorf("the episode ended early: %s", res.Error)
+	}
+	return nil
+}
+
+// agentPolicy chooses who decides: a baseline policy or the model, and
+// builds the model's client (with its cache) for the latter. note tells
+// the user when a baseline was chosen for want of a model.
+func agentPolicy(cmd *cobra.Command, f agentFlags) (agent.Policy, llm.Client, string, error) {
+	switch f.policy {
+	case policyRandom:
+		return agent.NewRandom(f.seed), nil, "", nil
+	case policyExplorer:
+		return agent.NewExplorer(f.seed), nil, "", nil
+	case policyWalkthrough:
+		return nil, nil, "", nil // made once the game's name is known
+	case "", policyLLM:
+	default:
+		return nil, nil, "", usageError{fmt.Errorf("unknown --policy %q (want llm, random, walkthrough or explorer)", f.policy)}
+	}
+
+	lc := llm.ConfigFromEnv()
+	if f.model != "" {
+		lc.Model = f.model
+	}
+	if f.baseURL != "" {
+		lc.BaseURL = f.baseURL
+	}
+	lc.Stream = f.stream
+	lc.Timeout = f.timeout
+	lc.MaxRetries = f.retries
+
+	mode := llm.CacheOff
+	if f.cacheDir != "" {
+		mode = llm.CacheReadWrite
+	}
+	if f.cacheMode != "" {
+		m, err := llm.ParseCacheMode(f.cacheMode)
+		if err != nil {
+			return nil, nil, "", usageError{fmt.Errorf("--cache-mode: %w", err)}
+		}
+		mode = m
+		if mode != llm.CacheOff && f.cacheDir == "" {
+			return nil, nil, "", usageError{errors.New("--cache-mode needs --cache DIR")}
+		}
+	}
+
+	if mode == llm.CacheReplayOnly {
+		// A replay needs no endpoint, only the model and base URL the
+		// run was recorded with (they are part of every cache key).
+		if lc.Model == "" || lc.BaseURL == "" {
+			return nil, nil, "", usageError{errors.New("--cache-mode replay needs the model and base URL the run was recorded with (--model, --base-url or the environment)")}
+		}
+		cache, err := llm.NewCache(f.cacheDir, mode)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return nil, llm.ReplayFrom(cache, lc.Model, strings.TrimRight(lc.BaseURL, "/")), "", nil
+	}
+
+	if !lc.Configured() {
+		if f.policy == policyLLM {
+			return nil, nil, "", errors.New("--policy llm: no model is configured: set OPENAI_API_KEY, OPENAI_BASE_URL or HF_TOKEN (and GRUE_MODEL), or pass --model and --base-url")
+		}
+		return agent.NewExplorer(f.seed), nil, "grue agent: no model configured (OPENAI_API_KEY, OPENAI_BASE_URL, HF_TOKEN): playing the explorer baseline", nil
+	}
+	oc, err := llm.NewOpenAI(lc)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if mode == llm.CacheOff {
+		return nil, oc, "", nil
+	}
+	cache, err := llm.NewCache(f.cacheDir, mode)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return nil, llm.WithCache(oc, cache), "", nil
+}
+
+// connectGame opens the game the episode is played on: grue's own server
+// in process, or the MCP server --server names (a URL or a command).
+func connectGame(ctx context.Context, f agentFlags) (*game.Client, string, error) {
+	if f.server == "" {
+		name := f.game
+		if name == "" {
+			name = stories.DefaultName
+		}
+		// Open it once here so that a bad name or file is reported now,
+		// plainly, rather than as the first tool call's error.
+		g, err := game.Open(name, game.Seed(f.seed))
+		if err != nil {
+			return nil, "", err
+		}
+		gameName := g.Name()
+		c, err := game.NewInProcessClient(game.WithGame(name), game.WithSeed(f.seed))
+		if err != nil {
+			return nil, "", err
+		}
+		return c, gameName, nil
+	}
+
+	var c *game.Client
+	var err error
+	if strings.HasPrefix(f.server, "http://") || strings.HasPrefix(f.server, "https://") {
+		c, err = game.NewHTTPClient(ctx, f.server)
+	} else {
+		argv := strings.Fields(f.server)
+		if len(argv) == 0 {
+			return nil, "", usageError{errors.New("--server is empty")}
+		}
+		c, err = game.NewStdioClient(ctx, argv[0], argv[1:]...)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("--server %s: %w", f.server, err)
+	}
+	name := f.game
+	if f.game != "" || f.seed != 1 {
+		args := map[string]any{"seed": f.seed}
+		if f.game != "" {
+			args["game"] = f.game
+		}
+		res, err := c.CallTool(ctx, "reset_game", args)
+		if err != nil {
+			c.Close()
+			return nil, "", fmt.Errorf("--server %s: reset_game: %w", f.server, err)
+		}
+		if res.IsError {
+			c.Close()
+			return nil, "", fmt.Errorf("--server %s: reset_game: %s", f.server, res.Text)
+		}
+	}
+	if name == "" {
+		// Ask the server which game it plays (grue's servers say so in
+		// every result's structured content).
+		if res, err := c.CallTool(ctx, "memory", nil); err == nil {
+			name = res.String("game")
+		}
+	}
+	return c, name, nil
+}
+
+// policyName says who played: the baseline's name, or "llm (MODEL)".
+func policyName(p agent.Policy, model string) string {
+	if p != nil {
+		return p.Name()
+	}
+	if model == "" {
+		return policyLLM
+	}
+	return policyLLM + " (" + model + ")"
+}
+
+// writeTrajectory writes the whole RunResult as indented JSON, synced, so
+// the file is complete or absent.
+func writeTrajectory(path string, res *agent.RunResult) error {
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return fmt.Errorf("trajectory: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("trajectory: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("trajectory: %w", err)
+	}
+	return nil
+}
+
+// printResult prints a RunResult as the course's run_agent.py did.
+func printResult(w io.Writer, gameName string, seed int64, who string, r *agent.RunResult) {
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	fmt.Fprintf(w, "Game: %s (seed %d)\n", gameName, seed)
+	fmt.Fprintf(w, "Policy: %s\n", who)
+	if r.MaxScore > 0 {
+		fmt.Fprintf(w, "Final score: %d of %d (%.1f%%)\n", r.FinalScore, r.MaxScore, 100*float64(r.FinalScore)/float64(r.MaxScore))
+	} else {
+		fmt.Fprintf(w, "Final score: %d\n", r.FinalScore)
+	}
+	fmt.Fprintf(w, "Moves: %d\n", r.Moves)
+	fmt.Fprintf(w, "Locations visited: %d\n", len(r.LocationsVisited))
+	fmt.Fprintf(w, "Game completed: %s", yes(r.GameCompleted))
+	if r.GameCompleted {
+		fmt.Fprintf(w, " (%s)", map[bool]string{true: "won", false: "lost"}[r.Victory])
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Steps: %d (stopped by %s)\n", r.Steps, r.StoppedBy)
+	fmt.Fprintf(w, "Tokens: %d (prompt %d, completion %d)\n", r.Tokens.TotalTokens, r.Tokens.PromptTokens, r.Tokens.CompletionTokens)
+	fmt.Fprintf(w, "Cost: $%.4f\n", r.Cost)
+	if r.Error != "" {
+		fmt.Fprintf(w, "Error: %s\n", r.Error)
+	}
+}
+
+// printStep prints one step for -v: the thought, the call, the repairs
+// and retries, and the result.
+func printStep(w io.Writer, s *agent.Step) {
+	fmt.Fprintf(w, "--- step %d\n", s.Step)
+	if s.Warning != "" {
+		fmt.Fprintf(w, "warning: %s\n", s.Warning)
+	}
+	if s.Reply != nil {
+		for _, r := range s.Reply.Retries {
+			fmt.Fprintf(w, "retry: %s (waited %s)\n", r.Error, r.Wait.Round(time.Millisecond))
+		}
+		if s.Reply.Cached {
+			fmt.Fprintln(w, "reply: from the cache")
+		}
+	}
+	if s.Thought != "" {
+		fmt.Fprintf(w, "THOUGHT: %s\n", oneLine(s.Thought))
+	}
+	args, _ := json.Marshal(s.Args)
+	fmt.Fprintf(w, "TOOL: %s %s\n", s.Tool, args)
+	for _, r := range s.Repairs {
+		fmt.Fprintf(w, "repair (%s): %q -> %q", r.Kind, r.From, r.To)
+		if r.Detail != "" {
+			fmt.Fprintf(w, ": %s", r.Detail)
+		}
+		fmt.Fprintln(w)
+	}
+	if s.Error != "" {
+		fmt.Fprintf(w, "error: %s\n", s.Error)
+		return
+	}
+	obs := strings.TrimSpace(s.Observation)
+	fmt.Fprintf(w, "%s\n", indent(obs, "  "))
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
