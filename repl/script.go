@@ -26,6 +26,11 @@ type ScriptOptions struct {
 	Seed int64
 }
 
+// scriptTag is a build tag that scripts are run with: a script in a
+// folder of several (scripts/) says //go:build ignore, so that go build
+// and go vet leave it out, and still runs.
+const scriptTag = "ignore"
+
 // exitCode is the status a script gave os.Exit. The script's os.Exit
 // panics with it, so that the interpreter unwinds and grue, not the
 // script, ends the process.
@@ -70,7 +75,7 @@ func RunFile(ctx context.Context, path string, args []string, opts ScriptOptions
 		return fmt.Errorf("%s: a script is a Go file of package main with a func main", path)
 	}
 	errw := &panicFilter{w: opts.Stderr}
-	in, err := newInterp(opts.Stdout, errw, opts.Stdin, append([]string{path}, args...))
+	in, err := newInterp(opts.Stdout, errw, opts.Stdin, append([]string{path}, args...), scriptTag)
 	if err != nil {
 		return err
 	}

@@ -138,9 +138,9 @@ func New(opts Options) (*Session, error) {
 }
 
 // newInterp makes an interpreter with grue's bindings, writing to out and
-// errw.
-func newInterp(out, errw io.Writer, stdin io.Reader, args []string) (*interp.Interpreter, error) {
-	i := interp.New(interp.Options{Stdout: out, Stderr: errw, Stdin: stdin, Args: args})
+// errw, with build tags for the source it reads.
+func newInterp(out, errw io.Writer, stdin io.Reader, args []string, tags ...string) (*interp.Interpreter, error) {
+	i := interp.New(interp.Options{Stdout: out, Stderr: errw, Stdin: stdin, Args: args, BuildTags: tags})
 	if err := i.Use(bindings.Symbols); err != nil {
 		return nil, fmt.Errorf("load bindings: %w", err)
 	}

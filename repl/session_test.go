@@ -250,3 +250,14 @@ func BenchmarkEval(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlay is a step of the session's game through :play, the way a
+// user steps it by hand.
+func BenchmarkPlay(b *testing.B) {
+	s, _ := newSession(b)
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Eval(context.Background(), ":play look"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
