@@ -81,12 +81,19 @@ func (a *Agent) resolve(p Parsed) decision {
 	case rest != "" && bare == "" && len(args) == 0:
 		bare = rest
 	}
-	if slices.ContainsFunc(p.Repairs, func(r Repair) bool { return r.Kind == RepairDefault }) {
+	unreadable := slices.ContainsFunc(p.Repairs, func(r Repair) bool { return r.Kind == RepairDefault })
+	if unreadable {
 		d.warning = "Your last reply could not be read as a tool call, so the agent looked around. " + a.formatHint()
 	}
 	if tool == "" {
 		d.warning = fmt.Sprintf("There is no tool %q. The tools are: %s.", p.Tool, strings.Join(known, ", "))
 		if !slices.Contains(known, DefaultTool) {
+			if unreadable {
+				// Without play_action there is no look to fall back
+				// on: the reply named no tool, so say that, not that
+				// play_action is missing.
+				d.warning = fmt.Sprintf("Your last reply could not be read as a tool call. %s The tools are: %s.", a.formatHint(), strings.Join(known, ", "))
+			}
 			d.tool, d.args = "", nil
 			return d
 		}
