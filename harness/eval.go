@@ -1,0 +1,410 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/tools"
+)
+
+// Evaluating coding agents: each task in a fresh temporary workspace, the
+// agent's episode with every tool call recorded, the hidden verifier, and
+// a result in the experiments' format.
+
+// EvalGamePrefix prefixes a task's ID in its EpisodeRecord's Game:
+// "eval/hello_world".
+const EvalGamePrefix = "eval/"
+
+// DefaultVerifyTimeout limits each command a verifier runs.
+const DefaultVerifyTimeout = 2 * time.Minute
+
+// EvalOptions are the settings of an evaluation.
+type EvalOptions struct {
+	// Variant names what is evaluated in the records: a model or a
+	// policy. Empty: the agent's policy's name, else its model, else
+	// "llm".
+	Variant string `json:"variant,omitempty"`
+	// Seed is the records' seed (and LLM seed): the trial's number.
+	Seed int64 `json:"seed,omitempty"`
+	// MaxSteps bounds each task's episode (the agent's Limits.MaxSteps,
+	// else DefaultEvalSteps, when 0).
+	MaxSteps int `json:"max_steps,omitempty"`
+	// Out is the run directory that results.jsonl and the trajectory
+	// files go to; empty writes none.
+	Out string `json:"out,omitempty"`
+	// Keep leaves each task's workspace on disk (TaskResult.Workspace
+	// says where) instead of removing it: for debugging.
+	Keep bool `json:"keep,omitempty"`
+	// ShellTimeout limits each of the agent's run_shell commands
+	// (tools.DefaultShellTimeout when 0); VerifyTimeout each command of
+	// the verifier (DefaultVerifyTimeout when 0).
+	ShellTimeout  time.Duration `json:"shell_timeout,omitempty"`
+	VerifyTimeout time.Duration `json:"verify_timeout,omitempty"`
+	// OnResult, when set, is called with each task's result as soon as
+	// it is known (RunEval).
+	OnResult func(*TaskResult) `json:"-"`
+}
+
+// TaskResult is how an agent did on one task.
+type TaskResult struct {
+	Task    string `json:"task"`
+	Variant string `json:"variant"`
+	Model   string `json:"model,omitempty"`
+	Seed    int64  `json:"seed"`
+	// Pass is the verifier's verdict; Verdict says why.
+	Pass    bool    `json:"pass"`
+	Verdict Verdict `json:"verdict"`
+	// Steps are the agent's steps; ToolCalls every tool call it made,
+	// in order, with its arguments, result and duration.
+	Steps     int          `json:"steps"`
+	ToolCalls []tools.Call `json:"tool_calls"`
+	// Finished is true when the agent called finish; StoppedBy says why
+	// its episode ended (agent.Stop*).
+	Finished  bool      `json:"finished"`
+	StoppedBy string    `json:"stopped_by"`
+	Tokens    llm.Usage `json:"tokens"`
+	Cost      float64   `json:"cost"`
+	// Duration is the agent's episode; VerifyDuration the verifier's run.
+	Duration       time.Duration `json:"duration"`
+	VerifyDuration time.Duration `json:"verify_duration"`
+	Started        time.Time     `json:"started"`
+	// Error is why the episode ended early (the model could not be
+	// reached): the verifier still ran on what was done.
+	Error string `json:"error,omitempty"`
+	// Workspace is the kept workspace (EvalOptions.Keep); "" once removed.
+	Workspace string `json:"workspace,omitempty"`
+	// Trajectory is the trajectory file, relative to the run directory
+	// ("" when no Out was given).
+	Trajectory string `json:"trajectory,omitempty"`
+	// Run is the agent's whole episode: every step's prompt, reply and
+	// tool result.
+	Run *agent.RunResult `json:"-"`
+}
+
+// Score is 1 for a pass and 0 for a fail.
+func (r *TaskResult) Score() int {
+	if r.Pass {
+		return 1
+	}
+	return 0
+}
+
+// Record returns the result as an EpisodeRecord, the experiments' format:
+// game "eval/<task>", final score 1 for a pass and 0 for a fail out of a
+// maximum of 1, moves the number of tool calls, and the score after every
+// step (0 until the last, which has the verdict's).
+func (r *TaskResult) Record() EpisodeRecord {
+	rec := EpisodeRecord{
+		Variant:        r.Variant,
+		Game:           EvalGamePrefix + r.Task,
+		Seed:           r.Seed,
+		LLMSeed:        r.Seed,
+		Model:          r.Model,
+		FinalScore:     r.Score(),
+		MaxScore:       1,
+		Moves:          len(r.ToolCalls),
+		Steps:          r.Steps,
+		GameCompleted:  r.Finished,
+		FirstPointStep: -1,
+		Tokens:         r.Tokens,
+		Cost:           r.Cost,
+		DurationMS:     (r.Duration + r.VerifyDuration).Milliseconds(),
+		Error:          r.Error,
+		Attempts:       1,
+		Started:        r.Started,
+		Finished:       r.Started.Add(r.Duration + r.VerifyDuration),
+		Trajectory:     r.Trajectory,
+		GrueVersion:    Version,
+	}
+	if r.Run != nil {
+		for i := range r.Run.History {
+			if InvalidAction(&r.Run.History[i]) {
+				rec.InvalidActions++
+			}
+		}
+	}
+	if r.Steps > 0 {
+		rec.ScoreByStep = make([]int, r.Steps)
+		rec.ScoreByStep[r.Steps-1] = r.Score()
+		if r.Pass {
+			rec.FirstPointStep = r.Steps
+		}
+	}
+	return rec
+}
+
+// EvalTrajectory is what a task's trajectory file holds: what a
+// Trajectory holds (so ReadTrajectory reads it), and the task's prompt,
+// the verdict and every tool call with its duration.
+type EvalTrajectory struct {
+	Variant   string       `json:"variant"`
+	Game      string       `json:"game"`
+	Seed      int64        `json:"seed"`
+	LLMSeed   int64        `json:"llm_seed"`
+	Task      string       `json:"task"`
+	Prompt    string       `json:"prompt"`
+	Verdict   Verdict      `json:"verdict"`
+	ToolCalls []tools.Call `json:"tool_calls"`
+	*agent.RunResult
+}
+
+// RunTask runs agent a on task t: it makes a fresh temporary workspace,
+// plants the task's files, gives a the workspace tools (TaskTools) and the
+// task (a CodingPrompt gets it; a DefaultPrompt, the game prompt, is
+// replaced by one), runs the episode until the agent calls finish or a
+// limit stops it, then runs the hidden verifier, and removes the workspace
+// unless opts.Keep. With opts.Out it appends the record to the run
+// directory's results.jsonl and writes the trajectory file.
+//
+// A failed episode (a model that cannot be reached) is a result with its
+// Error set, verified all the same. The error is for a task that could not
+// be run at all (no workspace, a setup that failed, results that cannot be
+// written) or a cancelled ctx.
+func RunTask(ctx context.Context, a *agent.Agent, t Task, opts EvalOptions) (*TaskResult, error) {
+	if a == nil {
+		return nil, fmt.Errorf("task %s: no agent", t.ID)
+	}
+	if t.Verify == nil {
+		return nil, fmt.Errorf("task %s: no verifier", t.ID)
+	}
+	dir, err := os.MkdirTemp("", "grue-eval-"+unsafeName.ReplaceAllString(t.ID, "_")+"-")
+	if err != nil {
+		return nil, fmt.Errorf("task %s: workspace: %w", t.ID, err)
+	}
+	res := &TaskResult{Task: t.ID, Seed: opts.Seed, Started: time.Now(), Workspace: dir}
+	if !opts.Keep {
+		defer func() {
+			if os.RemoveAll(dir) == nil {
+				res.Workspace = ""
+			}
+		}()
+	}
+	if err := t.Setup(dir); err != nil {
+		return nil, err
+	}
+	env := TaskEnv()
+	ws := &tools.Workspace{Dir: dir, ShellTimeout: opts.ShellTimeout, Env: env}
+	reg := TaskTools(ws)
+	rec := tools.Record(reg)
+
+	a.Tools = reg
+	switch b := a.Builder.(type) {
+	case CodingPrompt:
+		b.Task = t.Prompt
+		a.Builder = b
+	case agent.DefaultPrompt, nil:
+		a.Builder = CodingPrompt{Task: t.Prompt}
+	}
+	if a.Label == "" {
+		a.Label = "task " + t.ID
+	}
+	if err := a.Begin(firstObservation(dir)); err != nil {
+		return nil, fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	steps := opts.MaxSteps
+	if steps <= 0 {
+		steps = a.Limits.MaxSteps
+	}
+	if steps <= 0 {
+		steps = DefaultEvalSteps
+	}
+	run, err := a.Run(ctx, steps)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	res.Run = run
+	res.Steps, res.StoppedBy, res.Duration = run.Steps, run.StoppedBy, run.Duration
+	res.Tokens, res.Cost, res.Error = run.Tokens, run.Cost, run.Error
+	res.Finished = run.GameCompleted
+	res.ToolCalls = rec.Calls()
+	res.Variant, res.Model = variantOf(a, opts.Variant)
+
+	verifyWS := &tools.Workspace{Dir: dir, Env: env, ShellTimeout: opts.VerifyTimeout, MaxOutput: 64 << 10}
+	if verifyWS.ShellTimeout <= 0 {
+		verifyWS.ShellTimeout = DefaultVerifyTimeout
+	}
+	start := time.Now()
+	res.Verdict = t.Verify.Verify(ctx, verifyWS)
+	res.VerifyDuration = time.Since(start)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("task %s: verify: %w", t.ID, ctx.Err())
+	}
+	res.Pass = res.Verdict.Pass
+
+	if opts.Out != "" {
+		if err := writeEvalResult(opts.Out, t, res); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// variantOf names what was evaluated: the option, the policy, the model.
+func variantOf(a *agent.Agent, variant string) (name, model string) {
+	if a.Policy == nil {
+		model = a.Model
+	}
+	switch {
+	case variant != "":
+		return variant, model
+	case a.Policy != nil:
+		return a.Policy.Name(), model
+	case a.Model != "":
+		return a.Model, model
+	}
+	return "llm", model
+}
+
+// firstObservation is what the agent sees first, before the task's
+// prompt is repeated to it every step: the workspace's files.
+func firstObservation(dir string) string {
+	var files []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			rel += "/"
+		}
+		files = append(files, filepath.ToSlash(rel))
+		return nil
+	})
+	if len(files) == 0 {
+		return "The workspace is empty."
+	}
+	const most = 50
+	if len(files) > most {
+		files = append(files[:most:most], fmt.Sprintf("... and %d more", len(files)-most))
+	}
+	return "The workspace holds:\n" + strings.Join(files, "\n")
+}
+
+// writeEvalResult writes res's trajectory file and appends its record.
+func writeEvalResult(out string, t Task, res *TaskResult) error {
+	res.Trajectory = filepath.ToSlash(filepath.Join(TrajectoriesDir, unsafeName.ReplaceAllString(res.Variant, "_"),
+		fmt.Sprintf("eval-%s_%d.json", unsafeName.ReplaceAllString(t.ID, "_"), res.Seed)))
+	path := filepath.Join(out, filepath.FromSlash(res.Trajectory))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("eval results: %w", err)
+	}
+	rec := res.Record()
+	tr := EvalTrajectory{Variant: rec.Variant, Game: rec.Game, Seed: rec.Seed, LLMSeed: rec.LLMSeed,
+		Task: t.ID, Prompt: t.Prompt, Verdict: res.Verdict, ToolCalls: res.ToolCalls, RunResult: res.Run}
+	b, err := json.MarshalIndent(tr, "", "  ")
+	if err != nil {
+		return fmt.Errorf("eval results: trajectory of %s: %w", t.ID, err)
+	}
+	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("eval results: trajectory of %s: %w", t.ID, err)
+	}
+	if err := AppendRecord(filepath.Join(out, ResultsFile), rec); err != nil {
+		return fmt.Errorf("eval results: %w", err)
+	}
+	return nil
+}
+
+// RunEval runs each task with a fresh agent from newAgent, one after the
+// other, and returns their results in order; opts.OnResult sees each as
+// it comes. It stops at the first task that cannot be run at all, or
+// when ctx ends, returning the results so far with the error.
+func RunEval(ctx context.Context, tasks []Task, newAgent func(Task) (*agent.Agent, error), opts EvalOptions) ([]*TaskResult, error) {
+	if newAgent == nil {
+		return nil, errors.New("eval: no agent maker")
+	}
+	if opts.Out != "" {
+		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+	}
+	var out []*TaskResult
+	for _, t := range tasks {
+		if err := ctx.Err(); err != nil {
+			return out, fmt.Errorf("eval: %w", err)
+		}
+		a, err := newAgent(t)
+		if err != nil {
+			return out, fmt.Errorf("eval: task %s: %w", t.ID, err)
+		}
+		r, err := RunTask(ctx, a, t, opts)
+		if r != nil {
+			out = append(out, r)
+			if opts.OnResult != nil {
+				opts.OnResult(r)
+			}
+		}
+		if err != nil {
+			return out, fmt.Errorf("eval: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// EvalSummary totals an evaluation's results.
+type EvalSummary struct {
+	Variants  []string      `json:"variants"`
+	Tasks     int           `json:"tasks"`
+	Passed    int           `json:"passed"`
+	Errors    int           `json:"errors"`
+	Steps     int           `json:"steps"`
+	ToolCalls int           `json:"tool_calls"`
+	Duration  time.Duration `json:"duration"`
+	Tokens    llm.Usage     `json:"tokens"`
+	Cost      float64       `json:"cost"`
+}
+
+// SummarizeEval totals results.
+func SummarizeEval(results []*TaskResult) EvalSummary {
+	var s EvalSummary
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		s.Tasks++
+		if r.Pass {
+			s.Passed++
+		}
+		if r.Error != "" {
+			s.Errors++
+		}
+		if !slices.Contains(s.Variants, r.Variant) {
+			s.Variants = append(s.Variants, r.Variant)
+		}
+		s.Steps += r.Steps
+		s.ToolCalls += len(r.ToolCalls)
+		s.Duration += r.Duration + r.VerifyDuration
+		s.Tokens = s.Tokens.Add(r.Tokens)
+		s.Cost += r.Cost
+	}
+	return s
+}
+
+// PassRate is the fraction of tasks passed (0 with no tasks).
+func (s EvalSummary) PassRate() float64 {
+	if s.Tasks == 0 {
+		return 0
+	}
+	return float64(s.Passed) / float64(s.Tasks)
+}
+
+// String returns the summary in one line: "2/3 passed (66.7%), 12 steps,
+// 14 tool calls, 8.1s, 5230 tokens, $0.0031".
+func (s EvalSummary) String() string {
+	line := fmt.Sprintf("%d/%d passed (%.1f%%), %d steps, %d tool calls, %s, %d tokens, $%.4f",
+		s.Passed, s.Tasks, 100*s.PassRate(), s.Steps, s.ToolCalls, s.Duration.Round(100*time.Millisecond),
+		max(s.Tokens.TotalTokens, s.Tokens.PromptTokens+s.Tokens.CompletionTokens), s.Cost)
+	if s.Errors > 0 {
+		line += fmt.Sprintf(", %d with errors", s.Errors)
+	}
+	return line
+}

@@ -1,0 +1,82 @@
+package harness
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// The environment a task's commands run in: the user's (less its secrets,
+// see tools.SafeEnv), plus what makes the go command work offline in a
+// throwaway module.
+
+// FindGo returns the go command's path: on PATH, else in $GOROOT/bin, else
+// in the GOROOT grue was built with.
+func FindGo() (string, error) {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p, nil
+	}
+	for _, root := range []string{os.Getenv("GOROOT"), runtime.GOROOT()} {
+		if root == "" {
+			continue
+		}
+		p := filepath.Join(root, "bin", "go")
+		if info, err := os.Stat(p); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", errors.New("the go command is not on PATH, nor in GOROOT: install Go (https://go.dev/dl) or put it on PATH")
+}
+
+// TaskEnv returns the "NAME=value" variables a task's commands get on top
+// of the user's environment: the go command's folder at the head of PATH
+// when it is not on PATH, GOFLAGS=-mod=mod, GOTOOLCHAIN=local, GOPROXY=off
+// and GOWORK=off (no network, no toolchain download, no go.work from a
+// parent folder), and a GOCACHE (and GOPATH) that can be written: the
+// user's own build cache, so that builds are fast, or a folder under the
+// temporary directory when there is no usable home.
+func TaskEnv() []string {
+	env := []string{"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off"}
+	if _, err := exec.LookPath("go"); err != nil {
+		if p, err := FindGo(); err == nil {
+			env = append(env, "PATH="+filepath.Dir(p)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		}
+	}
+	if os.Getenv("GOCACHE") == "" {
+		env = append(env, "GOCACHE="+writableDir(func() (string, error) {
+			d, err := os.UserCacheDir()
+			return filepath.Join(d, "go-build"), err
+		}, "grue-go-build"))
+	}
+	if os.Getenv("GOPATH") == "" {
+		env = append(env, "GOPATH="+writableDir(func() (string, error) {
+			d, err := os.UserHomeDir()
+			return filepath.Join(d, "go"), err
+		}, "grue-gopath"))
+	}
+	return env
+}
+
+// writableDir returns the folder preferred gives when it can be made, and
+// otherwise fallback under the temporary directory.
+func writableDir(preferred func() (string, error), fallback string) string {
+	if d, err := preferred(); err == nil && filepath.IsAbs(d) && os.MkdirAll(d, 0o755) == nil {
+		return d
+	}
+	return filepath.Join(os.TempDir(), fallback)
+}
+
+// envValue returns the value of name in env ("NAME=value" entries; the
+// last one wins, as for exec.Cmd).
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if n, val, ok := strings.Cut(kv, "="); ok && n == name {
+			v = val
+		}
+	}
+	return v
+}

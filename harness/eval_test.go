@@ -1,0 +1,278 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/agent/tools"
+)
+
+func task(t *testing.T, id string) Task {
+	t.Helper()
+	ts, err := FindTasks(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts[0]
+}
+
+// While the agent works, the hidden test files are nowhere in its
+// workspace: neither a listing nor a search finds them. They appear only
+// when the verifier runs, after the agent has finished.
+func TestHiddenFilesAbsentWhileTheAgentRuns(t *testing.T) {
+	for _, id := range []string{"fibonacci", "fix_the_bug"} {
+		t.Run(id, func(t *testing.T) {
+			tk := task(t, id)
+			hidden := tk.HiddenFiles()
+			if len(hidden) == 0 {
+				t.Fatal("the task has no hidden files")
+			}
+			a := NewCodingAgent(CodingDefaults())
+			p := &watcher{Policy: &ReferencePolicy{Actions: []agent.Action{
+				{Tool: "read_file", Args: map[string]any{"path": "."}},
+				{Tool: "run_shell", Args: map[string]any{"command": "ls -laR; grep -rl Hidden . || true"}},
+			}}}
+			a.Policy = p
+			res, err := RunTask(context.Background(), a, tk, EvalOptions{Keep: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(res.Workspace)
+			if len(res.ToolCalls) != 2 {
+				t.Fatalf("%d tool calls, want 2", len(res.ToolCalls))
+			}
+			seen := strings.Join(p.seen, "\n") // the first observation, then each result
+			for _, c := range res.ToolCalls {
+				seen += "\n" + c.Text
+			}
+			if !strings.Contains(seen, "go.mod") {
+				t.Fatalf("the listings do not show the workspace: %s", seen)
+			}
+			for _, h := range hidden {
+				if strings.Contains(seen, filepath.Base(h)) {
+					t.Errorf("the agent saw the hidden file %s:\n%s", h, seen)
+				}
+				// They were planted to verify, after the agent's last step.
+				if _, err := os.Stat(filepath.Join(res.Workspace, h)); err != nil {
+					t.Errorf("hidden file %s was not planted when verifying: %v", h, err)
+				}
+			}
+			if res.Pass || res.Finished || res.StoppedBy != agent.StopPolicy {
+				t.Errorf("pass %v, finished %v, stopped by %s: want an unfinished failure", res.Pass, res.Finished, res.StoppedBy)
+			}
+		})
+	}
+}
+
+// watcher is a policy that keeps every observation it is shown.
+type watcher struct {
+	agent.Policy
+	seen []string
+}
+
+func (w *watcher) Next(ctx context.Context, v agent.View) (agent.Action, error) {
+	w.seen = append(w.seen, v.Observation)
+	return w.Policy.Next(ctx, v)
+}
+
+// Each task's workspace is a fresh temporary folder, removed afterwards
+// unless kept.
+func TestWorkspaceRemovedAfterwards(t *testing.T) {
+	tk := task(t, "hello_world")
+	where := func(keep bool) (*TaskResult, string) {
+		a := NewCodingAgent(CodingDefaults())
+		a.Policy = &ReferencePolicy{Actions: []agent.Action{{Tool: "run_shell", Args: map[string]any{"command": "pwd"}}}}
+		res, err := RunTask(context.Background(), a, tk, EvalOptions{Keep: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, strings.TrimSpace(strings.Split(res.ToolCalls[0].Text, "\n")[0])
+	}
+	res, dir := where(false)
+	if !strings.Contains(filepath.Base(dir), "grue-eval-hello_world-") {
+		t.Fatalf("the workspace is %q, want a fresh temporary folder", dir)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the workspace %s is still there: %v", dir, err)
+	}
+	if res.Workspace != "" {
+		t.Errorf("Workspace = %q for a removed workspace", res.Workspace)
+	}
+
+	res2, dir2 := where(true)
+	defer os.RemoveAll(dir2)
+	if dir2 == dir {
+		t.Error("two runs shared a workspace")
+	}
+	if res2.Workspace == "" {
+		t.Fatal("a kept workspace is not named")
+	}
+	if _, err := os.Stat(filepath.Join(res2.Workspace, "go.mod")); err != nil {
+		t.Errorf("the kept workspace lacks its files: %v", err)
+	}
+}
+
+// A model behind an OpenAI-compatible endpoint writes hello.go with
+// write_file, runs it, and calls finish: the task passes, every tool call
+// is recorded with its duration, the tokens are counted, and the result
+// lands in a run directory that the experiments' tools read.
+func TestEvalWithAScriptedModel(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Reply("THOUGHT: Let me see the workspace.\nTOOL: read_file\nARGS: {\"path\": \".\"}").
+		Reply("this reply is not a tool call").
+		Reply("THOUGHT: I write the program.\nTOOL: write_file\nARGS: {\"path\": \"hello.go\", \"content\": \"package main\\n\\nimport \\\"fmt\\\"\\n\\nfunc main() {\\n\\tfmt.Println(\\\"Hello, World!\\\")\\n}\\n\"}").
+		Reply("THOUGHT: Check it.\nTOOL: run_shell\nARGS: {\"command\": \"go run hello.go\"}").
+		Reply("THOUGHT: It works.\nTOOL: finish\nARGS: {\"summary\": \"wrote hello.go\"}")
+	client, err := llm.NewOpenAI(llm.Config{Model: "scripted-model", BaseURL: srv.URL(), MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	var seen []*TaskResult
+	results, err := RunEval(context.Background(), []Task{task(t, "hello_world")}, func(Task) (*agent.Agent, error) {
+		a := NewCodingAgent(CodingDefaults())
+		a.LLM, a.Model = client, "scripted-model"
+		return a, nil
+	}, EvalOptions{Out: out, OnResult: func(r *TaskResult) { seen = append(seen, r) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 1 || len(seen) != 1 || seen[0] != results[0] {
+		t.Fatalf("results %v, OnResult saw %v", results, seen)
+	}
+	r := results[0]
+	if !r.Pass || !r.Finished || r.Steps != 5 {
+		t.Fatalf("pass %v, finished %v, %d steps: %s", r.Pass, r.Finished, r.Steps, r.Verdict.Reason)
+	}
+	if r.Variant != "scripted-model" || r.Model != "scripted-model" {
+		t.Errorf("variant %q, model %q", r.Variant, r.Model)
+	}
+	var called []string
+	for _, c := range r.ToolCalls {
+		called = append(called, c.Tool)
+		if c.Duration <= 0 || c.Start.IsZero() {
+			t.Errorf("%s: no duration recorded", c.Tool)
+		}
+	}
+	// The unreadable reply called no tool: the model was told so.
+	if got := strings.Join(called, " "); got != "read_file write_file run_shell finish" {
+		t.Errorf("tool calls %s", got)
+	}
+	if w := r.Run.History[2].Warning; !strings.Contains(w, "could not be read as a tool call") || strings.Contains(w, "play_action") {
+		t.Errorf("the warning after an unreadable reply is %q", w)
+	}
+	if r.Tokens.TotalTokens <= 0 {
+		t.Errorf("tokens %+v, want the server's usage", r.Tokens)
+	}
+
+	// The model saw the task and its tools, never a game's.
+	reqs := srv.Requests()
+	sys, last := reqs[0].Messages[0].Content, reqs[0].Messages[len(reqs[0].Messages)-1].Content
+	for _, want := range []string{"read_file", "write_file", "run_shell", "finish", "software engineer"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("the system prompt lacks %q", want)
+		}
+	}
+	if strings.Contains(sys, "play_action") || strings.Contains(last, "Score") {
+		t.Errorf("the prompt speaks of games:\n%s\n%s", sys, last)
+	}
+	if !strings.Contains(last, "TASK:\nWrite a Go program, hello.go") || !strings.Contains(last, "go.mod") {
+		t.Errorf("the first prompt lacks the task or the workspace's files:\n%s", last)
+	}
+	if final := reqs[len(reqs)-1].Messages; !strings.Contains(final[len(final)-1].Content, "TASK:\nWrite a Go program") {
+		t.Error("the task is not repeated at the last step")
+	}
+
+	// The run directory: one record, and a trajectory file.
+	rs, err := LoadResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Len() != 1 || len(rs.Problems) > 0 {
+		t.Fatalf("results: %+v", rs)
+	}
+	rec := rs.Records[0]
+	if rec.Game != "eval/hello_world" || rec.Variant != "scripted-model" || rec.FinalScore != 1 || rec.MaxScore != 1 ||
+		rec.Steps != 5 || rec.Moves != 4 || rec.Tokens != r.Tokens || rec.InvalidActions != 1 || rec.FirstPointStep != 5 {
+		t.Errorf("record %+v", rec)
+	}
+	tr, err := ReadTrajectory(out, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Game != "eval/hello_world" || len(tr.History) != 5 {
+		t.Errorf("trajectory: game %q, %d steps", tr.Game, len(tr.History))
+	}
+	var et EvalTrajectory
+	b, _ := os.ReadFile(filepath.Join(out, rec.Trajectory))
+	if err := json.Unmarshal(b, &et); err != nil {
+		t.Fatal(err)
+	}
+	if !et.Verdict.Pass || len(et.ToolCalls) != 4 || et.ToolCalls[1].Args["path"] != "hello.go" {
+		t.Errorf("eval trajectory: verdict %+v, calls %+v", et.Verdict, et.ToolCalls)
+	}
+	c, err := Compare(rs, "", CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, ok := c.Row("scripted-model", "eval/hello_world")
+	if !ok || row.Episodes != 1 || row.Percent.Mean != 100 {
+		t.Errorf("compare row %+v", row)
+	}
+}
+
+// A model that never finishes is stopped at the step limit and judged on
+// what it left; one that cannot be reached is a result with its error.
+func TestEvalLimitsAndErrors(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Fallback(func(llmtest.Request) llmtest.Response {
+		return llmtest.Text("THOUGHT: look again\nTOOL: read_file\nARGS: {\"path\": \".\"}")
+	})
+	client, _ := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetries: -1})
+	a := NewCodingAgent(CodingDefaults())
+	a.LLM = client
+	res, err := RunTask(context.Background(), a, task(t, "hello_world"), EvalOptions{MaxSteps: 3, Variant: "looker"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pass || res.Steps != 3 || res.StoppedBy != agent.StopSteps || res.Variant != "looker" {
+		t.Errorf("pass %v, %d steps, stopped by %s, variant %s", res.Pass, res.Steps, res.StoppedBy, res.Variant)
+	}
+	if !strings.Contains(res.Verdict.Reason, "hello.go does not exist") {
+		t.Errorf("reason %q", res.Verdict.Reason)
+	}
+
+	dead, _ := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: "http://127.0.0.1:1/v1", MaxRetries: -1})
+	b := NewCodingAgent(CodingDefaults())
+	b.LLM = dead
+	res, err = RunTask(context.Background(), b, task(t, "hello_world"), EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pass || res.Error == "" || res.StoppedBy != agent.StopError {
+		t.Errorf("pass %v, error %q, stopped by %s", res.Pass, res.Error, res.StoppedBy)
+	}
+	if rec := res.Record(); !rec.Failed() || rec.FinalScore != 0 {
+		t.Errorf("record %+v", rec)
+	}
+}
+
+func TestSummarizeEval(t *testing.T) {
+	s := SummarizeEval([]*TaskResult{
+		{Task: "a", Variant: "v", Pass: true, Steps: 3, ToolCalls: make([]tools.Call, 3), Tokens: llm.Usage{TotalTokens: 100}, Cost: 0.5},
+		{Task: "b", Variant: "v", Steps: 2, ToolCalls: make([]tools.Call, 1), Tokens: llm.Usage{TotalTokens: 50}, Error: "model down"},
+	})
+	want := "1/2 passed (50.0%), 5 steps, 4 tool calls, 0s, 150 tokens, $0.5000, 1 with errors"
+	if s.String() != want {
+		t.Errorf("summary %q, want %q", s.String(), want)
+	}
+}
