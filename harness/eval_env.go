@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 )
 
 // The environment a task's commands run in: the user's (less its secrets,
@@ -46,37 +45,23 @@ func TaskEnv() []string {
 		}
 	}
 	if os.Getenv("GOCACHE") == "" {
-		env = append(env, "GOCACHE="+writableDir(func() (string, error) {
-			d, err := os.UserCacheDir()
-			return filepath.Join(d, "go-build"), err
-		}, "grue-go-build"))
+		env = append(env, "GOCACHE="+userDir(os.UserCacheDir, "go-build", "grue-go-build"))
 	}
 	if os.Getenv("GOPATH") == "" {
-		env = append(env, "GOPATH="+writableDir(func() (string, error) {
-			d, err := os.UserHomeDir()
-			return filepath.Join(d, "go"), err
-		}, "grue-gopath"))
+		env = append(env, "GOPATH="+userDir(os.UserHomeDir, "go", "grue-gopath"))
 	}
 	return env
 }
 
-// writableDir returns the folder preferred gives when it can be made, and
-// otherwise fallback under the temporary directory.
-func writableDir(preferred func() (string, error), fallback string) string {
-	if d, err := preferred(); err == nil && filepath.IsAbs(d) && os.MkdirAll(d, 0o755) == nil {
-		return d
-	}
-	return filepath.Join(os.TempDir(), fallback)
-}
-
-// envValue returns the value of name in env ("NAME=value" entries; the
-// last one wins, as for exec.Cmd).
-func envValue(env []string, name string) string {
-	v := ""
-	for _, kv := range env {
-		if n, val, ok := strings.Cut(kv, "="); ok && n == name {
-			v = val
+// userDir returns name in the folder base gives (the user's cache or
+// home) when that folder is there, as the go command would use it, and
+// otherwise fallback under the temporary directory: a home that does not
+// exist (HOME=/nonexistent for a service) is not made.
+func userDir(base func() (string, error), name, fallback string) string {
+	if d, err := base(); err == nil && filepath.IsAbs(d) {
+		if info, err := os.Stat(d); err == nil && info.IsDir() {
+			return filepath.Join(d, name)
 		}
 	}
-	return v
+	return filepath.Join(os.TempDir(), fallback)
 }
