@@ -93,6 +93,7 @@ grue's packages and a game at hand (:help inside says more).`,
 	setupREPL(root, stdin, stdout, stderr)
 	root.AddCommand(newAgentCmd(stdout, stderr))
 	root.AddCommand(newExpCmd(stdout, stderr))
+	root.AddCommand(newEvalCmd(stdout, stderr))
 	return root
 }
 

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/harness"
+)
+
+// policyReference is grue eval's baseline: each task's known solution.
+const policyReference = "reference"
+
+// evalFlags are grue eval's command line.
+type evalFlags struct {
+	tasks    []string
+	all      bool
+	list     bool
+	quiet    bool
+	model    string
+	baseURL  string
+	out      string
+	steps    int
+	policy   string
+	protocol string
+	seed     int64
+	keep     bool
+}
+
+func newEvalCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f evalFlags
+	cmd := &cobra.Command{
+		Use:   "eval [--task ID | --all] [flags]",
+		Short: "Evaluate a coding agent on grue's coding tasks",
+		Long: `Evaluate the coding agent on coding tasks: each task plants files in a fresh
+temporary workspace, the agent works there with read_file, write_file,
+run_shell and finish, and a hidden verifier (tests the agent never saw)
+decides whether it passed. The workspace is removed afterwards (--keep
+leaves it for debugging).
+
+For each task grue prints PASS or FAIL with the verifier's reason, the
+agent's steps, tool calls, time and tokens; --quiet prints only the summary.
+Results go to a run directory (--out, by default runs/eval-<time>) in the
+format of experiments: results.jsonl (game eval/<task>, score 1 or 0 of 1,
+variant the model or policy, seed the trial's --seed) and a trajectory file
+per task with every tool call and its duration, so that grue exp compare
+reads them. Running again into the same --out with another --seed adds
+trials; with the same seed, the new records replace the old.
+
+The model comes from --model and --base-url or the environment
+(OPENAI_API_KEY, OPENAI_BASE_URL, GRUE_MODEL; HF_TOKEN alone selects the
+Hugging Face router). --policy reference needs none: it applies each task's
+known solution through the same tools, which shows that every task can be
+solved and that every verifier accepts a right answer.
+
+The exit status is 0 when every task ran, passed or not; 1 when a task
+could not be run or its episode ended in an error (a model that could not
+be reached).
+
+Tasks: ` + strings.Join(harness.TaskIDs(), ", ") + ".",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runEval(cmd, f, stdout, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.tasks, "task", nil, "the task to run (repeat, or separate with commas); default: all")
+	fl.BoolVar(&f.all, "all", false, "run every task (the default)")
+	fl.BoolVar(&f.list, "list", false, "list the tasks and exit")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print only the summary line")
+	fl.StringVar(&f.model, "model", "", "the model (default: $GRUE_MODEL)")
+	fl.StringVar(&f.baseURL, "base-url", "", "an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+	fl.StringVar(&f.out, "out", "", "the run directory for results (default runs/eval-<YYYYMMDD-HHMMSS>)")
+	fl.IntVar(&f.steps, "steps", harness.DefaultEvalSteps, "the most steps the agent may take on each task")
+	fl.StringVar(&f.policy, "policy", "", "who works: llm or reference (default: llm)")
+	fl.StringVar(&f.protocol, "protocol", "", "how the model answers: text (THOUGHT/TOOL/ARGS) or native (tool calls)")
+	fl.Int64Var(&f.seed, "seed", 1, "the trial's number, recorded as its seed and sent to the model as its seed: run again with another to add trials")
+	fl.BoolVar(&f.keep, "keep", false, "keep each task's workspace (its folder is printed)")
+	return cmd
+}
+
+func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
+	harness.Version = Version()
+	if f.list {
+		for _, t := range harness.Tasks() {
+			fmt.Fprintf(stdout, "%-12s  %s\n", t.ID, t.Summary)
+		}
+		return nil
+	}
+	if f.all && len(f.tasks) > 0 {
+		return usageError{errors.New("--task and --all do not go together")}
+	}
+	if f.steps < 1 {
+		return usageError{fmt.Errorf("--steps must be at least 1, not %d", f.steps)}
+	}
+	tasks := harness.Tasks()
+	if len(f.tasks) > 0 {
+		var err error
+		if tasks, err = harness.FindTasks(f.tasks...); err != nil {
+			return usageError{fmt.Errorf("--task: %w", err)}
+		}
+	}
+	cfg := harness.CodingDefaults()
+	if f.protocol != "" {
+		cfg.Protocol = f.protocol
+	}
+	cfg.Limits.MaxSteps = f.steps
+	llmSeed := int(f.seed)
+	cfg.Seed = &llmSeed
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
+	}
+
+	var newAgent func(harness.Task) (*agent.Agent, error)
+	variant := policyReference
+	switch f.policy {
+	case policyReference:
+		newAgent = func(t harness.Task) (*agent.Agent, error) {
+			a := harness.NewCodingAgent(cfg)
+			a.Policy = harness.NewReferencePolicy(t)
+			return a, nil
+		}
+	case "", policyLLM:
+		client, model, err := evalClient(f)
+		if err != nil {
+			return err
+		}
+		variant = model
+		newAgent = func(harness.Task) (*agent.Agent, error) {
+			a := harness.NewCodingAgent(cfg)
+			a.LLM, a.Model = client, model
+			return a, nil
+		}
+	default:
+		return usageError{fmt.Errorf("unknown --policy %q (want llm or reference)", f.policy)}
+	}
+	if _, err := harness.FindGo(); err != nil {
+		return fmt.Errorf("the tasks are in Go: %w", err)
+	}
+
+	out := f.out
+	if out == "" {
+		out = harness.DefaultOut("eval", time.Now())
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+	opts := harness.EvalOptions{Variant: variant, Seed: f.seed, MaxSteps: f.steps, Out: out, Keep: f.keep}
+	if !f.quiet {
+		opts.OnResult = func(r *harness.TaskResult) { printTaskResult(stdout, r) }
+	}
+	results, err := harness.RunEval(ctx, tasks, newAgent, opts)
+	s := harness.SummarizeEval(results)
+	fmt.Fprintf(stdout, "%s: %s; results in %s\n", variant, s, out)
+	if err != nil {
+		return err
+	}
+	if s.Errors > 0 {
+		return fmt.Errorf("%d of %d tasks ended in an error (see %s)", s.Errors, s.Tasks, out)
+	}
+	return nil
+}
+
+// evalClient builds the model's client from the flags and the
+// environment, and names the model.
+func evalClient(f evalFlags) (llm.Client, string, error) {
+	lc := llm.ConfigFromEnv()
+	if f.model != "" {
+		lc.Model = f.model
+	}
+	if f.baseURL != "" {
+		lc.BaseURL = f.baseURL
+	}
+	if !lc.Configured() {
+		return nil, "", errors.New("no model is configured: set OPENAI_API_KEY, OPENAI_BASE_URL or HF_TOKEN (and GRUE_MODEL), or pass --model and --base-url; --policy reference runs the tasks' reference solutions without a model")
+	}
+	c, err := llm.NewOpenAI(lc)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, lc.Model, nil
+}
+
+// printTaskResult prints one task's outcome: a line of figures, the
+// verdict's reason, and the episode's error or the kept workspace.
+func printTaskResult(w io.Writer, r *harness.TaskResult) {
+	mark := "FAIL"
+	if r.Pass {
+		mark = "PASS"
+	}
+	tokens := max(r.Tokens.TotalTokens, r.Tokens.PromptTokens+r.Tokens.CompletionTokens)
+	fmt.Fprintf(w, "%s  %-12s  %2d steps  %2d tool calls  %6s  %6d tokens  $%.4f\n", mark, r.Task, r.Steps, len(r.ToolCalls),
+		(r.Duration + r.VerifyDuration).Round(100*time.Millisecond), tokens, r.Cost)
+	fmt.Fprintf(w, "      %s\n", clipLine(r.Verdict.Reason, 300))
+	if r.Error != "" {
+		fmt.Fprintf(w, "      error: %s\n", clipLine(r.Error, 300))
+	}
+	if r.Workspace != "" {
+		fmt.Fprintf(w, "      workspace: %s\n", r.Workspace)
+	}
+}
+
+// clipLine makes s one line of at most n bytes.
+func clipLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = s[:n] + "..."
+	}
+	return s
+}

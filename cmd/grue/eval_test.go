@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/harness"
+)
+
+// TestEvalScripts runs the scripts of grue eval, in testdata/script/eval.
+// They run the go command, so they get the user's build cache (test
+// scripts have no home): with a cold one, each task would build the
+// standard library anew.
+func TestEvalScripts(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOCACHE: %v", err)
+	}
+	gocache := strings.TrimSpace(string(out))
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script/eval",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("GOCACHE", gocache)
+			return nil
+		},
+	})
+}
+
+// grue eval with a model: the model's replies come from a local
+// OpenAI-compatible server; the agent writes hello.go and passes.
+func TestEvalWithAModel(t *testing.T) {
+	for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "HF_TOKEN", "GRUE_MODEL"} {
+		t.Setenv(k, "")
+	}
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Reply("THOUGHT: write it\nTOOL: write_file\nARGS: {\"path\": \"hello.go\", \"content\": \"package main\\n\\nimport \\\"fmt\\\"\\n\\nfunc main() { fmt.Println(\\\"Hello, World!\\\") }\\n\"}").
+		Reply("THOUGHT: done\nTOOL: finish\nARGS: {\"summary\": \"hello.go\"}")
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"eval", "--task", "hello_world", "--model", "tiny-coder", "--base-url", srv.URL(), "--out", dir}, nil, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "PASS  hello_world    2 steps   2 tool calls") ||
+		!strings.HasPrefix(lines[2], "tiny-coder: 1/1 passed (100.0%), 2 steps, 2 tool calls") || strings.Contains(lines[0], " 0 tokens") {
+		t.Errorf("output:\n%s", stdout.String())
+	}
+	if req := srv.Requests()[0]; req.Model != "tiny-coder" || req.Seed == nil || *req.Seed != 1 {
+		t.Errorf("request: model %q, seed %v", req.Model, req.Seed)
+	}
+	rs, err := harness.LoadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Len() != 1 || rs.Records[0].Variant != "tiny-coder" || rs.Records[0].Model != "tiny-coder" || rs.Records[0].FinalScore != 1 {
+		t.Errorf("records %+v", rs.Records)
+	}
+
+	// A model server that refuses every request: the task fails with the
+	// episode's error, and grue eval says so in its exit status.
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"eval", "--task", "hello_world", "--model", "m", "--base-url", srv.URL(), "--out", filepath.Join(dir, "2")}, nil, &stdout, &stderr)
+	if code != exitError || !strings.Contains(stdout.String(), "FAIL  hello_world") || !strings.Contains(stdout.String(), "error: ") ||
+		!strings.Contains(stderr.String(), "1 of 1 tasks ended in an error") {
+		t.Errorf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+}
