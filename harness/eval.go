@@ -158,7 +158,7 @@ type EvalTrajectory struct {
 	*agent.RunResult
 }
 
-// RunTask runs agent a on task t: it makes a fresh temporary workspace,
+// RunTask runs agent a, a fresh one, on task t: it makes a fresh temporary workspace,
 // plants the task's files, gives a the workspace tools (TaskTools) and the
 // task (a CodingPrompt gets it; a DefaultPrompt, the game prompt, is
 // replaced by one), runs the episode until the agent calls finish or a
@@ -176,6 +176,9 @@ func RunTask(ctx context.Context, a *agent.Agent, t Task, opts EvalOptions) (*Ta
 	}
 	if t.Verify == nil {
 		return nil, fmt.Errorf("task %s: no verifier", t.ID)
+	}
+	if n := len(a.History); n > 0 {
+		return nil, fmt.Errorf("task %s: the agent has played %d steps already: give each task a fresh agent", t.ID, n)
 	}
 	dir, err := os.MkdirTemp("", "grue-eval-"+unsafeName.ReplaceAllString(t.ID, "_")+"-")
 	if err != nil {

@@ -106,6 +106,16 @@ func TestWorkspaceRemovedAfterwards(t *testing.T) {
 		t.Errorf("Workspace = %q for a removed workspace", res.Workspace)
 	}
 
+	// An agent is good for one task.
+	a := NewCodingAgent(CodingDefaults())
+	a.Policy = NewReferencePolicy(tk)
+	if _, err := RunTask(context.Background(), a, tk, EvalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunTask(context.Background(), a, tk, EvalOptions{}); err == nil || !strings.Contains(err.Error(), "fresh agent") {
+		t.Errorf("a second task for one agent: %v", err)
+	}
+
 	res2, dir2 := where(true)
 	defer os.RemoveAll(dir2)
 	if dir2 == dir {
