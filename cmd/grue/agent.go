@@ -167,6 +167,11 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 		policy = wt
 	}
 
+	if client == nil {
+		// A baseline asks valid_actions and get_map, which the course's
+		// four tools lack: it gets every game tool.
+		cfg.Tools = nil
+	}
 	a := agent.New(cfg)
 	if client != nil {
 		a.LLM = client
