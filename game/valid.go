@@ -97,19 +97,53 @@ func (g *Game) ValidActions() ([]string, error) {
 		ok   bool
 	}
 	outs := make([]outcome, len(cands))
-	var waitHash uint64
 	waitCmd := "wait"
 	if !g.vaVocab().has("wait") {
 		waitCmd = "z"
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
+	// Judge what a candidate does by what waiting a turn does. A state in
+	// which even waiting does not come back (Zork I's nest put into the
+	// sack inside it loops forever) has no valid actions to find: every
+	// candidate would run to the budget.
 	var errOnce sync.Once
 	var firstErr error
 	pool := g.vaPool()
+	try := func(m *zmachine.Machine, wgame *Game, cmd string) (uint64, bool) {
+		if err := m.Restore(snap); err != nil {
+			errOnce.Do(func() { firstErr = err })
+			return 0, false
+		}
+		out, err := m.Step(cmd)
+		if err != nil {
+			return 0, false
+		}
+		done, _ := wgame.judge(out)
+		h := wgame.vaHash(rel)
+		if done {
+			h = ^h
+		}
+		return h, true
+	}
+	m0, err := g.vaMachine(pool)
+	if err != nil {
+		return nil, fmt.Errorf("%s: valid actions: %w", g.name, err)
+	}
+	w0 := *g
+	w0.m = m0
+	waitHash, ok := try(m0, &w0, waitCmd)
+	pool.Put(m0)
+	if firstErr != nil {
+		return nil, fmt.Errorf("%s: valid actions: %w", g.name, firstErr)
+	}
+	if !ok {
+		return nil, fmt.Errorf("%s: valid actions: the game does not come back from %q in this state (it runs past %d instructions)", g.name, waitCmd, vaBudget)
+	}
+
+	var next atomic.Int64
+	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
-		go func(first bool) {
+		go func() {
 			defer wg.Done()
 			m, err := g.vaMachine(pool)
 			if err != nil {
@@ -119,34 +153,15 @@ func (g *Game) ValidActions() ([]string, error) {
 			defer pool.Put(m)
 			wgame := *g
 			wgame.m = m
-			try := func(cmd string) (uint64, bool) {
-				if err := m.Restore(snap); err != nil {
-					errOnce.Do(func() { firstErr = err })
-					return 0, false
-				}
-				out, err := m.Step(cmd)
-				if err != nil {
-					return 0, false
-				}
-				done, _ := wgame.judge(out)
-				h := wgame.vaHash(rel)
-				if done {
-					h = ^h
-				}
-				return h, true
-			}
-			if first {
-				waitHash, _ = try(waitCmd)
-			}
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(cands) {
 					return
 				}
-				h, ok := try(cands[i])
+				h, ok := try(m, &wgame, cands[i])
 				outs[i] = outcome{h, ok}
 			}
-		}(w == 0)
+		}()
 	}
 	wg.Wait()
 	if firstErr != nil {
@@ -263,11 +278,16 @@ func (g *Game) vaPool() *sync.Pool {
 
 // vaMachine takes an idle worker machine from pool or makes one. Worker
 // machines keep a single undo slot: candidates never undo more than once.
+// vaBudget is the instructions one candidate may run. A command that
+// takes longer is not a valid action: it is a loop (a look in Zork I runs
+// under 2 000 instructions; its longest turns some tens of thousands).
+const vaBudget = 2_000_000
+
 func (g *Game) vaMachine(pool *sync.Pool) (*zmachine.Machine, error) {
 	if m, ok := pool.Get().(*zmachine.Machine); ok {
 		return m, nil
 	}
-	m, err := zmachine.New(g.story, zmachine.Options{Seed: g.opts.seed, Width: g.opts.width, Name: g.name, UndoSlots: 1})
+	m, err := zmachine.New(g.story, zmachine.Options{Seed: g.opts.seed, Width: g.opts.width, Name: g.name, UndoSlots: 1, Budget: vaBudget})
 	if err != nil {
 		return nil, err
 	}
