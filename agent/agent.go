@@ -322,6 +322,12 @@ func (a *Agent) Step(ctx context.Context) (*Step, error) {
 		t := time.Now()
 		act, err := a.Policy.Next(ctx, a.View())
 		s.LLMTime = time.Since(t)
+		if err == nil && ctx.Err() != nil {
+			// Cut short while the policy chose (a policy written in the
+			// REPL answers nothing once its cell is interrupted): the
+			// step is not played.
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			if errors.Is(err, ErrDone) {
 				return nil, err
