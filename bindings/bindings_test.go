@@ -87,3 +87,32 @@ func TestDocOf(t *testing.T) {
 		t.Errorf("Docs(game) = %v; want Open and Game.Undo, without the package entry", names)
 	}
 }
+
+// TestInterfaceWrappers: the interfaces that a script implements to change
+// the agent come with yaegi's wrapper types, without which a type written
+// in a script cannot be given where the interface is wanted.
+func TestInterfaceWrappers(t *testing.T) {
+	for _, tc := range []struct{ pkg, iface string }{
+		{"github.com/grue-lab/grue/agent", "Policy"},
+		{"github.com/grue-lab/grue/agent", "PromptBuilder"},
+		{"github.com/grue-lab/grue/agent/memory", "Strategy"},
+		{"github.com/grue-lab/grue/agent/tools", "Tool"},
+		{"github.com/grue-lab/grue/agent/llm", "Client"},
+		{"github.com/grue-lab/grue/harness", "Verifier"},
+	} {
+		p, ok := Lookup(tc.pkg)
+		if !ok {
+			t.Errorf("%s is not bound", tc.pkg)
+			continue
+		}
+		iface, wrapper := p.Symbols[tc.iface], p.Symbols["_"+tc.iface]
+		if !iface.IsValid() || !wrapper.IsValid() {
+			t.Errorf("%s.%s: interface bound %v, wrapper bound %v", p.Name, tc.iface, iface.IsValid(), wrapper.IsValid())
+			continue
+		}
+		it := iface.Type().Elem()
+		if wt := wrapper.Type().Elem(); !wt.Implements(it) {
+			t.Errorf("%s.%s's wrapper %s does not implement it", p.Name, tc.iface, wt)
+		}
+	}
+}

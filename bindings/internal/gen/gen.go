@@ -31,9 +31,14 @@ import (
 // Packages are the import paths of the project's packages that scripts and
 // the REPL can import. Add a package here and run `go generate ./bindings`.
 var Packages = []string{
+	"github.com/grue-lab/grue/agent",
+	"github.com/grue-lab/grue/agent/llm",
+	"github.com/grue-lab/grue/agent/memory",
+	"github.com/grue-lab/grue/agent/tools",
 	"github.com/grue-lab/grue/game",
 	"github.com/grue-lab/grue/game/stories",
 	"github.com/grue-lab/grue/game/zmachine",
+	"github.com/grue-lab/grue/harness",
 }
 
 // DocsFile is the name of the generated table of doc comments.
