@@ -11,6 +11,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,6 +61,9 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 		return nil, false, s.evalImports(ctx, u, loc)
 	case declUnit:
 		if err := s.checkDecl(u, loc); err != nil {
+			return nil, false, err
+		}
+		if err := s.importUsed(ctx, u, loc); err != nil {
 			return nil, false, err
 		}
 		if _, err := s.evalRetry(ctx, body, u, loc); err != nil {
@@ -222,6 +226,65 @@ func (s *Session) evalRetry(ctx context.Context, src string, u unit, loc source)
 			return res, err
 		}
 	}
+}
+
+// importUsed imports the bound packages that a declaration names (X.Y)
+// without an import, where X is no name the session knows: yaegi's
+// compiler panics on a package it does not know in a function's
+// signature (func (p *T) Next(ctx context.Context)) rather than calling
+// it undefined, so evalRetry cannot import it after the fact. An unknown
+// X in a type (a signature, a field, a type declaration) can only be a
+// package, and one that is not bound is reported as undefined.
+func (s *Session) importUsed(ctx context.Context, u unit, loc source) error {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+u.text, parser.SkipObjectResolution)
+	if err != nil {
+		return nil // the interpreter says what is wrong
+	}
+	var names, inTypes []string
+	selectors := func(n ast.Node, into *[]string) {
+		if n == nil || reflect.ValueOf(n).IsNil() {
+			return
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && !slices.Contains(*into, id.Name) {
+					*into = append(*into, id.Name)
+				}
+			}
+			return true
+		})
+	}
+	selectors(f, &names)
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			selectors(d.Recv, &inTypes)
+			selectors(d.Type, &inTypes)
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					selectors(sp.Type, &inTypes)
+				case *ast.ValueSpec:
+					selectors(sp.Type, &inTypes)
+				}
+			}
+		}
+	}
+	for _, name := range names {
+		if loc.known(name) {
+			continue
+		}
+		if p, ok := packageNamed(name); ok {
+			if err := s.importPackage(ctx, name, p, loc, u.line); err != nil {
+				return err
+			}
+		} else if slices.Contains(inTypes, name) {
+			return &Error{Kind: "error", File: loc.label, Line: u.line, compile: true,
+				Msg: fmt.Sprintf("undefined: %s (no package of that name is bound: :help imports lists them)", name)}
+		}
+	}
+	return nil
 }
 
 // undefinedName matches the compiler's message for an unknown name.
