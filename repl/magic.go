@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/grue-lab/grue/bindings"
-	"github.com/grue-lab/grue/game"
 )
 
 // Magic is a command of the REPL rather than Go code: a cell that starts
@@ -79,7 +78,9 @@ func builtinMagics() map[string]Magic {
 		{Name: "time", Usage: "CODE", Help: "run code as a cell and say how long it took", Code: true, Run: magicTime},
 		{Name: "load", Usage: "FILE.go|FILE.md", Help: "evaluate a file's declarations in the session (func main is not run); a notebook's cells in turn", Run: magicLoad},
 		{Name: "run", Usage: "FILE.go [ARGS]", Help: "run a script's main, as grue run does, apart from the session", Run: magicRun},
-		{Name: "play", Usage: "COMMAND", Help: "play a command in the session's game g and show the reply", Run: magicPlay},
+		{Name: "step", Usage: "[N]", Help: "play N steps (1) of the agent's episode ep: each step's call, thought and what the game said", Run: magicStep},
+		{Name: "play", Usage: "COMMAND", Help: "play a command in the agent's episode ep, recorded as a step of its history (in g without an episode)", Run: magicPlay},
+		{Name: "prompt", Help: "exactly what the model of the episode ep will be sent next", Run: magicPrompt},
 		{Name: "history", Help: "the cells so far, numbered", Run: magicHistory},
 		{Name: "save", Usage: "FILE.md", Help: "save the session as a notebook: each cell and its output, re-runnable with grue run FILE.md", Run: magicSave},
 		{Name: "reset", Help: "start afresh: a new interpreter, a new game; cells are kept for :save", Run: magicReset},
@@ -99,9 +100,13 @@ drops the cell being typed), Ctrl-D leaves. Tab completes packages, their
 symbols after a dot, variables and magics.
 
 The session's game is the variable g (a *game.Game): g.Step("open
-mailbox"), g.Info(), g.Map(). Packages fmt, strings, game, zmachine and
-stories are imported; any other bound package is imported when a cell
-first uses it (time.Now()).
+mailbox"), g.Info(), g.Map(). The agent's episode is ep (a
+*harness.Episode on its own copy of the game): ep.Step(ctx), ep.Run(ctx,
+20), ep.Prompt(ctx), alt, _ := ep.Fork(), ep.Agent.System, ep.Agent.History;
+ctx is the running cell's context, which Ctrl-C cancels. Packages fmt,
+strings, game, zmachine, stories, agent, llm, memory, tools and harness
+are imported; any other bound package is imported when a cell first uses
+it (time.Now()).
 
 Magics:`
 
@@ -285,33 +290,6 @@ func magicReset(ctx context.Context, s *Session, args string) error {
 	return nil
 }
 
-func magicPlay(ctx context.Context, s *Session, args string) error {
-	if args == "" {
-		return fmt.Errorf("usage: :play COMMAND")
-	}
-	g := s.game
-	if v, ok := s.Globals()[GameVar]; ok && v.IsValid() && v.CanInterface() {
-		if cur, ok := v.Interface().(*game.Game); ok && cur != nil {
-			g = cur
-		}
-	}
-	if g == nil {
-		return fmt.Errorf("the session has no game")
-	}
-	r, err := g.Step(args)
-	if err != nil {
-		return fmt.Errorf("play %q: %w", args, err)
-	}
-	w := s.Stdout()
-	fmt.Fprintln(w, fold(strings.TrimRight(r.Observation, "\n"), s.opts.Width))
-	fmt.Fprintf(w, "[Score: %d | Moves: %d]", r.Info.Score, r.Info.Moves)
-	if r.Done {
-		fmt.Fprint(w, " GAME OVER")
-	}
-	fmt.Fprintln(w)
-	return nil
-}
-
 func magicLoad(ctx context.Context, s *Session, args string) error {
 	if args == "" {
 		return fmt.Errorf("usage: :load FILE.go or FILE.md")
@@ -392,13 +370,18 @@ func magicSave(ctx context.Context, s *Session, args string) error {
 	return nil
 }
 
-// Banner is the line the REPL starts with: the game and how to get help.
+// Banner says what the session holds: the game and its seed, and who
+// plays the agent's episode: "game: lantern (seed 1), model: gpt-4o-mini",
+// or "game: lantern (seed 1), policy: explorer (no model configured: ...)".
 func (s *Session) Banner() string {
-	g := "no game"
-	if s.game != nil {
-		g = fmt.Sprintf("game: %s (seed %d) as %s", s.game.Name(), s.opts.Seed, GameVar)
+	if s.game == nil {
+		return "no game"
 	}
-	return g
+	b := fmt.Sprintf("game: %s (seed %d)", s.game.Name(), s.opts.Seed)
+	if s.player != "" {
+		b += ", " + s.player
+	}
+	return b
 }
 
 // synopsis is the first sentence of a doc comment.

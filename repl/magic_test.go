@@ -49,7 +49,7 @@ func TestMagics(t *testing.T) {
 		{src: ":table", err: "usage: :table"},
 		{src: ":time inc(x)", want: []string{"42\n", "time: "}},
 		{src: ":time for i := 0; i < 3; i++ {\n\tx++\n}", want: []string{"time: "}},
-		{src: ":play take the sky", want: []string{"[Score: 0 | Moves: 1]"}},
+		{src: ":play take the sky", want: []string{"step 1: play_action {\"action\":\"take the sky\"} -> Meadow (score 0)\n", "    thought: played at the REPL with :play\n"}, not: []string{"[Score:"}},
 		{src: ":play", err: "usage: :play COMMAND"},
 		{src: ":nonesuch", err: "unknown magic :nonesuch"},
 	} {
@@ -188,7 +188,7 @@ func TestSaveNotebook(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(data)
-	for _, want := range []string{"# grue session", "game: lantern (seed 1) as g", "```go\nhalf(x)\n```\n\n```\n10\n```", "````go\nfmt.Println(\"```not a fence```\")\n````", "error: line 1: undefined: undefinedThing"} {
+	for _, want := range []string{"# grue session", "game: lantern (seed 1), policy: explorer", "```go\nhalf(x)\n```\n\n```\n10\n```", "````go\nfmt.Println(\"```not a fence```\")\n````", "error: line 1: undefined: undefinedThing"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the notebook lacks %q:\n%s", want, text)
 		}

@@ -39,6 +39,12 @@ func display(v reflect.Value, width int) string {
 	if s, ok := special(v); ok {
 		return fold(s, width)
 	}
+	if sum, name, ok := summary(v, false); ok {
+		if v.Kind() == reflect.Pointer {
+			name = "&" + name
+		}
+		return namedStructBlock(sum, name, width)
+	}
 	switch v.Kind() {
 	case reflect.String:
 		if v.Len() == 0 {
@@ -124,11 +130,16 @@ func exportedFields(t reflect.Type) []int {
 // structBlock shows a struct field by field, names aligned, a multi-line
 // value indented under its first line.
 func structBlock(v reflect.Value, width int) string {
-	var b strings.Builder
 	name := typeName(v.Type())
 	if name == "" {
 		name = "struct"
 	}
+	return namedStructBlock(v, name, width)
+}
+
+// namedStructBlock is structBlock with the type's name given.
+func namedStructBlock(v reflect.Value, name string, width int) string {
+	var b strings.Builder
 	fields := exportedFields(v.Type())
 	if len(fields) == 0 {
 		return name + "{}"
@@ -237,6 +248,9 @@ func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 	if !v.IsValid() {
 		b.WriteString("nil")
 		return
+	}
+	if sum, _, ok := summary(v, false); ok {
+		v = sum
 	}
 	if s, ok := special(v); ok {
 		if v.Kind() == reflect.String || (v.Kind() != reflect.Struct && v.Kind() != reflect.Pointer) {

@@ -21,9 +21,11 @@ type ScriptOptions struct {
 	Stdin          io.Reader // default os.Stdin
 	// Width is the width values are folded to in a notebook; 0 means 100.
 	Width int
-	// Game and Seed choose a notebook's game, as in Options.
-	Game string
-	Seed int64
+	// Game and Seed choose a notebook's game, and Policy who plays its
+	// episode, as in Options (the model comes from the environment).
+	Game   string
+	Seed   int64
+	Policy string
 }
 
 // scriptTag is a build tag that scripts are run with: a script in a
@@ -147,10 +149,11 @@ func runNotebook(ctx context.Context, path, text string, opts ScriptOptions) err
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	s, err := New(Options{Stdout: opts.Stdout, Stderr: opts.Stderr, Stdin: opts.Stdin, Game: opts.Game, Seed: opts.Seed, Width: opts.Width})
+	s, err := New(Options{Stdout: opts.Stdout, Stderr: opts.Stderr, Stdin: opts.Stdin, Game: opts.Game, Seed: opts.Seed, Policy: opts.Policy, Width: opts.Width})
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	for _, c := range cells {
 		if err := s.markedCell(ctx, c); err != nil {
 			if errors.Is(err, ErrQuit) {

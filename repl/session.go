@@ -16,6 +16,7 @@ import (
 
 	"github.com/grue-lab/grue/bindings"
 	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/harness"
 )
 
 // GameVar is the name of the session variable that holds the session's
@@ -31,6 +32,11 @@ var Preloaded = map[string]string{
 	"game":     "github.com/grue-lab/grue/game",
 	"zmachine": "github.com/grue-lab/grue/game/zmachine",
 	"stories":  "github.com/grue-lab/grue/game/stories",
+	"agent":    "github.com/grue-lab/grue/agent",
+	"llm":      "github.com/grue-lab/grue/agent/llm",
+	"memory":   "github.com/grue-lab/grue/agent/memory",
+	"tools":    "github.com/grue-lab/grue/agent/tools",
+	"harness":  "github.com/grue-lab/grue/harness",
 }
 
 // Options configure a Session.
@@ -50,8 +56,21 @@ type Options struct {
 	Game string
 	// Seed seeds the game's random numbers; 0 means 1.
 	Seed int64
-	// NoGame leaves the session without a game (and without g).
+	// NoGame leaves the session without a game (and without g), and
+	// without an agent episode.
 	NoGame bool
+	// Model and BaseURL choose the model of the session's agent over the
+	// environment's GRUE_MODEL and OPENAI_BASE_URL (see llm.ConfigFromEnv).
+	Model   string
+	BaseURL string
+	// Policy chooses who plays the session's episode: "llm", "random",
+	// "walkthrough" or "explorer" (harness.Policies). "" means the model
+	// when one is configured, else the explorer baseline; "llm" without a
+	// model is an error.
+	Policy string
+	// NoEpisode leaves the session without an agent episode (and without
+	// ep): :play then plays in g.
+	NoEpisode bool
 	// Width is the width, in columns, that long values are folded to;
 	// 0 means 100.
 	Width int
@@ -74,6 +93,10 @@ type Session struct {
 	funcs   map[string]string // function or method ("T.M") -> where it was declared
 	defs    []definition      // Define's values, defined again by Reset
 	game    *game.Game
+	episode *harness.Episode   // the episode the session started (or :reset) with
+	owned   []*harness.Episode // the episodes the session made, for Close
+	player  string             // who plays episode, for the banner
+	cellCtx *cellContext       // the variable ctx
 	cells   []Cell
 	n       int // number of the last cell started
 }
@@ -125,10 +148,11 @@ func New(opts Options) (*Session, error) {
 		opts.Width = 100
 	}
 	s := &Session{
-		opts: opts,
-		out:  &recorder{w: opts.Stdout},
-		errw: &panicFilter{w: opts.Stderr},
-		pack: reflect.ValueOf(func(v ...interface{}) []interface{} { return v }),
+		opts:    opts,
+		out:     &recorder{w: opts.Stdout},
+		errw:    &panicFilter{w: opts.Stderr},
+		pack:    reflect.ValueOf(func(v ...interface{}) []interface{} { return v }),
+		cellCtx: &cellContext{},
 	}
 	s.magics = builtinMagics()
 	if err := s.reset(); err != nil {
@@ -150,6 +174,7 @@ func newInterp(out, errw io.Writer, stdin io.Reader, args []string, tags ...stri
 // reset starts the interpreter afresh: the bindings, the preloaded
 // packages, the game, and Define's values.
 func (s *Session) reset() error {
+	s.Close() // the old interpreter's episode: nothing can reach it any more
 	i, err := newInterp(s.out, s.errw, s.opts.Stdin, s.opts.Args)
 	if err != nil {
 		return err
@@ -175,7 +200,10 @@ func (s *Session) reset() error {
 			return fmt.Errorf("start session: %w", err)
 		}
 	}
-	s.game = nil
+	if err := s.defineValue(CtxVar, reflect.TypeOf((*context.Context)(nil)).Elem(), s.cellCtx); err != nil {
+		return err
+	}
+	s.game, s.episode, s.player = nil, nil, ""
 	if !s.opts.NoGame {
 		g, err := game.Open(s.opts.Game, game.Seed(s.opts.Seed))
 		if err != nil {
@@ -183,6 +211,17 @@ func (s *Session) reset() error {
 		}
 		s.game = g
 		if err := s.define(GameVar, g); err != nil {
+			return err
+		}
+	}
+	if !s.opts.NoGame && !s.opts.NoEpisode {
+		e, player, err := s.newEpisode()
+		if err != nil {
+			return err
+		}
+		s.episode, s.player = e, player
+		s.owned = append(s.owned, e)
+		if err := s.define(EpisodeVar, e); err != nil {
 			return err
 		}
 	}
@@ -225,8 +264,13 @@ func (s *Session) define(name string, v any) error {
 	if !rv.IsValid() {
 		return fmt.Errorf("define %s: a nil value has no type", name)
 	}
-	holder := reflect.New(rv.Type()).Elem()
-	holder.Set(rv)
+	return s.defineValue(name, rv.Type(), v)
+}
+
+// defineValue defines the variable name, of type typ, holding v.
+func (s *Session) defineValue(name string, typ reflect.Type, v any) error {
+	holder := reflect.New(typ).Elem()
+	holder.Set(reflect.ValueOf(v))
 	key := "V_" + name
 	if err := s.in.Use(interp.Exports{privatePkg + "/" + privatePkg: {key: holder}}); err != nil {
 		return fmt.Errorf("define %s: %w", name, err)
@@ -266,6 +310,9 @@ func (s *Session) Eval(ctx context.Context, src string) (Result, error) {
 	}
 	s.n++
 	start := time.Now()
+	if s.cellCtx != nil {
+		defer s.cellCtx.begin(ctx)()
+	}
 	s.out.begin()
 	var (
 		vals []reflect.Value

@@ -13,10 +13,11 @@ import (
 func newSession(t testing.TB) (*Session, *bytes.Buffer) {
 	t.Helper()
 	var out bytes.Buffer
-	s, err := New(Options{Stdout: &out, Stderr: &out, Stdin: strings.NewReader("")})
+	s, err := New(Options{Stdout: &out, Stderr: &out, Stdin: strings.NewReader(""), Policy: "explorer"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { s.Close() })
 	return s, &out
 }
 
@@ -190,8 +191,16 @@ func TestDefineAndReset(t *testing.T) {
 	}
 	evalOK(t, s, "x := 1")
 	evalOK(t, s, `g.Step("north")`)
-	if out := evalOK(t, s, ":reset"); !strings.Contains(out, "session reset: game: lantern (seed 1) as g") {
+	evalOK(t, s, ":step 2")
+	old := s.Episode()
+	if out := evalOK(t, s, ":reset"); !strings.Contains(out, "session reset: game: lantern (seed 1), policy: explorer") {
 		t.Fatalf(":reset printed %q", out)
+	}
+	if out := evalOK(t, s, "len(ep.Agent.History)"); out != "0\n" || s.Episode() == old {
+		t.Errorf("after :reset ep has %q steps: want a new episode", out)
+	}
+	if _, err := old.Step(context.Background()); err == nil {
+		t.Error("the episode before :reset still plays: :reset must close it")
 	}
 	if _, err := s.Eval(context.Background(), "x"); err == nil {
 		t.Error("x survived :reset")
@@ -259,5 +268,20 @@ func BenchmarkPlay(b *testing.B) {
 		if _, err := s.Eval(context.Background(), ":play look"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestImportInSignature: a package named only in a declaration's
+// signature is imported too, as in any other cell (yaegi's compiler
+// panics on it rather than calling it undefined).
+func TestImportInSignature(t *testing.T) {
+	s, _ := newSession(t)
+	evalOK(t, s, "type T struct{}\nfunc (T) half(d time.Duration) time.Duration { return d / 2 }")
+	if got := evalOK(t, s, "T{}.half(3 * time.Second)"); got != "1.5s\n" {
+		t.Errorf("T{}.half(3s) printed %q", got)
+	}
+	evalOK(t, s, "func elapsed(since time.Time) bool { return !since.IsZero() }")
+	if _, err := s.Eval(context.Background(), "func bad(x nonesuch.Type) {}"); err == nil || !strings.Contains(err.Error(), "nonesuch") {
+		t.Errorf("an unknown package in a signature: %v", err)
 	}
 }

@@ -38,6 +38,9 @@ func tableOf(v reflect.Value) (*table, error) {
 	if !v.IsValid() {
 		return nil, fmt.Errorf("nil has no table")
 	}
+	if sum, _, ok := summary(v, false); ok {
+		v = sum
+	}
 	if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
 		v = v.Elem()
 	}
@@ -58,6 +61,10 @@ func tableOf(v reflect.Value) (*table, error) {
 			if st.Kind() == reflect.Pointer {
 				st = st.Elem()
 			}
+			sumType, summarized := summaryType(st)
+			if summarized {
+				st = sumType
+			}
 			fields := exportedFields(st)
 			for _, i := range fields {
 				t.header = append(t.header, st.Field(i).Name)
@@ -68,6 +75,13 @@ func tableOf(v reflect.Value) (*table, error) {
 					break
 				}
 				e := deref(v.Index(r))
+				if summarized {
+					if sum, _, ok := summary(e, true); ok {
+						e = sum
+					} else {
+						e = reflect.Value{} // a nil pointer
+					}
+				}
 				if e.Kind() == reflect.Pointer {
 					e = e.Elem()
 				}

@@ -8,10 +8,13 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/repl"
 )
 
@@ -20,6 +23,17 @@ type replOptions struct {
 	game    string
 	seed    int64
 	noColor bool
+	model   string
+	baseURL string
+	policy  string
+}
+
+// agentFlags adds the flags that choose who plays the session's episode.
+func (o *replOptions) agentFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.model, "model", "", "the model of the session's agent (default: $GRUE_MODEL)")
+	f.StringVar(&o.baseURL, "base-url", "", "an OpenAI-compatible endpoint for the session's agent (default: $OPENAI_BASE_URL)")
+	f.StringVar(&o.policy, "policy", "", "who plays the episode ep: llm, random, walkthrough or explorer (default: llm when a model is configured, else explorer)")
 }
 
 // setupREPL makes grue without a subcommand start the notebook REPL, with
@@ -30,24 +44,40 @@ func setupREPL(root *cobra.Command, stdin io.Reader, stdout, stderr io.Writer) {
 	f.StringVar(&o.game, "game", "", "the session's game g: a story name or path (default: the built-in story)")
 	f.Int64Var(&o.seed, "seed", 1, "seed of the game's random numbers")
 	f.BoolVar(&o.noColor, "no-color", false, "print errors without colour")
+	o.agentFlags(root)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		return o.run(cmd.Context(), stdin, stdout, stderr)
 	}
 	root.AddCommand(newRunCmd(stdin, stdout, stderr))
 }
 
+// check refuses a --policy that is not one, as a usage error.
+func (o replOptions) check() error {
+	if o.policy != "" && !slices.Contains(harness.Policies, o.policy) {
+		return usageError{fmt.Errorf("unknown --policy %q (want %s)", o.policy, strings.Join(harness.Policies, ", "))}
+	}
+	return nil
+}
+
 // run starts a session and reads cells: from a terminal with prompts, line
 // editing and history, or from anything else as a notebook that stops at
-// the first error (see repl.RunPipe).
+// the first error (see repl.RunPipe), with the banner on stderr.
 func (o replOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
+	if err := o.check(); err != nil {
+		return err
+	}
 	quietInterpreterLog()
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s, err := repl.New(repl.Options{Stdout: stdout, Stderr: stderr, Stdin: stdin, Game: o.game, Seed: o.seed})
+	s, err := repl.New(repl.Options{
+		Stdout: stdout, Stderr: stderr, Stdin: stdin, Game: o.game, Seed: o.seed,
+		Model: o.model, BaseURL: o.baseURL, Policy: o.policy,
+	})
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	in, isFile := stdin.(*os.File)
 	out, outFile := stdout.(*os.File)
 	if isFile && outFile && term.IsTerminal(int(in.Fd())) && term.IsTerminal(int(out.Fd())) {
@@ -58,13 +88,22 @@ func (o replOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io
 		return s.RunTerminal(ctx, repl.TerminalOptions{
 			Stdin: in, Stdout: stdout, Stderr: stderr,
 			HistoryFile: hist,
-			Banner:      fmt.Sprintf("grue %s — %s. :help for help, Ctrl-D to leave.", Version(), s.Banner()),
+			Banner:      banner(s),
 			NoColor:     o.noColor || os.Getenv("NO_COLOR") != "",
 		})
 	}
+	// Not a terminal: the banner goes to stderr, so that a notebook's log
+	// says who played, and stdout holds only the cells.
+	fmt.Fprintf(stderr, "grue %s — %s\n", Version(), s.Banner())
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	return s.RunPipe(ctx, stdin)
+}
+
+// banner is what the terminal REPL starts with: the version, the game,
+// who plays the agent's episode, and the names a session starts with.
+func banner(s *repl.Session) string {
+	return fmt.Sprintf("grue %s — %s\n%s; :help for help, Ctrl-D to leave.", Version(), s.Banner(), repl.SessionNames)
 }
 
 // quietInterpreterLog drops the line that yaegi's compiler logs through

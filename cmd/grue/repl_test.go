@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/grue-lab/grue/agent/llm/llmtest"
 )
 
 // screen collects what grue writes to its terminal.
@@ -78,7 +80,8 @@ func TestTerminal(t *testing.T) {
 	}
 	home := t.TempDir()
 	cmd := exec.Command(grue)
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TERM=xterm", "NO_COLOR=1")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TERM=xterm", "NO_COLOR=1",
+		"OPENAI_API_KEY=", "OPENAI_BASE_URL=", "HF_TOKEN=", "GRUE_MODEL=")
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +107,8 @@ func TestTerminal(t *testing.T) {
 		}
 	}
 
-	scr.expect(t, "game: lantern (seed 1) as g")
+	scr.expect(t, "game: lantern (seed 1), policy: explorer (no model configured: set OPENAI_API_KEY")
+	scr.expect(t, "g is the game, ep the agent's episode")
 	scr.expect(t, ">>> ")
 
 	// A function over several lines: the continuation prompt, then the
@@ -129,10 +133,15 @@ func TestTerminal(t *testing.T) {
 	typ("().Location\r")
 	scr.expect(t, "Meadow\n")
 
-	// A step of the game.
+	// Steps of the agent's episode: one played by hand, two by the agent.
 	typ(":play north\r")
-	scr.expect(t, "Cave Mouth")
-	scr.expect(t, "[Score: 0 | Moves: 1]")
+	scr.expect(t, `step 1: play_action {"action":"north"} -> Cave Mouth (score 0)`)
+	scr.expect(t, "Daylight reaches a few paces into the cave")
+	scr.expect(t, ">>> ")
+	typ(":step 2\r")
+	scr.expect(t, "step 3: play_action")
+	scr.expect(t, "    thought: ")
+	scr.expect(t, "after 3 steps: score 0 of 60")
 	scr.expect(t, ">>> ")
 
 	// Ctrl-C stops a loop that never ends; the session goes on.
@@ -180,5 +189,50 @@ func TestTerminal(t *testing.T) {
 	var pathErr *os.PathError
 	if err := tty.Close(); err != nil && !errors.As(err, &pathErr) {
 		t.Log(err)
+	}
+}
+
+// TestREPLModel: grue's --model and --base-url give the session's agent
+// its model, over the environment's, for the REPL, a notebook and a
+// script (through the environment that llm.ConfigFromEnv reads).
+func TestREPLModel(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Fallback(func(llmtest.Request) llmtest.Response {
+		return llmtest.Text("THOUGHT: into the cave\nTOOL: play_action\nARGS: {\"action\": \"north\"}")
+	})
+	for _, k := range []string{"OPENAI_API_KEY", "HF_TOKEN", "GRUE_PRICES"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1") // overridden by --base-url
+	t.Setenv("GRUE_MODEL", "env-model")                  // overridden by --model
+
+	var stdout, stderr strings.Builder
+	status := run([]string{"--base-url", srv.URL(), "--model", "flag-model"}, strings.NewReader(":step\n"), &stdout, &stderr)
+	if status != exitOK {
+		t.Fatalf("grue: status %d\n%s\n%s", status, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "game: lantern (seed 1), model: flag-model\n") {
+		t.Errorf("the banner on stderr: %q", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), `step 1: play_action {"action":"north"} -> Cave Mouth (score 0)`) ||
+		!strings.Contains(stdout.String(), "    thought: into the cave\n") {
+		t.Errorf(":step printed\n%s", stdout.String())
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "flag-model" {
+		t.Errorf("the model got %d requests, want 1 for flag-model: %+v", len(reqs), reqs)
+	}
+
+	dir := t.TempDir()
+	script := filepath.Join(dir, "which.go")
+	src := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/grue-lab/grue/agent/llm\"\n)\n\nfunc main() {\n\tc := llm.ConfigFromEnv()\n\tfmt.Println(c.Model, c.BaseURL)\n}\n"
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	status = run([]string{"run", "--model", "script-model", "--base-url", srv.URL(), script}, strings.NewReader(""), &stdout, &stderr)
+	if status != exitOK || stdout.String() != "script-model "+srv.URL()+"\n" {
+		t.Errorf("grue run --model: status %d, stdout %q, stderr %q", status, stdout.String(), stderr.String())
 	}
 }

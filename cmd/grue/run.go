@@ -15,7 +15,7 @@ import (
 func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var o replOptions
 	cmd := &cobra.Command{
-		Use:   "run [--game STORY] [--seed N] FILE.go|FILE.md [ARGS]",
+		Use:   "run [--game STORY] [--seed N] [--model M] [--base-url URL] FILE.go|FILE.md [ARGS]",
 		Short: "Run a Go script, or a saved notebook, with the REPL's bindings",
 		Long: `Run a Go script with the REPL's bindings: FILE.go is a file of package
 main whose func main runs, interpreted, with os.Args set to FILE.go and ARGS.
@@ -23,8 +23,11 @@ It imports grue's packages by their import paths. The exit status is the
 script's os.Exit status, 1 when it fails to compile or panics, 0 otherwise.
 
 FILE.md is a notebook that :save wrote: its go code blocks run in turn in a
-fresh session (whose game --game and --seed choose), stopping at the first
-error.`,
+fresh session (whose game --game and --seed choose, and whose episode ep
+--policy, --model and --base-url), stopping at the first error.
+
+--model and --base-url reach a script as the environment variables
+GRUE_MODEL and OPENAI_BASE_URL, which llm.ConfigFromEnv reads.`,
 		Example: `  grue run scripts/memory_ab.go
   grue run notes.md`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -34,11 +37,20 @@ error.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.check(); err != nil {
+				return err
+			}
 			quietInterpreterLog()
+			if o.model != "" {
+				os.Setenv("GRUE_MODEL", o.model)
+			}
+			if o.baseURL != "" {
+				os.Setenv("OPENAI_BASE_URL", o.baseURL)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			err := repl.RunFile(ctx, args[0], args[1:], repl.ScriptOptions{
-				Stdout: stdout, Stderr: stderr, Stdin: stdin, Game: o.game, Seed: o.seed,
+				Stdout: stdout, Stderr: stderr, Stdin: stdin, Game: o.game, Seed: o.seed, Policy: o.policy,
 			})
 			if code, ok := repl.ExitStatus(err); ok {
 				return exitStatus{code}
@@ -50,6 +62,7 @@ error.`,
 	f.SetInterspersed(false) // flags after FILE are the script's
 	f.StringVar(&o.game, "game", "", "a notebook's game: a story name or path (default: the built-in story)")
 	f.Int64Var(&o.seed, "seed", 1, "seed of a notebook game's random numbers")
+	o.agentFlags(cmd)
 	return cmd
 }
 

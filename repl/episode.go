@@ -1,0 +1,169 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/harness"
+)
+
+// EpisodeVar is the name of the session variable that holds the session's
+// agent episode: a *harness.Episode in which an agent (agent.Defaults,
+// with the model the environment configures, or a baseline policy) plays
+// its own copy of the session's story from the session's seed.
+//
+// The episode's game is not g: g is the game to poke at by hand
+// (g.Step("look")), ep is the agent's (ep.Step(ctx), :step, :play). The
+// magics :step, :play and :prompt act on whatever ep holds when they run,
+// so after ep = alt they step the fork.
+const EpisodeVar = "ep"
+
+// noModelHelp says how to give the session a model.
+const noModelHelp = "set OPENAI_API_KEY, OPENAI_BASE_URL and GRUE_MODEL, or HF_TOKEN; or start grue with --base-url and --model"
+
+// newEpisode starts the session's agent episode: who plays it (a model
+// when one is configured and no baseline was asked for, else a baseline
+// policy) and a line that says so for the banner.
+func (s *Session) newEpisode() (*harness.Episode, string, error) {
+	a := agent.New(agent.Defaults())
+	player, err := s.choosePlayer(a)
+	if err != nil {
+		return nil, "", err
+	}
+	name := s.opts.Game
+	if name == "" {
+		name = stories.DefaultName
+	}
+	ep, err := harness.NewEpisode(a, name, s.opts.Seed)
+	if err != nil {
+		return nil, "", fmt.Errorf("start the agent's episode: %w", err)
+	}
+	return ep, player, nil
+}
+
+// choosePlayer gives a its model or its policy, as Options say, and
+// describes the choice.
+func (s *Session) choosePlayer(a *agent.Agent) (string, error) {
+	seed := s.opts.Seed
+	switch p := strings.ToLower(s.opts.Policy); p {
+	case harness.PolicyRandom:
+		a.Policy = agent.NewRandom(seed)
+		return "policy: random", nil
+	case harness.PolicyExplorer:
+		a.Policy = agent.NewExplorer(seed)
+		return "policy: explorer", nil
+	case harness.PolicyWalkthrough:
+		name := stories.DefaultName
+		if s.game != nil {
+			name = s.game.Name()
+		}
+		w, err := agent.NewWalkthroughFor(name)
+		if err != nil {
+			return "", fmt.Errorf("policy walkthrough: %w", err)
+		}
+		a.Policy = w
+		return "policy: walkthrough", nil
+	case "", harness.PolicyLLM:
+	default:
+		return "", fmt.Errorf("unknown policy %q (want %s)", s.opts.Policy, strings.Join(harness.Policies, ", "))
+	}
+
+	lc := llm.ConfigFromEnv()
+	if s.opts.Model != "" {
+		lc.Model = s.opts.Model
+	}
+	if s.opts.BaseURL != "" {
+		lc.BaseURL = s.opts.BaseURL
+	}
+	var why string
+	switch {
+	case lc.Configured():
+		c, err := llm.NewOpenAI(lc)
+		if err == nil {
+			a.LLM, a.Model = c, c.Model()
+			return "model: " + c.Model(), nil
+		}
+		why = fmt.Sprintf("the model cannot be used: %v", err)
+	case lc.BaseURL != "":
+		why = fmt.Sprintf("no model named for %s: set GRUE_MODEL or start grue with --model", lc.BaseURL)
+	case lc.Model != "":
+		why = fmt.Sprintf("no endpoint for model %s: set OPENAI_API_KEY or OPENAI_BASE_URL, or start grue with --base-url", lc.Model)
+	default:
+		why = "no model configured: " + noModelHelp
+	}
+	if strings.ToLower(s.opts.Policy) == harness.PolicyLLM {
+		return "", fmt.Errorf("policy llm: %s", why)
+	}
+	a.Policy = agent.NewExplorer(seed)
+	return fmt.Sprintf("policy: explorer (%s)", why), nil
+}
+
+// Episode returns the session's current agent episode: what the variable
+// ep holds, or the episode the session started with when ep holds none.
+// It is nil only for a session without an episode (Options.NoEpisode,
+// Options.NoGame).
+func (s *Session) Episode() *harness.Episode {
+	if v, ok := s.Globals()[EpisodeVar]; ok && v.IsValid() && v.CanInterface() {
+		if e, ok := v.Interface().(*harness.Episode); ok && e != nil {
+			return e
+		}
+	}
+	return s.episode
+}
+
+// Player says who plays the session's episode: "model: gpt-4o-mini", or
+// "policy: explorer (no model configured: ...)". It is "" for a session
+// without an episode.
+func (s *Session) Player() string { return s.player }
+
+// Close shuts down the session's own episode (the one it started with,
+// and after each :reset). Episodes and forks that cells made are theirs to
+// close.
+func (s *Session) Close() error {
+	var err error
+	for _, e := range s.owned {
+		if cerr := e.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	s.owned = nil
+	return err
+}
+
+// episodeFor is the episode a magic acts on, or an error saying why there
+// is none.
+func (s *Session) episodeFor(magic string) (*harness.Episode, error) {
+	e := s.Episode()
+	if e == nil {
+		return nil, fmt.Errorf(":%s: the session has no agent episode (ep)", magic)
+	}
+	return e, nil
+}
+
+// userPolicy is the policy through which :play plays a command the user
+// typed as a step of the episode: the step is recorded like any other,
+// with Policy "user".
+type userPolicy struct{ command string }
+
+func (p userPolicy) Name() string { return "user" }
+
+func (p userPolicy) Next(context.Context, agent.View) (agent.Action, error) {
+	return agent.Action{Thought: "played at the REPL with :play", Tool: agent.DefaultTool, Args: map[string]any{"action": p.command}}, nil
+}
+
+// playCommand plays command in e as one recorded step, through the
+// episode's play_action tool, whoever usually decides.
+func playCommand(ctx context.Context, e *harness.Episode, command string) (*agent.Step, error) {
+	prev := e.Agent.Policy
+	e.Agent.Policy = userPolicy{command}
+	defer func() { e.Agent.Policy = prev }()
+	return e.Step(ctx)
+}
+
+// SessionNames says, in a line for a banner, the variables a session
+// starts with.
+const SessionNames = "g is the game, ep the agent's episode (:step, :play, :prompt), ctx the running cell's context"

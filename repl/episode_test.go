@@ -1,0 +1,331 @@
+package repl
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/harness"
+)
+
+// noModel clears the environment that configures a model.
+func noModel(t *testing.T) {
+	t.Helper()
+	for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "HF_TOKEN", "GRUE_MODEL", "GRUE_PRICES"} {
+		t.Setenv(k, "")
+	}
+}
+
+// modelServer starts a fake OpenAI endpoint whose model answers every
+// request with reply, and points the environment at it.
+func modelServer(t *testing.T, model, reply string) *llmtest.Server {
+	t.Helper()
+	noModel(t)
+	srv := llmtest.NewServer()
+	t.Cleanup(srv.Close)
+	srv.Fallback(func(llmtest.Request) llmtest.Response { return llmtest.Text(reply) })
+	t.Setenv("OPENAI_BASE_URL", srv.URL())
+	t.Setenv("GRUE_MODEL", model)
+	return srv
+}
+
+func newSessionWith(t *testing.T, opts Options) (*Session, *bytes.Buffer) {
+	t.Helper()
+	var out bytes.Buffer
+	opts.Stdout, opts.Stderr, opts.Stdin = &out, &out, strings.NewReader("")
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, &out
+}
+
+// TestBannerSaysWhoPlays: a session's agent is the configured model, or
+// the explorer with the reason there is no model.
+func TestBannerSaysWhoPlays(t *testing.T) {
+	noModel(t)
+	for _, tc := range []struct {
+		opts Options
+		env  map[string]string
+		want string
+	}{
+		{want: "game: lantern (seed 1), policy: explorer (no model configured: set OPENAI_API_KEY, OPENAI_BASE_URL and GRUE_MODEL, or HF_TOKEN; or start grue with --base-url and --model)"},
+		{opts: Options{Seed: 7, Policy: "random"}, want: "game: lantern (seed 7), policy: random"},
+		{opts: Options{BaseURL: "http://127.0.0.1:9/v1"}, want: "policy: explorer (no model named for http://127.0.0.1:9/v1: set GRUE_MODEL or start grue with --model)"},
+		{opts: Options{Model: "m1"}, want: "policy: explorer (no endpoint for model m1: set OPENAI_API_KEY or OPENAI_BASE_URL, or start grue with --base-url)"},
+		{opts: Options{Model: "m1", BaseURL: "http://127.0.0.1:9/v1"}, want: "game: lantern (seed 1), model: m1"},
+		{env: map[string]string{"OPENAI_API_KEY": "sk-test-secret"}, want: "game: lantern (seed 1), model: " + llm.DefaultOpenAIModel},
+		{env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "GRUE_MODEL": "env-model"}, opts: Options{Model: "flag-model"}, want: "model: flag-model"},
+	} {
+		for k, v := range tc.env {
+			t.Setenv(k, v)
+		}
+		s, _ := newSessionWith(t, tc.opts)
+		if got := s.Banner(); !strings.Contains(got, tc.want) || strings.Contains(got, "sk-test-secret") {
+			t.Errorf("Options %+v, env %v: banner %q, want %q", tc.opts, tc.env, got, tc.want)
+		}
+		for k := range tc.env {
+			t.Setenv(k, "")
+		}
+	}
+	if _, err := New(Options{Policy: "llm"}); err == nil || !strings.Contains(err.Error(), "policy llm: no model configured") {
+		t.Errorf("New with policy llm and no model: %v", err)
+	}
+	if _, err := New(Options{Policy: "genius"}); err == nil || !strings.Contains(err.Error(), `unknown policy "genius"`) {
+		t.Errorf("New with an unknown policy: %v", err)
+	}
+}
+
+// TestEpisodeWithModel: with a model configured, :step asks it, and
+// :prompt shows exactly the messages of the next request.
+func TestEpisodeWithModel(t *testing.T) {
+	srv := modelServer(t, "test-model", "THOUGHT: the cave looks promising\nTOOL: play_action\nARGS: {\"action\": \"north\"}")
+	s, _ := newSessionWith(t, Options{})
+	if b := s.Banner(); b != "game: lantern (seed 1), model: test-model" {
+		t.Fatalf("banner %q", b)
+	}
+	prompt := evalOK(t, s, ":prompt")
+	out := evalOK(t, s, ":step")
+	for _, want := range []string{
+		"step 1: play_action {\"action\":\"north\"} -> Cave Mouth (score 0)\n",
+		"    thought: the cave looks promising\n",
+		"    Daylight reaches a few paces into the cave",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf(":step printed\n%s\nwant %q", out, want)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Model != "test-model" {
+		t.Fatalf("the model got %d requests (%+v), want 1 for test-model", len(reqs), reqs)
+	}
+	var sent strings.Builder
+	writeMessages(&sent, reqs[0].LLMMessages())
+	if prompt != sent.String() {
+		t.Errorf(":prompt showed\n%s\nbut the model was sent\n%s", prompt, sent.String())
+	}
+	if strings.Contains(prompt, "policy plays this episode") {
+		t.Error(":prompt says a policy plays an episode that the model plays")
+	}
+}
+
+// TestStepAndPlay: :step and :play step the episode that ep holds, and
+// :play is recorded in its history.
+func TestStepAndPlay(t *testing.T) {
+	noModel(t)
+	s, _ := newSessionWith(t, Options{Policy: "walkthrough"})
+	out := evalOK(t, s, ":step 2")
+	if !strings.Contains(out, "step 1: play_action {\"action\":\"west\"} -> Wooden Shed (score 0)\n") ||
+		!strings.Contains(out, "step 2: play_action {\"action\":\"open toolbox\"}") ||
+		!strings.Contains(out, "after 2 steps: score 0 of 60, 2 moves, 2 rooms, in Wooden Shed\n") {
+		t.Errorf(":step 2 printed\n%s", out)
+	}
+	out = evalOK(t, s, ":play take lantern")
+	if !strings.Contains(out, "step 3: play_action {\"action\":\"take lantern\"} -> Wooden Shed (score 5, +5)\n") {
+		t.Errorf(":play printed\n%s", out)
+	}
+	if got := evalOK(t, s, "ep.Agent.History[2].Policy + \" \" + fmt.Sprint(ep.Agent.Score)"); got != "user 5\n" {
+		t.Errorf("the played step is recorded as %q, want the user's, with the score 5", got)
+	}
+	// ep = alt: the magics follow the variable.
+	evalOK(t, s, "alt, _ := ep.Fork()\nep = alt")
+	evalOK(t, s, ":play south")
+	if got := evalOK(t, s, "len(alt.Agent.History)"); got != "4\n" {
+		t.Errorf("after ep = alt, :play played elsewhere: alt has %q steps", got)
+	}
+	if n := len(s.episode.Agent.History); n != 3 {
+		t.Errorf("the first episode has %d steps after ep = alt, want 3", n)
+	}
+	if g := evalOK(t, s, "g.Info().Moves"); g != "0\n" {
+		t.Errorf("the episode's steps moved g: %q moves", g)
+	}
+	for _, tc := range []struct{ src, err string }{
+		{":step 0", "usage: :step [N]"},
+		{":step x", "usage: :step [N]"},
+		{":play", "usage: :play COMMAND"},
+	} {
+		if _, err := s.Eval(context.Background(), tc.src); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("Eval(%q): %v, want %q", tc.src, err, tc.err)
+		}
+	}
+	// The game ends: :step stops at the step that ended it, and then says
+	// the game is over.
+	s2, _ := newSessionWith(t, Options{Policy: "walkthrough"})
+	out = evalOK(t, s2, ":step 100")
+	if !strings.Contains(out, "GAME OVER\n") || !strings.Contains(out, "after 38 steps: score 60 of 60") || strings.Contains(out, "step 39") {
+		t.Errorf(":step 100 on the walkthrough printed\n%s", out)
+	}
+	if _, err := s2.Eval(context.Background(), ":step"); err == nil || !strings.Contains(err.Error(), "the game is over") {
+		t.Errorf(":step after the end: %v", err)
+	}
+}
+
+func TestNoEpisode(t *testing.T) {
+	s, _ := newSessionWith(t, Options{NoEpisode: true})
+	if _, err := s.Eval(context.Background(), "ep"); err == nil {
+		t.Error("NoEpisode: ep is defined")
+	}
+	for _, m := range []string{":step", ":prompt"} {
+		if _, err := s.Eval(context.Background(), m); err == nil || !strings.Contains(err.Error(), "no agent episode") {
+			t.Errorf("%s without an episode: %v", m, err)
+		}
+	}
+	// :play plays in g instead.
+	if out := evalOK(t, s, ":play north"); !strings.Contains(out, "Cave Mouth") || !strings.Contains(out, "[Score: 0 | Moves: 1]") {
+		t.Errorf(":play without an episode printed\n%s", out)
+	}
+	if s.Banner() != "game: lantern (seed 1)" {
+		t.Errorf("banner %q", s.Banner())
+	}
+}
+
+// TestCtx: the session's ctx is the running cell's context, so that
+// cancelling the cell (Ctrl-C) stops a long ep.Run, with the steps
+// played kept and none played after.
+func TestCtx(t *testing.T) {
+	s, _ := newSessionWith(t, Options{Policy: "random"})
+	if got := evalOK(t, s, "ctx.Err() == nil"); got != "true\n" {
+		t.Fatalf("ctx.Err() == nil printed %q", got)
+	}
+	evalOK(t, s, `type slow struct{}
+func (slow) Name() string { return "slow" }
+func (slow) Next(c context.Context, v agent.View) (agent.Action, error) {
+	time.Sleep(2 * time.Millisecond)
+	return agent.Action{Tool: "play_action", Args: map[string]any{"action": "wait"}}, nil
+}
+ep.Agent.Policy = slow{}
+ep.Agent.Limits = agent.Limits{}`)
+	// The run is called through a compiled function that says when it
+	// returns: the interpreter leaves an interrupted cell's compiled call
+	// running in the background, and nothing else would tell.
+	returned := make(chan struct{})
+	if err := s.Define("run", func(ctx context.Context, e *harness.Episode) {
+		defer close(returned)
+		e.Run(ctx, 100000)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	_, err := s.Eval(ctx, "run(ctx, ep)")
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != "interrupted" {
+		t.Errorf("the cancelled cell: %v, want interrupted", err)
+	}
+	select {
+	case <-returned:
+	case <-time.After(5 * time.Second):
+		t.Fatal("ep.Run(ctx, ...) went on after its cell was interrupted")
+	}
+	h := s.Episode().Agent.History
+	if len(h) < 2 || len(h) > 1000 {
+		t.Errorf("the interrupted run played %d steps: want some, far fewer than asked", len(h))
+	}
+	for _, st := range h {
+		if st.Args["action"] != "wait" {
+			t.Errorf("the interrupted run recorded %s: a step the policy did not choose", st.String())
+		}
+	}
+	// The session is not used again: the interrupted cell's goroutine
+	// may still be finishing in the interpreter.
+}
+
+// TestCellContext: each cell gets a live context, cancelled when the cell
+// is interrupted and not by the caller's context ending after the cell.
+func TestCellContext(t *testing.T) {
+	var c cellContext
+	if c.Err() != nil || c.Done() != nil {
+		t.Fatal("before any cell, ctx is done")
+	}
+	parent, cancel := context.WithCancel(context.Background())
+	end := c.begin(parent)
+	cancel() // Ctrl-C during the cell
+	select {
+	case <-c.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancelling the cell's context did not cancel ctx")
+	}
+	end()
+	if c.Err() == nil {
+		t.Error("after the interrupted cell ended ctx is live again: a call it left running would not stop")
+	}
+	parent, cancel = context.WithCancel(context.Background())
+	end = c.begin(parent)
+	if c.Err() != nil {
+		t.Error("the next cell's ctx is done")
+	}
+	end()
+	cancel() // the terminal cancels each cell's context once it is over
+	time.Sleep(10 * time.Millisecond)
+	if c.Err() != nil {
+		t.Error("ctx was cancelled after its cell ended normally: a goroutine the cell started would stop")
+	}
+}
+
+// TestEpisodeDisplay: an episode is shown by its summary, alone and in a
+// table, and steps in a table by their main fields.
+func TestEpisodeDisplay(t *testing.T) {
+	s, _ := newSessionWith(t, Options{Policy: "walkthrough"})
+	evalOK(t, s, ":step 3")
+	out := evalOK(t, s, "ep")
+	for _, want := range []string{"&harness.Episode\n", "  Player    \"walkthrough\"\n", "  Steps     3\n", "  Score     5\n", "  Location  \"Wooden Shed\"\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ep printed\n%s\nwant %q", out, want)
+		}
+	}
+	if strings.Contains(out, "Agent") || strings.Contains(out, "Client") {
+		t.Errorf("ep printed its agent or client:\n%s", out)
+	}
+	evalOK(t, s, "alt, _ := ep.Fork()")
+	out = evalOK(t, s, ":table --csv []*harness.Episode{ep, alt, nil}")
+	if !strings.Contains(out, "Variant,Game,Seed,Player,Steps,Score,MaxScore,Moves,Rooms,Location,Done,Tokens,Cost,Error\n,lantern,1,walkthrough,3,5,60,3,2,Wooden Shed,false,0,0,\n,lantern,1,walkthrough,3,5,60,3,2,Wooden Shed,false,0,0,\nnil,") {
+		t.Errorf(":table of episodes printed\n%s", out)
+	}
+	out = evalOK(t, s, ":table --md ep.Agent.History")
+	if !strings.Contains(out, "| Step | Tool | Args | Thought | Observation | Location | Score | Reward | Error |") ||
+		!strings.Contains(out, "| 3 | play_action | {\"action\":\"take lantern\"} | walkthrough: command 3 of 38 | Taken.") {
+		t.Errorf(":table of steps printed\n%s", out)
+	}
+	out = evalOK(t, s, "ep.Agent.History")
+	if !strings.Contains(out, "│ Step │ Tool ") || strings.Contains(out, "LLMTime") {
+		t.Errorf("a slice of steps printed\n%s", out)
+	}
+	// One step alone prints its own line.
+	if out := evalOK(t, s, "&ep.Agent.History[0]"); out != "step 1: play_action {\"action\":\"west\"} -> Wooden Shed (score 0)\n" {
+		t.Errorf("a *agent.Step printed %q", out)
+	}
+}
+
+// BenchmarkStep is :step on the default story with baseline policies:
+// the cost of a step by hand in the REPL, printing included. The session
+// starts afresh (untimed) when a game ends.
+func BenchmarkStep(b *testing.B) {
+	for _, policy := range []string{"walkthrough", "random", "explorer"} {
+		b.Run(policy, func(b *testing.B) {
+			s, err := New(Options{Stdout: &bytes.Buffer{}, Policy: policy})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			ctx := context.Background()
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Eval(ctx, ":step"); err != nil {
+					b.Fatal(err)
+				}
+				if s.Episode().Agent.Done {
+					b.StopTimer()
+					if _, err := s.Eval(ctx, ":reset"); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+			}
+		})
+	}
+}
