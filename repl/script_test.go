@@ -95,3 +95,26 @@ func main() {
 		t.Errorf("RunFile(spin.go) with a deadline = %v, want interrupted", err)
 	}
 }
+
+// TestScriptStdioAndEnv: what a script writes to os.Stdout and os.Stderr
+// goes where grue run sends its output, and it reads the environment.
+func TestScriptStdioAndEnv(t *testing.T) {
+	t.Setenv("GRUE_TEST_GREETING", "hello")
+	path := filepath.Join(t.TempDir(), "stdio.go")
+	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Fprintln(os.Stdout, \"out:\", os.Getenv(\"GRUE_TEST_GREETING\"))\n\tfmt.Fprintln(os.Stderr, \"err: oops\")\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs strings.Builder
+	if err := RunFile(context.Background(), path, nil, ScriptOptions{Stdout: &out, Stderr: &errs}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "out: hello\n" || errs.String() != "err: oops\n" {
+		t.Errorf("stdout %q, stderr %q; want \"out: hello\\n\" and \"err: oops\\n\"", out.String(), errs.String())
+	}
+	// And in a session, a cell's os.Stdout is recorded with the cell.
+	s, _ := newSession(t)
+	if got := evalOK(t, s, `fmt.Fprintln(os.Stdout, "to stdout")`); !strings.HasPrefix(got, "to stdout\n") {
+		t.Errorf("a cell's os.Stdout output: %q", got)
+	}
+}

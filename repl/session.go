@@ -163,9 +163,25 @@ func New(opts Options) (*Session, error) {
 
 // newInterp makes an interpreter with grue's bindings, writing to out and
 // errw, with build tags for the source it reads.
+//
+// The interpreted code sees the process's environment as it was when the
+// interpreter started (os.Getenv; os.Setenv changes only its own copy),
+// and its os.Stdout and os.Stderr are out and errw: when those are not
+// files (a session's recorder, a test's buffer), os.Stdout and os.Stderr
+// are io.Writers rather than *os.Files, so that what a cell or script
+// writes to them is kept.
 func newInterp(out, errw io.Writer, stdin io.Reader, args []string, tags ...string) (*interp.Interpreter, error) {
-	i := interp.New(interp.Options{Stdout: out, Stderr: errw, Stdin: stdin, Args: args, BuildTags: tags})
+	i := interp.New(interp.Options{Stdout: out, Stderr: errw, Stdin: stdin, Args: args, BuildTags: tags, Env: os.Environ()})
 	if err := i.Use(bindings.Symbols); err != nil {
+		return nil, fmt.Errorf("load bindings: %w", err)
+	}
+	std := map[string]reflect.Value{}
+	for name, w := range map[string]io.Writer{"Stdout": out, "Stderr": errw} {
+		if _, isFile := w.(*os.File); !isFile {
+			std[name] = reflect.ValueOf(&w).Elem()
+		}
+	}
+	if err := i.Use(interp.Exports{"os/os": std}); err != nil {
 		return nil, fmt.Errorf("load bindings: %w", err)
 	}
 	return i, nil
