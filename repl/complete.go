@@ -51,8 +51,31 @@ func cutLast(s, sep string) (before, after string, ok bool) {
 }
 
 // members lists what may follow "head.": a package's exported symbols, or
-// the methods and fields of a variable's value.
+// the methods and fields of a variable's value, or of a field of it
+// ("ep.Agent.": the fields and methods of an *agent.Agent).
 func (s *Session) members(head string) []string {
+	if name, path, ok := strings.Cut(head, "."); ok {
+		v, ok := s.Globals()[name]
+		if !ok || !deref(v).IsValid() {
+			return nil
+		}
+		t := deref(v).Type()
+		for _, f := range strings.Split(path, ".") {
+			st := t
+			if st.Kind() == reflect.Pointer {
+				st = st.Elem()
+			}
+			if st.Kind() != reflect.Struct {
+				return nil
+			}
+			sf, ok := st.FieldByName(f)
+			if !ok || !sf.IsExported() {
+				return nil
+			}
+			t = sf.Type
+		}
+		return typeMembers(t)
+	}
 	if p, ok := s.imports[head]; ok {
 		b, _ := bindings.Lookup(p)
 		var names []string

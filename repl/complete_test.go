@@ -26,6 +26,14 @@ func TestCompletions(t *testing.T) {
 		{"tim", "tim", []string{"time"}, nil},               // a package the cell may import
 		{"ran", "ran", []string{"range"}, []string{"rand"}}, // rand is ambiguous: math/rand, crypto/rand
 		{"zmachine.Fi", "Fi", []string{"Files"}, []string{"_Files"}},
+		{"ep.F", "F", []string{"Fork"}, nil},
+		{"ep.Agent.Hi", "Hi", []string{"History"}, nil},
+		{"ep.Agent.Sy", "Sy", []string{"System"}, nil},
+		{"agent.NewEx", "NewEx", []string{"NewExplorer"}, nil},
+		{"memory.Str", "Str", []string{"Strategy"}, []string{"_Strategy"}},
+		{"harness.Com", "Com", []string{"Compare", "CompareOptions", "Comparison"}, nil},
+		{":st", "st", []string{"step"}, nil},
+		{":pr", "pr", []string{"prompt"}, nil},
 	} {
 		got, prefix := s.Completions(tc.line, len(tc.line))
 		if prefix != tc.prefix {

@@ -19,7 +19,7 @@ func TestMagics(t *testing.T) {
 		not  []string // and none of these
 		err  string
 	}{
-		{src: ":help", want: []string{"The session's game is the variable g", ":doc SYMBOL", ":table [--md|--csv] EXPR", ":quit"}},
+		{src: ":help", want: []string{"The session's game is the variable g", "The agent's episode is ep", ":step [N]", ":prompt", ":doc SYMBOL", ":table [--md|--csv] EXPR", ":quit"}},
 		{src: ":help time", want: []string{":time CODE", "how long it took"}},
 		{src: ":help imports", want: []string{"github.com/grue-lab/grue/game ", "Package game is grue's game layer"}},
 		{src: ":help nonesuch", err: "no magic :nonesuch"},
@@ -36,7 +36,7 @@ func TestMagics(t *testing.T) {
 		{src: ":doc game.Nonesuch", err: "game has no exported Nonesuch"},
 		{src: ":doc nonesuch", err: "no symbol nonesuch"},
 		{src: ":doc :who", want: []string{":who", "variables"}},
-		{src: ":who", want: []string{"│ g ", "*game.Game", "│ x ", "│ int ", "41", "│ inc ", "func(int) int", "│ game ", "import", "github.com/grue-lab/grue/game"}, not: []string{privatePkg}},
+		{src: ":who", want: []string{"│ ep ", "*harness.Episode", "harness.Episode{Variant: \"\", Game: \"lan", "│ ctx ", "the running cell's context", "│ g ", "*game.Game", "│ x ", "│ int ", "41", "│ inc ", "func(int) int", "│ game ", "import", "github.com/grue-lab/grue/game"}, not: []string{privatePkg}},
 		{src: ":type x", want: []string{"int\n"}},
 		{src: ":type g.Info()", want: []string{"game.Info\n"}},
 		{src: ":type", err: "want one expression"},

@@ -249,8 +249,15 @@ func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 		b.WriteString("nil")
 		return
 	}
-	if sum, _, ok := summary(v, false); ok {
-		v = sum
+	if v.CanInterface() {
+		if c, ok := v.Interface().(*cellContext); ok {
+			b.WriteString(c.String()) // the session's ctx
+			return
+		}
+	}
+	name := ""
+	if sum, n, ok := summary(v, false); ok {
+		v, name = sum, n
 	}
 	if s, ok := special(v); ok {
 		if v.Kind() == reflect.String || (v.Kind() != reflect.Struct && v.Kind() != reflect.Pointer) {
@@ -282,7 +289,10 @@ func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 			b.WriteString("{...}")
 			return
 		}
-		b.WriteString(typeName(v.Type()) + "{")
+		if name == "" {
+			name = typeName(v.Type())
+		}
+		b.WriteString(name + "{")
 		for n, i := range exportedFields(v.Type()) {
 			if n > 0 {
 				b.WriteString(", ")
