@@ -287,30 +287,14 @@ func toolResult(res *mcp.CallToolResult) ToolResult {
 
 // Tools lists the server's tool names, sorted.
 func (c *Client) Tools(ctx context.Context) ([]string, error) {
-	var names []string
-	if c.srv != nil {
-		for n := range c.srv.handlers {
-			names = append(names, n)
-		}
-	} else {
-		cl, err := c.client()
-		if err != nil {
-			return nil, err
-		}
-		res, err := cl.ListTools(ctx, mcp.ListToolsRequest{})
-		if err != nil {
-			if c.proc != nil {
-				c.mu.Lock()
-				err = c.stdioError(err)
-				c.mu.Unlock()
-			}
-			return nil, fmt.Errorf("listing tools: %w", err)
-		}
-		for _, t := range res.Tools {
-			names = append(names, t.Name)
-		}
+	infos, err := c.ToolInfos(ctx)
+	if err != nil {
+		return nil, err
 	}
-	sort.Strings(names)
+	names := make([]string, len(infos))
+	for i, t := range infos {
+		names[i] = t.Name
+	}
 	return names, nil
 }
 
