@@ -10,7 +10,6 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
-	"github.com/grue-lab/grue/harness"
 )
 
 // noModel clears the environment that configures a model.
@@ -186,8 +185,9 @@ func TestNoEpisode(t *testing.T) {
 }
 
 // TestCtx: the session's ctx is the running cell's context, so that
-// cancelling the cell (Ctrl-C) stops a long ep.Run, with the steps
-// played kept and none played after.
+// cancelling the cell (Ctrl-C) stops a long ep.Run, which returns by
+// itself: the cell ends as interrupted, the steps played are kept, none
+// is played after, and the session goes on.
 func TestCtx(t *testing.T) {
 	s, _ := newSessionWith(t, Options{Policy: "random"})
 	if got := evalOK(t, s, "ctx.Err() == nil"); got != "true\n" {
@@ -200,40 +200,40 @@ func (slow) Next(c context.Context, v agent.View) (agent.Action, error) {
 	return agent.Action{Tool: "play_action", Args: map[string]any{"action": "wait"}}, nil
 }
 ep.Agent.Policy = slow{}
-ep.Agent.Limits = agent.Limits{}`)
-	// The run is called through a compiled function that says when it
-	// returns: the interpreter leaves an interrupted cell's compiled call
-	// running in the background, and nothing else would tell.
-	returned := make(chan struct{})
-	if err := s.Define("run", func(ctx context.Context, e *harness.Episode) {
-		defer close(returned)
-		e.Run(ctx, 100000)
-	}); err != nil {
-		t.Fatal(err)
-	}
+ep.Agent.Limits = agent.Limits{}
+after := 0`)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
-	_, err := s.Eval(ctx, "run(ctx, ep)")
+	start := time.Now()
+	_, err := s.Eval(ctx, "r, err := ep.Run(ctx, 100000)\nafter++")
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != "interrupted" {
 		t.Errorf("the cancelled cell: %v, want interrupted", err)
 	}
-	select {
-	case <-returned:
-	case <-time.After(5 * time.Second):
-		t.Fatal("ep.Run(ctx, ...) went on after its cell was interrupted")
+	if d := time.Since(start); d > interruptGrace+time.Second {
+		t.Errorf("the cancelled cell took %s", d)
 	}
-	h := s.Episode().Agent.History
-	if len(h) < 2 || len(h) > 1000 {
-		t.Errorf("the interrupted run played %d steps: want some, far fewer than asked", len(h))
+	// The run returned by itself, within the cell: its result is there,
+	// and the statement after it did not run.
+	if got := evalOK(t, s, "fmt.Println(r.StoppedBy, err, after)"); !strings.HasPrefix(got, "cancelled context canceled 0\n") {
+		t.Errorf("after the interrupt: %q, want the run stopped by cancellation and the next statement not run", got)
 	}
-	for _, st := range h {
+	n := len(s.Episode().Agent.History)
+	if n < 2 || n > 1000 {
+		t.Errorf("the interrupted run played %d steps: want some, far fewer than asked", n)
+	}
+	time.Sleep(50 * time.Millisecond)
+	for _, st := range s.Episode().Agent.History {
 		if st.Args["action"] != "wait" {
 			t.Errorf("the interrupted run recorded %s: a step the policy did not choose", st.String())
 		}
 	}
-	// The session is not used again: the interrupted cell's goroutine
-	// may still be finishing in the interpreter.
+	if m := len(s.Episode().Agent.History); m != n {
+		t.Errorf("the run went on after the cell: %d steps, then %d", n, m)
+	}
+	if got := evalOK(t, s, "ctx.Err() == nil"); got != "true\n" {
+		t.Errorf("the next cell's ctx is done: %q", got)
+	}
 }
 
 // TestCellContext: each cell gets a live context, cancelled when the cell

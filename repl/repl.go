@@ -28,8 +28,15 @@
 // gaps (range over an integer, min and max, generic functions of compiled
 // packages) are explained in words saying what to write instead. A panic
 // in a cell is reported with its trace, and the session goes on; so does
-// a cell interrupted by cancelling Eval's context (Ctrl-C). What the
-// interpreter cannot undo: a call into compiled code in progress when the
-// cell is interrupted runs to its end in the background, and a goroutine
-// that a cell starts with go and that panics ends the process, as in Go.
+// a cell interrupted by cancelling Eval's context (Ctrl-C). The session
+// variable ctx is the running cell's context: an interruption cancels it
+// first, so that a compiled call given it (ep.Run(ctx, 100)) returns and
+// the cell ends by itself; a cell still running a moment later is stopped
+// by the interpreter. What the interpreter cannot undo: a call into
+// compiled code that ignores ctx runs to its end in the background, and a
+// goroutine that a cell starts with go and that panics ends the process,
+// as in Go.
+//
+// Every session also has an agent episode, the variable ep (see
+// EpisodeVar), which the magics :step, :play and :prompt act on.
 package repl

@@ -372,9 +372,15 @@ func (s *Session) EvalValues(ctx context.Context, expr string) ([]reflect.Value,
 func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]reflect.Value, error) {
 	r := scan(src)
 	var vals []reflect.Value
+	interrupted := func() error {
+		return &Error{Kind: "interrupted", Msg: "interrupted", Err: ctx.Err()}
+	}
 	for k, u := range r.units {
 		if u.first == token.PACKAGE {
 			continue // a pasted file's package clause
+		}
+		if ctx.Err() != nil {
+			return vals, interrupted() // the units after an interrupted one do not run
 		}
 		v, isExpr, err := s.evalUnit(ctx, u, label)
 		if err != nil {
@@ -392,8 +398,8 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]ref
 			return vals, &Error{Kind: "error", File: label, Line: u.line, Msg: err.Error(), Err: err}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return vals, &Error{Kind: "interrupted", Msg: "interrupted", Err: err}
+	if ctx.Err() != nil {
+		return vals, interrupted()
 	}
 	return vals, nil
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -310,18 +311,33 @@ func packageNamed(name string) (string, bool) {
 // code it does not support; EvalWithContext reports them as panics.
 var compilePanics = map[string]bool{"nil type": true}
 
+// interruptGrace is how long an interrupted unit has to end by itself
+// before the interpreter stops it.
+const interruptGrace = 250 * time.Millisecond
+
 // evalSource runs src in the interpreter and turns what goes wrong into
 // an Error: a compile error, a panic (with its trace), an interruption,
 // or a script's os.Exit (an exitCode).
+//
+// An interruption (ctx ending) is given to the code first: the session's
+// ctx is cancelled at once (see cellContext), so that a compiled call
+// given it (ep.Run(ctx, 100)) returns and the unit ends by itself. Only a
+// unit still running interruptGrace later is stopped by the interpreter,
+// which then leaves a compiled call in progress to finish in the
+// background, unsynchronised with the cells that follow.
 func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (reflect.Value, error) {
+	inner, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	unlink := context.AfterFunc(ctx, func() { time.AfterFunc(interruptGrace, stop) })
+	defer unlink()
 	s.errw.begin()
-	res, err := s.in.EvalWithContext(ctx, src)
+	res, err := s.in.EvalWithContext(inner, src)
 	frames := s.errw.end()
+	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return reflect.Value{}, &Error{Kind: "interrupted", File: loc.label, Line: u.line, Msg: "interrupted", Err: ctx.Err()}
+	}
 	if err == nil {
 		return res, nil
-	}
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return reflect.Value{}, &Error{Kind: "interrupted", File: loc.label, Line: u.line, Msg: "interrupted", Err: err}
 	}
 	var p interp.Panic
 	if errors.As(err, &p) {

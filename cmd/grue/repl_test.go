@@ -160,6 +160,30 @@ func TestTerminal(t *testing.T) {
 	scr.expect(t, "true\n")
 	scr.expect(t, ">>> ")
 
+	// Ctrl-C stops a long run of the episode, given the cell's ctx: the
+	// steps played are kept.
+	typ(":reset\r") // a fresh episode: the explorer may have met the grue
+	scr.expect(t, "session reset: ")
+	scr.expect(t, ">>> ")
+	typ("ep.Agent.Policy = agent.NewWalkthrough(strings.Fields(strings.Repeat(\"look \", 1000000)))\r")
+	scr.expect(t, ">>> ")
+	typ("ep.Agent.Limits = agent.Limits{}\r")
+	scr.expect(t, ">>> ")
+	typ("r, err := ep.Run(ctx, 1000000)\r")
+	time.Sleep(300 * time.Millisecond)
+	typ("\x03")
+	scr.expect(t, "interrupted")
+	scr.expect(t, ">>> ")
+	time.Sleep(100 * time.Millisecond)
+	typ("k := len(ep.Agent.History)\r")
+	scr.expect(t, ">>> ")
+	typ("k > 10 && k < 1000000\r")
+	scr.expect(t, "true\n")
+	scr.expect(t, ">>> ")
+	typ("len(ep.Agent.History) == k\r")
+	scr.expect(t, "true\n")
+	scr.expect(t, ">>> ")
+
 	// Ctrl-C while typing drops the cell; an error shows its line.
 	typ("if true {\r")
 	scr.expect(t, "... ")
