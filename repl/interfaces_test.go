@@ -94,3 +94,24 @@ ep.Agent.LLM = llm.NewScripted().Text("THOUGHT: test the echo\nTOOL: echo\nARGS:
 		})
 	}
 }
+
+// TestHarnessFromCells: an experiment configured, run, loaded back and
+// compared from cells, as a researcher would at the REPL.
+func TestHarnessFromCells(t *testing.T) {
+	noModel(t)
+	s, _ := newSessionWith(t, Options{Policy: "random"})
+	if err := s.Define("out", t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	evalOK(t, s, `cfg := &harness.Config{Name: "repl", Variants: []harness.Variant{{Name: "walk", Policy: "walkthrough"}, {Name: "rand", Policy: "random"}}, Games: []string{"lantern"}, Trials: 2, MaxSteps: 40}`)
+	evalOK(t, s, `rs, err := harness.Run(ctx, cfg, harness.RunOptions{Out: out})`)
+	evalOK(t, s, `loaded, err := harness.LoadResults(out)`)
+	evalOK(t, s, `c, err := harness.Compare(loaded, "walk", harness.CompareOptions{})`)
+	got := evalOK(t, s, `fmt.Sprint(rs.Len(), loaded.Len(), " ", c.Leaderboard[0].Variant, " ", c.Leaderboard[0].MeanPercent)`)
+	if got != "4 4 walk 100\n" {
+		t.Errorf("the experiment from cells: %q, want 4 episodes run and loaded, walk first at 100%%", got)
+	}
+	if out := evalOK(t, s, ":table --csv c.Leaderboard"); !strings.HasPrefix(out, "Rank,Variant,MeanPercent") {
+		t.Errorf(":table of the leaderboard: %q", out)
+	}
+}
