@@ -34,6 +34,12 @@ func (s *Session) newEpisode() (*harness.Episode, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if a.Policy != nil {
+		// A baseline asks valid_actions and get_map, which the course's
+		// four tools lack: it gets every game tool, as in grue agent and
+		// grue exp.
+		a.ToolNames = nil
+	}
 	name := s.opts.Game
 	if name == "" {
 		name = stories.DefaultName

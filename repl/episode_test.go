@@ -116,6 +116,23 @@ func TestEpisodeWithModel(t *testing.T) {
 
 // TestStepAndPlay: :step and :play step the episode that ep holds, and
 // :play is recorded in its history.
+// TestBaselineGetsValidActions: the explorer that plays when there is no
+// model gets every game tool, so it moves by valid actions, not by trying
+// every compass direction from the first room.
+func TestBaselineGetsValidActions(t *testing.T) {
+	noModel(t)
+	s, _ := newSessionWith(t, Options{})
+	if got := evalOK(t, s, "_, ok := ep.Agent.Tools.Get(\"valid_actions\")\nok"); got != "true\n" {
+		t.Fatalf("the explorer's tools lack valid_actions: %q", got)
+	}
+	out := evalOK(t, s, ":step 3")
+	for _, bad := range []string{"northeast", "northwest", "southeast", "southwest"} {
+		if strings.Contains(out, "{\"action\":\""+bad+"\"}") {
+			t.Errorf("the explorer tried %s, which Lantern's meadow lacks:\n%s", bad, out)
+		}
+	}
+}
+
 func TestStepAndPlay(t *testing.T) {
 	noModel(t)
 	s, _ := newSessionWith(t, Options{Policy: "walkthrough"})
