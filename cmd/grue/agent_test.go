@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -209,4 +212,33 @@ func hasRepair(s agent.Step, kind string) bool {
 		}
 	}
 	return false
+}
+
+// TestAgentOverHTTP plays on an MCP game server reached by URL: the
+// walkthrough wins the default story through streamable HTTP, and the
+// game is named by the server, not by a flag.
+func TestAgentOverHTTP(t *testing.T) {
+	srv, err := game.NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.HTTPHandler(time.Minute))
+	defer hs.Close()
+	out, errs, code := grueAgent(t, "--policy", "walkthrough", "--server", hs.URL+"/mcp")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"Game: lantern (seed 1)", "Final score: 60 of 60", "Game completed: yes (won)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	// A server that is not there is an error naming it.
+	hs.Close()
+	_, errs, code = grueAgent(t, "--policy", "random", "--server", hs.URL+"/mcp")
+	if code == 0 || !strings.Contains(errs, hs.URL) {
+		t.Errorf("a dead server: exit %d, stderr %q", code, errs)
+	}
 }
