@@ -154,3 +154,26 @@ func askMap(ctx context.Context, reg *tools.Registry) (mapView, error) {
 func randomDirection(rng *rand.Rand) string {
 	return game.Directions[rng.IntN(len(game.Directions))]
 }
+
+// The baselines' names, as the command line, experiment configs and the
+// REPL spell them.
+const (
+	BaselineRandom      = "random"
+	BaselineWalkthrough = "walkthrough"
+	BaselineExplorer    = "explorer"
+)
+
+// NewBaseline returns the baseline policy named name: random and explorer
+// seeded with seed, walkthrough replaying the solution of the game named
+// gameName (see Walkthrough). An unknown name is an error.
+func NewBaseline(name string, seed int64, gameName string) (Policy, error) {
+	switch strings.ToLower(name) {
+	case BaselineRandom:
+		return NewRandom(seed), nil
+	case BaselineExplorer:
+		return NewExplorer(seed), nil
+	case BaselineWalkthrough:
+		return NewWalkthroughFor(gameName)
+	}
+	return nil, fmt.Errorf("no baseline policy %q (baselines: %s, %s, %s)", name, BaselineRandom, BaselineWalkthrough, BaselineExplorer)
+}

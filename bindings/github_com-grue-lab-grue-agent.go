@@ -14,6 +14,9 @@ import (
 func init() {
 	Symbols["github.com/grue-lab/grue/agent/agent"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BaselineExplorer":    reflect.ValueOf(constant.MakeFromLiteral("\"explorer\"", token.STRING, 0)),
+		"BaselineRandom":      reflect.ValueOf(constant.MakeFromLiteral("\"random\"", token.STRING, 0)),
+		"BaselineWalkthrough": reflect.ValueOf(constant.MakeFromLiteral("\"walkthrough\"", token.STRING, 0)),
 		"CourseTools":         reflect.ValueOf(&agent.CourseTools).Elem(),
 		"DefaultAction":       reflect.ValueOf(constant.MakeFromLiteral("\"look\"", token.STRING, 0)),
 		"DefaultMaxSteps":     reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
@@ -27,6 +30,7 @@ func init() {
 		"ErrGameOver":         reflect.ValueOf(&agent.ErrGameOver).Elem(),
 		"FormatCall":          reflect.ValueOf(agent.FormatCall),
 		"New":                 reflect.ValueOf(agent.New),
+		"NewBaseline":         reflect.ValueOf(agent.NewBaseline),
 		"NewExplorer":         reflect.ValueOf(agent.NewExplorer),
 		"NewRandom":           reflect.ValueOf(agent.NewRandom),
 		"NewWalkthrough":      reflect.ValueOf(agent.NewWalkthrough),

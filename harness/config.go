@@ -29,9 +29,9 @@ import (
 // or one of the baselines that need none.
 const (
 	PolicyLLM         = "llm"
-	PolicyRandom      = "random"
-	PolicyWalkthrough = "walkthrough"
-	PolicyExplorer    = "explorer"
+	PolicyRandom      = agent.BaselineRandom
+	PolicyWalkthrough = agent.BaselineWalkthrough
+	PolicyExplorer    = agent.BaselineExplorer
 )
 
 // Policies lists the policy names a Variant accepts.

@@ -358,10 +358,10 @@ func (r *runner) newAgent(v Variant, s EpisodeSpec) (*agent.Agent, error) {
 	a := agent.New(cfg)
 	a.Label = s.Key().String()
 	switch v.policy() {
-	case PolicyRandom:
-		a.Policy = agent.NewRandom(s.Seed)
-	case PolicyExplorer:
-		a.Policy = agent.NewExplorer(s.Seed)
+	case PolicyRandom, PolicyExplorer:
+		if a.Policy, err = agent.NewBaseline(v.policy(), s.Seed, s.Game); err != nil {
+			return nil, err
+		}
 	case PolicyWalkthrough:
 		wt, err := r.cfg.walkthrough(s.Game)
 		if err != nil {

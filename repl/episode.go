@@ -56,23 +56,17 @@ func (s *Session) newEpisode() (*harness.Episode, string, error) {
 func (s *Session) choosePlayer(a *agent.Agent) (string, error) {
 	seed := s.opts.Seed
 	switch p := strings.ToLower(s.opts.Policy); p {
-	case harness.PolicyRandom:
-		a.Policy = agent.NewRandom(seed)
-		return "policy: random", nil
-	case harness.PolicyExplorer:
-		a.Policy = agent.NewExplorer(seed)
-		return "policy: explorer", nil
-	case harness.PolicyWalkthrough:
+	case harness.PolicyRandom, harness.PolicyExplorer, harness.PolicyWalkthrough:
 		name := stories.DefaultName
 		if s.game != nil {
 			name = s.game.Name()
 		}
-		w, err := agent.NewWalkthroughFor(name)
+		pol, err := agent.NewBaseline(p, seed, name)
 		if err != nil {
-			return "", fmt.Errorf("policy walkthrough: %w", err)
+			return "", fmt.Errorf("policy %s: %w", p, err)
 		}
-		a.Policy = w
-		return "policy: walkthrough", nil
+		a.Policy = pol
+		return "policy: " + p, nil
 	case "", harness.PolicyLLM:
 	default:
 		return "", fmt.Errorf("unknown policy %q (want %s)", s.opts.Policy, strings.Join(harness.Policies, ", "))

@@ -22,9 +22,9 @@ import (
 // The policies grue agent plays with.
 const (
 	policyLLM         = "llm"
-	policyRandom      = "random"
-	policyWalkthrough = "walkthrough"
-	policyExplorer    = "explorer"
+	policyRandom      = agent.BaselineRandom
+	policyWalkthrough = agent.BaselineWalkthrough
+	policyExplorer    = agent.BaselineExplorer
 )
 
 // agentFlags are grue agent's command line.
@@ -159,12 +159,13 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 		fmt.Fprintln(stderr, note)
 	}
 
-	if f.policy == policyWalkthrough {
-		wt, err := agent.NewWalkthroughFor(gameName)
-		if err != nil {
-			return fmt.Errorf("--policy walkthrough: %w", err)
+	switch f.policy {
+	case policyRandom, policyExplorer, policyWalkthrough:
+		// Made now that the game's name is known (the walkthrough is
+		// the game's).
+		if policy, err = agent.NewBaseline(f.policy, f.seed, gameName); err != nil {
+			return fmt.Errorf("--policy %s: %w", f.policy, err)
 		}
-		policy = wt
 	}
 
 	if client == nil {
@@ -226,12 +227,8 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 // the user when a baseline was chosen for want of a model.
 func agentPolicy(cmd *cobra.Command, f agentFlags) (agent.Policy, llm.Client, string, error) {
 	switch f.policy {
-	case policyRandom:
-		return agent.NewRandom(f.seed), nil, "", nil
-	case policyExplorer:
-		return agent.NewExplorer(f.seed), nil, "", nil
-	case policyWalkthrough:
-		return nil, nil, "", nil // made once the game's name is known
+	case policyRandom, policyExplorer, policyWalkthrough:
+		return nil, nil, "", nil // a baseline, made once the game is open
 	case "", policyLLM:
 	default:
 		return nil, nil, "", usageError{fmt.Errorf("unknown --policy %q (want llm, random, walkthrough or explorer)", f.policy)}
