@@ -301,18 +301,22 @@ func connectGame(ctx context.Context, f agentFlags) (*game.Client, string, error
 		if name == "" {
 			name = stories.DefaultName
 		}
-		// Open it once here so that a bad name or file is reported now,
-		// plainly, rather than as the first tool call's error.
-		g, err := game.Open(name, game.Seed(f.seed))
-		if err != nil {
-			return nil, "", err
-		}
-		gameName := g.Name()
 		c, err := game.NewInProcessClient(game.WithGame(name), game.WithSeed(f.seed))
 		if err != nil {
 			return nil, "", err
 		}
-		return c, gameName, nil
+		// The server opens the game on the first call: ask for the state
+		// now, so that a bad name or file is reported plainly, before the
+		// episode, and the game's own name comes back.
+		res, err := c.CallTool(ctx, "memory", nil)
+		if err == nil && res.IsError {
+			err = errors.New(res.Text)
+		}
+		if err != nil {
+			c.Close()
+			return nil, "", err
+		}
+		return c, res.String("game"), nil
 	}
 
 	var c *game.Client
