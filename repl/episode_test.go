@@ -219,7 +219,7 @@ func (slow) Next(c context.Context, v agent.View) (agent.Action, error) {
 ep.Agent.Policy = slow{}
 ep.Agent.Limits = agent.Limits{}
 after := 0`)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	_, err := s.Eval(ctx, "r, err := ep.Run(ctx, 100000)\nafter++")
