@@ -15,6 +15,7 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/internal/atomicfile"
 )
 
 // Evaluating coding agents: each task in a fresh temporary workspace, the
@@ -308,7 +309,7 @@ func writeEvalResult(out string, t Task, res *TaskResult) error {
 	if err != nil {
 		return fmt.Errorf("eval results: trajectory of %s: %w", t.ID, err)
 	}
-	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
+	if err := atomicfile.Write(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("eval results: trajectory of %s: %w", t.ID, err)
 	}
 	if err := AppendRecord(filepath.Join(out, ResultsFile), rec); err != nil {

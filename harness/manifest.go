@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/grue-lab/grue/internal/atomicfile"
 )
 
 // Version is grue's version, stored with every result and manifest. The
@@ -75,41 +77,8 @@ func (m *Manifest) Write(dir string) error {
 	if err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ManifestFile), append(b, '\n')); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write manifest: %w", err)
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// folder, synced and renamed over path, so that path is whole or absent.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: makes the rename durable on most file systems
-		d.Close()
 	}
 	return nil
 }

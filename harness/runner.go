@@ -15,6 +15,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/internal/atomicfile"
 )
 
 // TrajectoriesDir is the folder of a run directory that holds one
@@ -421,7 +422,7 @@ func (r *runner) writeTrajectory(rec EpisodeRecord, res *agent.RunResult) error 
 	if err != nil {
 		return fmt.Errorf("run experiment: trajectory of %s: %w", rec.Key(), err)
 	}
-	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
+	if err := atomicfile.Write(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("run experiment: trajectory of %s: %w", rec.Key(), err)
 	}
 	return nil

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/grue-lab/grue/internal/atomicfile"
 )
 
 // CacheMode says what a Cache does with a call.
@@ -294,30 +296,7 @@ func (c *Cache) put(key string, req Request, baseURL string, r *Reply) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tmp-"+key[:8]+"-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, c.path(key))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: the rename survives a crash on most file systems
-		d.Close()
-	}
-	return nil
+	return atomicfile.Write(c.path(key), b, 0o600)
 }
 
 func (c *Cache) warn(msg string) {

@@ -17,6 +17,7 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/internal/atomicfile"
 )
 
 // The policies grue agent plays with.
@@ -370,18 +371,14 @@ func policyName(p agent.Policy, model string) string {
 	return policyLLM + " (" + model + ")"
 }
 
-// writeTrajectory writes the whole RunResult as indented JSON, synced, so
-// the file is complete or absent.
+// writeTrajectory writes the whole RunResult as indented JSON, atomically
+// (atomicfile.Write): the file is complete or as it was, even after a crash.
 func writeTrajectory(path string, res *agent.RunResult) error {
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return fmt.Errorf("trajectory: %w", err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("trajectory: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Write(path, append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("trajectory: %w", err)
 	}
 	return nil
