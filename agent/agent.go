@@ -76,9 +76,12 @@ type Agent struct {
 	// Done is true once the game has ended; Victory once it was won.
 	Done    bool
 	Victory bool
-	// Usage and Cost are the episode's totals so far.
-	Usage llm.Usage
-	Cost  float64
+	// Usage and Cost are the episode's totals so far. EstimatedTokens is
+	// how many of Usage's tokens are the agent's estimates, for replies
+	// that came without usage (see Step.EstimatedTokens).
+	Usage           llm.Usage
+	Cost            float64
+	EstimatedTokens int
 	// Warning goes into the next prompt, and is cleared by the step that
 	// shows it. The agent sets it after a loop or an unreadable reply; a
 	// script may set it too.
@@ -225,24 +228,21 @@ func (a *Agent) Prompt(ctx context.Context) ([]llm.Message, error) {
 	if err := a.ensureStarted(ctx); err != nil {
 		return nil, err
 	}
-	msgs, usage, cost, _, err := a.prompt(ctx)
-	a.Usage, a.Cost = a.Usage.Add(usage), a.Cost+cost
+	msgs, spent, _, err := a.prompt(ctx)
+	a.Usage, a.Cost = a.Usage.Add(spent.usage), a.Cost+spent.cost
+	a.EstimatedTokens += spent.estimated
 	return msgs, err
 }
 
 // prompt builds the next prompt and says what the memory spent on it.
-func (a *Agent) prompt(ctx context.Context) (msgs []llm.Message, usage llm.Usage, cost float64, took time.Duration, err error) {
+func (a *Agent) prompt(ctx context.Context) (msgs []llm.Message, spent spend, took time.Duration, err error) {
 	var past []llm.Message
 	if a.Memory != nil && len(a.turns) > 0 {
-		var ledger memory.Ledger
 		t := time.Now()
-		past, err = a.Memory.Context(memory.WithLedger(ctx, &ledger), a.turns)
+		past, spent, err = a.memoryContext(ctx)
 		took = time.Since(t)
-		for _, r := range ledger.Take() {
-			usage, cost = usage.Add(r.Usage), cost+r.Cost
-		}
 		if err != nil {
-			return nil, usage, cost, took, fmt.Errorf("memory %s: %w", a.Memory.Name(), err)
+			return nil, spent, took, fmt.Errorf("memory %s: %w", a.Memory.Name(), err)
 		}
 	}
 	in := PromptInput{
@@ -260,7 +260,7 @@ func (a *Agent) prompt(ctx context.Context) (msgs []llm.Message, usage llm.Usage
 	if a.Tools != nil {
 		in.Tools = a.Tools.Specs()
 	}
-	return a.builder().Messages(in), usage, cost, took, nil
+	return a.builder().Messages(in), spent, took, nil
 }
 
 func (a *Agent) builder() PromptBuilder {
@@ -341,20 +341,25 @@ func (a *Agent) Step(ctx context.Context) (*Step, error) {
 		}
 		s.Protocol = a.protocol()
 		s.Warning = a.Warning
-		msgs, usage, cost, took, err := a.prompt(ctx)
-		s.Usage, s.Cost, s.MemoryTime = usage, cost, took
+		msgs, spent, took, err := a.prompt(ctx)
+		s.Usage, s.Cost, s.EstimatedTokens, s.MemoryTime = spent.usage, spent.cost, spent.estimated, took
 		if err != nil {
 			return a.fail(ctx, s, start, err)
 		}
 		s.Prompt = msgs
+		req := a.request(msgs, s.Step)
 		t := time.Now()
-		reply, err := a.LLM.Complete(ctx, a.request(msgs, s.Step))
+		reply, err := a.LLM.Complete(ctx, req)
 		s.LLMTime = time.Since(t)
 		if err != nil {
 			return a.fail(ctx, s, start, fmt.Errorf("model: %w", err))
 		}
+		if reply == nil {
+			return a.fail(ctx, s, start, errors.New("model: no reply"))
+		}
 		s.Reply = reply
-		s.Usage, s.Cost = s.Usage.Add(reply.Usage), s.Cost+reply.Cost
+		spent = spent.add(replySpend(&req, reply, -1))
+		s.Usage, s.Cost, s.EstimatedTokens = spent.usage, spent.cost, spent.estimated
 		d = a.decide(reply, s.Step)
 	}
 	s.Thought, s.Tool, s.Args, s.CallID, s.Repairs = d.thought, d.tool, d.args, d.callID, d.repairs
@@ -414,6 +419,7 @@ func (a *Agent) account(s *Step, start time.Time) {
 	s.Wall = time.Since(start)
 	s.Overhead = max(0, s.Wall-s.LLMTime-s.ToolTime-s.MemoryTime)
 	a.Usage, a.Cost = a.Usage.Add(s.Usage), a.Cost+s.Cost
+	a.EstimatedTokens += s.EstimatedTokens
 }
 
 // fail ends a step with err: recorded in History unless ctx was cancelled.

@@ -72,7 +72,9 @@ type Config struct {
 type Limits struct {
 	// MaxSteps bounds the episode's steps (History), across Runs.
 	MaxSteps int `json:"max_steps,omitempty"`
-	// MaxTokens bounds the episode's tokens: replies and summaries.
+	// MaxTokens bounds the episode's tokens: replies and summaries, as
+	// the server counted them, or estimated when it sent no usage
+	// (Step.EstimatedTokens).
 	MaxTokens int `json:"max_tokens,omitempty"`
 	// MaxCost bounds the episode's cost in US dollars.
 	MaxCost float64 `json:"max_cost,omitempty"`
@@ -195,12 +197,24 @@ func New(cfg Config) *Agent {
 }
 
 // agentClient lets a memory strategy built from a Config write its
-// summaries with whatever LLM the agent has when the call is made.
+// summaries with the LLM of the agent that asks for them, as it is when
+// the call is made: an agent's own while it builds its prompt (so a clone,
+// which shares the strategy, summarises with the clone's LLM), and the
+// agent New built otherwise (a script calling the strategy itself).
 type agentClient struct{ a *Agent }
 
 func (c agentClient) Complete(ctx context.Context, req llm.Request) (*llm.Reply, error) {
-	if c.a == nil || c.a.LLM == nil {
+	a := c.a
+	mc, _ := ctx.Value(memoryCallKey{}).(*memoryCall)
+	if mc != nil && mc.agent != nil {
+		a = mc.agent
+	}
+	if a == nil || a.LLM == nil {
 		return nil, fmt.Errorf("memory summary: the agent has no LLM")
 	}
-	return c.a.LLM.Complete(ctx, req)
+	r, err := a.LLM.Complete(ctx, req)
+	if err == nil {
+		mc.note(r, &req)
+	}
+	return r, err
 }

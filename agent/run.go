@@ -26,7 +26,11 @@ type RunResult struct {
 	// Steps is the number of steps in History.
 	Steps  int       `json:"steps"`
 	Tokens llm.Usage `json:"tokens"`
-	Cost   float64   `json:"cost"`
+	// EstimatedTokens is how many of Tokens are the agent's estimates,
+	// for replies that came without usage (Step.EstimatedTokens); 0 when
+	// the server counted them all.
+	EstimatedTokens int     `json:"estimated_tokens,omitempty"`
+	Cost            float64 `json:"cost"`
 	// StoppedBy is why the Run ended: one of the Stop* constants.
 	StoppedBy string `json:"stopped_by"`
 	// Duration is the Run's wall time.
@@ -46,6 +50,7 @@ func (a *Agent) Result() *RunResult {
 		Victory:          a.Victory,
 		Steps:            len(a.History),
 		Tokens:           a.Usage,
+		EstimatedTokens:  a.EstimatedTokens,
 		Cost:             a.Cost,
 		History:          slices.Clone(a.History),
 	}

@@ -59,6 +59,13 @@ type Step struct {
 	// any the memory strategy spent summarising.
 	Usage llm.Usage `json:"usage"`
 	Cost  float64   `json:"cost"`
+	// EstimatedTokens is how many of Usage's tokens the agent estimated
+	// (llm.EstimateMessages of the request and the reply) because a reply
+	// came without usage, as some servers send none: those tokens count
+	// towards Limits.MaxTokens all the same. 0 when the server counted
+	// every token; Reply.Usage is always what the server said. A reply
+	// without usage costs nothing in Cost.
+	EstimatedTokens int `json:"estimated_tokens,omitempty"`
 
 	// Wall is the step's wall time. LLMTime, ToolTime and MemoryTime are
 	// the parts spent waiting for the model (or policy), the tool and the
