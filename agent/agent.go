@@ -435,14 +435,32 @@ func (a *Agent) fail(ctx context.Context, s *Step, start time.Time, err error) (
 
 // Clone returns a copy of the agent for a fork: the same settings, parts
 // and history, with its own slices and maps, and no Tools (the caller
-// gives it tools bound to the forked game). The LLM, Policy, Memory and
-// Builder are shared: a policy that keeps state (a walkthrough's place)
-// should be replaced on the fork. Steps in History share their prompts
-// and arguments, which are read-only once recorded. A memory strategy built
-// by New writes its summaries with the original agent's LLM.
+// gives it tools bound to the forked game). Steps in History share their
+// prompts and arguments, which are read-only once recorded.
+//
+// A Policy with a Clone() Policy method (the baselines have one) is
+// cloned, so that the fork and the original each go on as the original
+// would have, without moving the other's state: a random policy draws the
+// same numbers in both, an explorer keeps its map in each, a walkthrough
+// its place. Any other policy is shared.
+//
+// The LLM, Memory and Builder are shared. A memory strategy built by New
+// writes its summaries with the LLM of the agent whose step asks for them,
+// so a clone given another LLM (c.LLM = other) summarises with that one; a
+// strategy given a client of its own keeps it. A shared strategy may reuse
+// for one agent a summary it wrote for the other (see memory.Ledger).
+//
+// OnStep is not copied: the fork starts with none. A hook speaks for the
+// agent it was set on (it prints that episode's steps, or reads that
+// agent's fields), and a fork's steps reported through it would be taken
+// for the original's; set the fork's own (c.OnStep = ...) to follow it.
 func (a *Agent) Clone() *Agent {
 	c := *a
 	c.Tools = nil
+	c.OnStep = nil
+	if p, ok := a.Policy.(interface{ Clone() Policy }); ok {
+		c.Policy = p.Clone()
+	}
 	if a.Temperature != nil {
 		t := *a.Temperature
 		c.Temperature = &t

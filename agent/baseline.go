@@ -24,9 +24,25 @@ func playAction(thought, cmd string) Action {
 	return Action{Thought: thought, Tool: "play_action", Args: map[string]any{"action": cmd}}
 }
 
-// newRand is a policy's own random source, the same for the same seed.
-func newRand(seed int64) *rand.Rand {
-	return rand.New(rand.NewPCG(uint64(seed), 0x67727565)) // "grue"
+// policyRand is a policy's own random source, the same for the same seed,
+// which a clone of the policy copies: the copy draws the same numbers from
+// there on, and neither's draws move the other's.
+type policyRand struct {
+	src *rand.PCG
+	*rand.Rand
+}
+
+// newRand returns the random source for seed.
+func newRand(seed int64) policyRand {
+	src := rand.NewPCG(uint64(seed), 0x67727565) // "grue"
+	return policyRand{src, rand.New(src)}
+}
+
+// clone returns a copy of r in the same state. A rand.Rand keeps no state
+// of its own beyond its source's, so copying the PCG copies it all.
+func (r policyRand) clone() policyRand {
+	src := *r.src
+	return policyRand{&src, rand.New(&src)}
 }
 
 // askValidActions asks the valid_actions tool for the commands that change
@@ -151,7 +167,7 @@ func askMap(ctx context.Context, reg *tools.Registry) (mapView, error) {
 }
 
 // randomDirection is the command of last resort: a compass direction.
-func randomDirection(rng *rand.Rand) string {
+func randomDirection(rng policyRand) string {
 	return game.Directions[rng.IntN(len(game.Directions))]
 }
 

@@ -3,7 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
+	"maps"
 	"slices"
 	"strings"
 
@@ -45,7 +45,7 @@ import (
 // where it stands and does not walk. Reset forgets what it learnt.
 type ExplorerPolicy struct {
 	seed int64
-	rng  *rand.Rand
+	rng  policyRand
 
 	tried   map[int]map[string]bool // room -> canonical commands played there
 	tried1  map[string]bool         // canonical commands other than moves played anywhere
@@ -95,6 +95,33 @@ func (p *ExplorerPolicy) Reset() {
 	p.darkWay = map[explorerExit]bool{}
 	p.gain = map[string]int{}
 	p.last = nil
+}
+
+// Clone returns a copy of the policy that knows what p knows (tried
+// commands, blocked and dark exits, what paid) and draws the same random
+// numbers from here on, each from its own source: the copy and p then
+// learn apart.
+func (p *ExplorerPolicy) Clone() Policy {
+	c := *p
+	c.rng = p.rng.clone()
+	c.tried = make(map[int]map[string]bool, len(p.tried))
+	for id, cmds := range p.tried {
+		c.tried[id] = maps.Clone(cmds)
+	}
+	c.tried1 = maps.Clone(p.tried1)
+	c.valid = make(map[int][]string, len(p.valid))
+	for id, acts := range p.valid {
+		c.valid[id] = slices.Clone(acts)
+	}
+	c.blocked = maps.Clone(p.blocked)
+	c.dark = maps.Clone(p.dark)
+	c.darkWay = maps.Clone(p.darkWay)
+	c.gain = maps.Clone(p.gain)
+	if p.last != nil {
+		last := *p.last
+		c.last = &last
+	}
+	return &c
 }
 
 // Verbs by what the explorer expects of them.

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 )
 
 // RandomPolicy plays a valid action chosen uniformly at random: at each
@@ -13,7 +12,7 @@ import (
 // the server has no valid_actions) it plays a random compass direction.
 type RandomPolicy struct {
 	seed int64
-	rng  *rand.Rand
+	rng  policyRand
 }
 
 // NewRandom returns a RandomPolicy seeded with seed.
@@ -27,6 +26,15 @@ func (p *RandomPolicy) Name() string { return "random" }
 // Reset starts the random source again from the seed, for a new episode
 // that should play as the first one did.
 func (p *RandomPolicy) Reset() { p.rng = newRand(p.seed) }
+
+// Clone returns a copy of the policy at the same point of its random
+// sequence: the copy and p draw the same numbers from here on, each from
+// its own source.
+func (p *RandomPolicy) Clone() Policy {
+	c := *p
+	c.rng = p.rng.clone()
+	return &c
+}
 
 // Next asks for the valid actions and plays one at random.
 func (p *RandomPolicy) Next(ctx context.Context, v View) (Action, error) {

@@ -63,6 +63,14 @@ func (p *WalkthroughPolicy) Name() string { return "walkthrough" }
 // Reset rewinds to the first command.
 func (p *WalkthroughPolicy) Reset() { p.next = 0 }
 
+// Clone returns a copy of the policy at the same place in the same
+// commands, which then goes on apart from p.
+func (p *WalkthroughPolicy) Clone() Policy {
+	c := *p
+	c.Commands = append([]string(nil), p.Commands...)
+	return &c
+}
+
 // Done reports whether every command has been played.
 func (p *WalkthroughPolicy) Done() bool { return p.next >= len(p.Commands) }
 

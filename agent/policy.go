@@ -11,6 +11,12 @@ import (
 // and whatever a script writes. An Agent with a Policy asks it instead of
 // its LLM; every other part of a step (the tool call, the record, the
 // limits) is the same.
+//
+// A policy that keeps state (a place in a list, a map, a random source)
+// may also have a Clone() Policy method, returning a copy that goes on
+// from the same state without sharing it: Agent.Clone calls it, so that
+// a fork and its original each play as the original would have. The
+// baselines have one.
 type Policy interface {
 	Name() string
 	Next(ctx context.Context, v View) (Action, error)
