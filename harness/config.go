@@ -588,7 +588,8 @@ type canonicalVariant struct {
 // step limit and limits, as JSON. Two configs with the same hash run the
 // same episodes; a resumed run must have its first run's hash. Settings
 // taken from the environment (a variant's model when the config names
-// none) are not part of it.
+// none) are not part of it, so that a config runs anywhere; Run checks
+// them on resume against the run's manifest (ErrEndpointMismatch).
 func (c *Config) Hash() string {
 	cv := canonical{Name: c.Name, Games: slices.Clone(c.Games), Seeds: c.SeedList(), MaxSteps: c.Steps(), Limits: c.Limits}
 	for _, v := range c.Variants {

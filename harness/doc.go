@@ -19,7 +19,10 @@
 // directory holds results.jsonl: one EpisodeRecord a line, appended and
 // synced as each episode ends (AppendRecord), so a run killed at any
 // moment loses only the episodes in flight, and a resumed run skips the
-// (variant, game, seed) keys already there.
+// (variant, game, seed) keys already there. A resumed run may also play
+// again the episodes that failed (RunOptions.RetryFailed): their new
+// records are appended and supersede the failed ones, so the file only
+// grows and each key still counts once.
 //
 // An experiment is a Config, read from YAML (LoadConfig: strict, every
 // error names the file, line, column and field) or built in code; Run
@@ -28,7 +31,9 @@
 // manifest.json (ReadManifest), results.jsonl and one trajectory file per
 // episode (ReadTrajectory), retrying episodes that errored, rate limiting
 // each model endpoint, and showing progress. RunOptions.Resume finishes a
-// run that was killed; a different config (Config.Hash) is refused.
+// run that was killed; a different config (Config.Hash), or a variant
+// that now gets another model or endpoint from the environment, is
+// refused.
 //
 // An Episode is one agent on one game and seed, stepped by hand in the
 // REPL (Step, Run, Prompt) or forked to try something else (Fork: the same
@@ -40,7 +45,7 @@
 // LoadResults reads one or more run directories into a ResultSet. A line
 // cut short by a crash, or otherwise not a record, is skipped and reported
 // with its file and line in ResultSet.Problems; a key seen twice keeps its
-// later record. ByVariant, ByGame and Filter narrow a set; Variants and
+// later record (reported as a problem unless the earlier one had failed). ByVariant, ByGame and Filter narrow a set; Variants and
 // Games list what it holds.
 //
 // # Comparing variants

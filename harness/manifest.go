@@ -48,12 +48,14 @@ type Endpoint struct {
 }
 
 // Resume is one resumption of a run: when, by which grue, with which
-// command line, and how many episodes were left to play.
+// command line, how many episodes were left to play, and how many of them
+// had failed and were played again (RunOptions.RetryFailed).
 type Resume struct {
 	Time        time.Time `json:"time"`
 	GrueVersion string    `json:"grue_version"`
 	Command     []string  `json:"command,omitempty"`
 	Remaining   int       `json:"remaining"`
+	Retried     int       `json:"retried,omitempty"`
 }
 
 // ReadManifest reads the manifest of run directory dir.

@@ -17,7 +17,8 @@ import (
 const ResultsFile = "results.jsonl"
 
 // LoadProblem is a line of a results file that was not loaded, or a record
-// that replaced an earlier one with the same key. Loading goes on past
+// that replaced an earlier one with the same key that had not failed.
+// Loading goes on past
 // problems: a run killed mid-write leaves a truncated last line, and the
 // rest of the file is still good.
 type LoadProblem struct {
@@ -36,7 +37,8 @@ func (p LoadProblem) String() string {
 type ResultSet struct {
 	Records []EpisodeRecord `json:"records"`
 	// Problems are the lines that were skipped and the duplicates that
-	// were replaced while loading.
+	// were replaced while loading (a failed record superseded by a later
+	// one is no problem: it is how a failed episode is played again).
 	Problems []LoadProblem `json:"problems,omitempty"`
 
 	index map[EpisodeKey]int // position of each key in Records
@@ -55,8 +57,12 @@ func NewResultSet(records ...EpisodeRecord) *ResultSet {
 // LoadResults reads the results of run directories (each one's
 // results.jsonl) or of results files named directly. Lines that do not
 // decode into a record are skipped and reported in Problems with their
-// file and line; when a key appears twice, the later record wins and the
-// replacement is reported. It fails only when a file cannot be read.
+// file and line. When a key appears twice, the later record wins, in the
+// place of the earlier one: a failed episode played again
+// (RunOptions.RetryFailed) appends its new record, which supersedes the
+// failed one, so that every count sees the episode once. Any other
+// replacement is reported in Problems. It fails only when a file cannot
+// be read.
 func LoadResults(paths ...string) (*ResultSet, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("load results: no run directory given")
@@ -127,7 +133,9 @@ func (rs *ResultSet) readLine(b []byte, name string, line int) {
 		rs.problem(name, line, "skipped: %v", err)
 		return
 	}
-	if rs.Add(rec) {
+	old, had := rs.Lookup(rec.Key())
+	rs.Add(rec)
+	if had && !old.Failed() {
 		rs.problem(name, line, "duplicate %s: this record replaces the earlier one", rec.Key())
 	}
 }

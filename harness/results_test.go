@@ -70,24 +70,34 @@ func TestLoadResultsSkipsCorruptAndTruncatedLines(t *testing.T) {
 }
 
 func TestLoadResultsDuplicatesKeepTheLast(t *testing.T) {
+	// a/zork1/1 failed and was played again: the later record supersedes
+	// the failed one, in its place, with no problem reported. b/zork1/1
+	// was recorded twice although it had not failed: a problem.
 	first := rec("a", "zork1", 1, 10)
 	first.Error = "model timed out"
 	second := rec("a", "zork1", 1, 25)
-	dir := writeRun(t, jsonLine(t, first)+jsonLine(t, rec("a", "zork1", 2, 5))+jsonLine(t, second))
+	dir := writeRun(t, jsonLine(t, first)+jsonLine(t, rec("a", "zork1", 2, 5))+jsonLine(t, second)+
+		jsonLine(t, rec("b", "zork1", 1, 3))+jsonLine(t, rec("b", "zork1", 1, 4)))
 
 	rs, err := LoadResults(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs.Len() != 2 {
-		t.Fatalf("loaded %d records, want 2", rs.Len())
+	if rs.Len() != 3 {
+		t.Fatalf("loaded %d records, want 3", rs.Len())
+	}
+	if k := rs.Records[0].Key(); k != (EpisodeKey{"a", "zork1", 1}) {
+		t.Errorf("the first record is %s, want a/zork1/1 where its failed record was", k)
 	}
 	r, ok := rs.Lookup(EpisodeKey{"a", "zork1", 1})
 	if !ok || r.FinalScore != 25 || r.Failed() {
 		t.Errorf("a/zork1/1 = %+v, want the later record (score 25, no error)", r)
 	}
-	if len(rs.Problems) != 1 || rs.Problems[0].Line != 3 || !strings.Contains(rs.Problems[0].Msg, "duplicate a/zork1/1") {
-		t.Errorf("problems %v, want one duplicate at line 3", rs.Problems)
+	if b, _ := rs.Lookup(EpisodeKey{"b", "zork1", 1}); b.FinalScore != 4 {
+		t.Errorf("b/zork1/1 scored %d, want the later record's 4", b.FinalScore)
+	}
+	if len(rs.Problems) != 1 || rs.Problems[0].Line != 5 || !strings.Contains(rs.Problems[0].Msg, "duplicate b/zork1/1") {
+		t.Errorf("problems %v, want one duplicate, b/zork1/1 at line 5", rs.Problems)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,8 +33,16 @@ type RunOptions struct {
 	Parallel int
 	// Resume finishes the run in Out: the episodes recorded there are
 	// skipped, the others played. The config must have the hash the run
-	// was started with.
+	// was started with, and each llm variant the model and endpoint
+	// (ErrEndpointMismatch).
 	Resume bool
+	// RetryFailed, with Resume, also plays again the episodes whose
+	// latest record is an error (EpisodeRecord.Failed). The new record
+	// is appended: results.jsonl keeps the failed one, and LoadResults
+	// lets the later record of a key supersede it, so each episode still
+	// counts once. Without it a resumed run leaves failed episodes as
+	// they are. A run that is not resumed has none to retry.
+	RetryFailed bool
 	// Progress receives the progress display: bars when it is a terminal,
 	// else a line for every episode that ends. nil shows nothing.
 	Progress io.Writer
@@ -60,6 +70,13 @@ func DefaultOut(name string, t time.Time) string {
 // directory that was started with a different config.
 var ErrHashMismatch = errors.New("the config differs from the one the run was started with")
 
+// ErrEndpointMismatch is what Run returns (wrapped) when asked to resume a
+// run directory whose llm variant was played with another model or
+// endpoint than the one it gets now: a variant that names neither takes
+// them from the environment (GRUE_MODEL, OPENAI_BASE_URL), which the
+// config's hash does not cover.
+var ErrEndpointMismatch = errors.New("a variant's model differs from the one the run was started with")
+
 // Run plays every episode of cfg (each variant on each game from each
 // seed) into a run directory, opts.Parallel (or cfg.Parallel) at a time,
 // and returns the results there. The directory holds:
@@ -74,11 +91,13 @@ var ErrHashMismatch = errors.New("the config differs from the one the run was st
 // An episode that ends in an error is played again, up to cfg.Retries
 // more times; its last error is recorded (EpisodeRecord.Error). Killing a
 // run loses only the episodes in flight: Run with opts.Resume on the same
-// directory plays the episodes that have no record and no other, and
-// refuses (ErrHashMismatch) a config other than the one the run started
-// with. Cancelling ctx, or closing opts.Drain, stops Run from starting
-// episodes; it then returns what was recorded with ctx's error (nil for a
-// drain).
+// directory plays the episodes that have no record and no other (and,
+// with opts.RetryFailed, those whose record is an error), and refuses a
+// config other than the one the run started with (ErrHashMismatch) or an
+// llm variant that now gets another model or endpoint from the
+// environment (ErrEndpointMismatch). Cancelling ctx, or closing
+// opts.Drain, stops Run from starting episodes; it then returns what was
+// recorded with ctx's error (nil for a drain).
 //
 // The model requests of all episodes to one endpoint share cfg.RateLimit.
 func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) {
@@ -88,7 +107,7 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("run experiment: %w", err)
 	}
-	r := &runner{cfg: cfg, opts: opts, hash: cfg.Hash(), steps: cfg.Steps()}
+	r := &runner{cfg: cfg, opts: opts, hash: cfg.Hash(), steps: cfg.Steps(), retry: map[EpisodeKey]EpisodeRecord{}}
 	r.out = opts.Out
 	if r.out == "" {
 		r.out = DefaultOut(cfg.Name, time.Now())
@@ -102,8 +121,21 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	if err != nil {
 		return nil, err
 	}
+	// The failed episodes a resumed run plays again, and those it leaves.
+	var retried, leftFailed int
+	for _, rec := range done {
+		if rec.Failed() {
+			if opts.RetryFailed {
+				r.retry[rec.Key()] = rec
+				delete(done, rec.Key())
+				retried++
+			} else {
+				leftFailed++
+			}
+		}
+	}
 	r.manifest.Endpoints = r.clients.endpoints
-	if err := r.writeManifest(len(all) - len(done)); err != nil {
+	if err := r.writeManifest(len(all)-len(done), retried); err != nil {
 		return nil, err
 	}
 	// The results file is there from the start: a run stopped before
@@ -133,6 +165,12 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 		msg := fmt.Sprintf("%s: %d episodes (%d variants x %d games x %d seeds)", cfg.Name, len(all), len(cfg.Variants), len(cfg.Games), len(cfg.SeedList()))
 		if len(before) > 0 {
 			msg += fmt.Sprintf(", %d already done", len(before))
+			if leftFailed > 0 {
+				msg += fmt.Sprintf(" (%d of them failed, left as they are)", leftFailed)
+			}
+		}
+		if retried > 0 {
+			msg += fmt.Sprintf(", %d failed to play again", retried)
 		}
 		r.progress.printf("%s, %d at a time, into %s\n", msg, workers, r.out)
 	}
@@ -199,6 +237,9 @@ type runner struct {
 	manifest *Manifest
 	clients  *clients
 	progress *progress
+	// retry holds the failed records of the episodes played again
+	// (RunOptions.RetryFailed); it is not changed once the workers run.
+	retry map[EpisodeKey]EpisodeRecord
 
 	appendMu sync.Mutex // one append to results.jsonl at a time
 }
@@ -245,12 +286,14 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		return nil, fmt.Errorf("run experiment: cannot resume %s: %w (config hash %.12s, the run's %.12s): run it with the same config and overrides, or into a new directory", r.out, ErrHashMismatch, r.hash, m.ConfigHash)
 	}
 	r.manifest = m
-	if !exists(results) {
-		return done, nil
+	rs := &ResultSet{}
+	if exists(results) {
+		if rs, err = LoadResults(r.out); err != nil {
+			return nil, fmt.Errorf("run experiment: resume %s: %w", r.out, err)
+		}
 	}
-	rs, err := LoadResults(r.out)
-	if err != nil {
-		return nil, fmt.Errorf("run experiment: resume %s: %w", r.out, err)
+	if err := r.checkEndpoints(m, rs); err != nil {
+		return nil, fmt.Errorf("run experiment: cannot resume %s: %w", r.out, err)
 	}
 	want := map[EpisodeKey]bool{}
 	for _, s := range all {
@@ -264,12 +307,54 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 	return done, nil
 }
 
+// checkEndpoints refuses to resume a run whose llm variants were played
+// with another model or endpoint than the ones they get now (from the
+// environment, when the config names none). A manifest from before
+// endpoints were recorded is checked against the model of the records.
+func (r *runner) checkEndpoints(m *Manifest, rs *ResultSet) error {
+	for _, now := range r.clients.endpoints {
+		v, _ := r.cfg.Variant(now.Variant)
+		i := slices.IndexFunc(m.Endpoints, func(e Endpoint) bool { return e.Variant == now.Variant })
+		if i >= 0 {
+			was := m.Endpoints[i]
+			if was.Model == now.Model && strings.TrimRight(was.BaseURL, "/") == strings.TrimRight(now.BaseURL, "/") {
+				continue
+			}
+			return fmt.Errorf("variant %s was played with model %q at %s, and now gets model %q at %s%s: %w; set them as they were, or run into a new directory",
+				now.Variant, was.Model, was.BaseURL, now.Model, now.BaseURL, fromEnv(v), ErrEndpointMismatch)
+		}
+		for _, rec := range rs.Records {
+			if rec.Variant == now.Variant && rec.Model != "" && rec.Model != now.Model {
+				return fmt.Errorf("variant %s was played with model %q (its record %s), and now gets model %q%s: %w; set it as it was, or run into a new directory",
+					now.Variant, rec.Model, rec.Key(), now.Model, fromEnv(v), ErrEndpointMismatch)
+			}
+		}
+	}
+	return nil
+}
+
+// fromEnv says which of v's model settings come from the environment:
+// " from GRUE_MODEL and OPENAI_BASE_URL", or "" when the config names them.
+func fromEnv(v Variant) string {
+	var vars []string
+	if v.Model == "" {
+		vars = append(vars, "GRUE_MODEL")
+	}
+	if v.BaseURL == "" {
+		vars = append(vars, "OPENAI_BASE_URL")
+	}
+	if len(vars) == 0 {
+		return ""
+	}
+	return " from " + strings.Join(vars, " and ")
+}
+
 // writeManifest writes the manifest, noting a resumption with the
-// episodes left.
-func (r *runner) writeManifest(remaining int) error {
+// episodes left and the failed ones played again.
+func (r *runner) writeManifest(remaining, retried int) error {
 	if r.opts.Resume {
 		r.manifest.Resumes = append(r.manifest.Resumes, Resume{
-			Time: time.Now().UTC(), GrueVersion: Version, Command: r.opts.Command, Remaining: remaining,
+			Time: time.Now().UTC(), GrueVersion: Version, Command: r.opts.Command, Remaining: remaining, Retried: retried,
 		})
 	}
 	if err := r.manifest.Write(r.out); err != nil {
@@ -299,6 +384,10 @@ func (r *runner) play(ctx context.Context, s EpisodeSpec) error {
 	}
 	rec.ConfigHash = r.hash
 	rec.Trajectory = trajectoryPath(s)
+	if old, ok := r.retry[s.Key()]; ok {
+		// The failed episode's trajectory stays, as its record does.
+		rec.Trajectory = retryTrajectoryPath(rec.Trajectory, old.Trajectory)
+	}
 	if err := r.writeTrajectory(rec, res); err != nil {
 		return err
 	}
@@ -443,6 +532,22 @@ func trajectoryPath(s EpisodeSpec) string {
 	}
 	g = unsafeName.ReplaceAllString(g, "_")
 	return filepath.ToSlash(filepath.Join(TrajectoriesDir, unsafeName.ReplaceAllString(s.Variant, "_"), fmt.Sprintf("%s_%d.json", g, s.Seed)))
+}
+
+// retryNumber matches the suffix retryTrajectoryPath gives: ".retry<N>.json".
+var retryNumber = regexp.MustCompile(`\.retry(\d+)\.json$`)
+
+// retryTrajectoryPath is the trajectory file of an episode played again
+// because its record, with trajectory file old, failed: path (the
+// episode's trajectoryPath) with ".retry1.json" for ".json", or the next
+// number after old's.
+func retryTrajectoryPath(path, old string) string {
+	n := 1
+	if m := retryNumber.FindStringSubmatch(old); m != nil {
+		k, _ := strconv.Atoi(m[1])
+		n = k + 1
+	}
+	return strings.TrimSuffix(path, ".json") + fmt.Sprintf(".retry%d.json", n)
 }
 
 // clients are the model clients of a run's llm variants.
