@@ -40,6 +40,7 @@ type expRunFlags struct {
 	out      string
 	parallel int
 	resume   bool
+	retry    bool
 	steps    int
 	trials   int
 	seeds    string
@@ -64,7 +65,12 @@ table (as grue exp compare does).
 
 Ctrl-C once stops starting episodes and lets those in flight finish;
 twice stops at once. Either way, and after a kill, --resume with the same
-config and flags plays what is left and nothing twice.
+config and flags plays what is left and nothing twice. An episode that
+failed after all its retries (a model server that was down) keeps its
+record; --resume --retry-failed plays it again, and its new record
+supersedes the failed one (results.jsonl keeps both: it is only appended
+to). A model variant that takes its model from the environment
+(GRUE_MODEL, OPENAI_BASE_URL) must get the same one to resume.
 
 --steps, --trials and --seeds override the config's max_steps, trials and
 seeds (a quick trial run of a big experiment); they change the config's
@@ -78,6 +84,7 @@ hash, so a resumed run needs the same ones.`,
 	fl.StringVar(&f.out, "out", "", "the run directory (default runs/<name>-<YYYYMMDD-HHMMSS>)")
 	fl.IntVar(&f.parallel, "parallel", 0, "episodes at once (default: the config's parallel, else 4)")
 	fl.BoolVar(&f.resume, "resume", false, "finish the run in --out: play the episodes it has no record of")
+	fl.BoolVar(&f.retry, "retry-failed", false, "with --resume: also play again the episodes whose record is an error")
 	fl.IntVar(&f.steps, "steps", 0, "override max_steps")
 	fl.IntVar(&f.trials, "trials", 0, "override the seeds: this many, from base_seed")
 	fl.StringVar(&f.seeds, "seeds", "", "override the seeds: a comma-separated list")
@@ -97,6 +104,9 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 	}
 	if f.resume && f.out == "" {
 		return usageError{errors.New("--resume needs --out DIR, the run to finish")}
+	}
+	if f.retry && !f.resume {
+		return usageError{errors.New("--retry-failed goes with --resume (and --out DIR): it plays again the failed episodes of a run")}
 	}
 	if f.parallel < 0 {
 		return usageError{fmt.Errorf("--parallel must be positive, not %d", f.parallel)}
@@ -129,12 +139,18 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 		}
 	}()
 
+	// The failed episodes that a resume without --retry-failed leaves.
+	left := 0
+	if f.resume && !f.retry {
+		left = failedEpisodes(out, cfg)
+	}
 	opts := harness.RunOptions{
-		Out:      out,
-		Parallel: f.parallel,
-		Resume:   f.resume,
-		Drain:    drain,
-		Command:  append([]string{"grue"}, os.Args[1:]...),
+		Out:         out,
+		Parallel:    f.parallel,
+		Resume:      f.resume,
+		RetryFailed: f.retry,
+		Drain:       drain,
+		Command:     append([]string{"grue"}, os.Args[1:]...),
 	}
 	if !f.quiet {
 		opts.Progress = stderr
@@ -153,7 +169,11 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 		}
 	}
 	if failed > 0 {
-		fmt.Fprintf(stdout, "Failed: %d episodes (see their error in results.jsonl)\n", failed)
+		msg := fmt.Sprintf("Failed: %d episodes", failed)
+		if left > 0 {
+			msg += fmt.Sprintf(", %d of them left as they were by --resume", min(left, failed))
+		}
+		fmt.Fprintf(stdout, "%s (see their error in results.jsonl); play them again with:\n  %s --retry-failed\n", msg, resume)
 	}
 	for _, p := range rs.Problems {
 		fmt.Fprintf(stderr, "grue exp run: %s\n", p)
@@ -179,6 +199,22 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 		}
 	}
 	return runErr
+}
+
+// failedEpisodes counts the episodes of cfg whose record in run directory
+// dir is an error; 0 when there is no run there (Run says so).
+func failedEpisodes(dir string, cfg *harness.Config) int {
+	rs, err := harness.LoadResults(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, s := range cfg.Episodes() {
+		if r, ok := rs.Lookup(s.Key()); ok && r.Failed() {
+			n++
+		}
+	}
+	return n
 }
 
 // isClosed reports whether ch is closed.
