@@ -204,7 +204,8 @@ func TestTerminal(t *testing.T) {
 	select {
 	case err := <-exited:
 		if err != nil {
-			t.Fatalf("grue exited with %v after Ctrl-D", err)
+			scr.mark = 0
+			t.Fatalf("grue exited with %v after Ctrl-D; the screen:\n%s", err, scr.text())
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("grue did not leave on Ctrl-D")
