@@ -204,7 +204,9 @@ func TestTerminal(t *testing.T) {
 	select {
 	case err := <-exited:
 		if err != nil {
+			scr.mu.Lock()
 			scr.mark = 0
+			scr.mu.Unlock()
 			t.Fatalf("grue exited with %v after Ctrl-D; the screen:\n%s", err, scr.text())
 		}
 	case <-time.After(10 * time.Second):
