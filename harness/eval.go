@@ -37,6 +37,10 @@ type EvalOptions struct {
 	Variant string `json:"variant,omitempty"`
 	// Seed is the records' seed (and LLM seed): the trial's number.
 	Seed int64 `json:"seed,omitempty"`
+	// Trials is how many times RunEval runs each task, trial i (from 0)
+	// with seed Seed+i, so that grue exp compare tables each task's pass
+	// rate with an interval; 0 means once. RunTask runs one trial.
+	Trials int `json:"trials,omitempty"`
 	// MaxSteps bounds each task's episode (the agent's Limits.MaxSteps,
 	// else DefaultEvalSteps, when 0).
 	MaxSteps int `json:"max_steps,omitempty"`
@@ -165,7 +169,8 @@ type EvalTrajectory struct {
 // replaced by one), runs the episode until the agent calls finish or a
 // limit stops it, then runs the hidden verifier, and removes the workspace
 // unless opts.Keep. With opts.Out it appends the record to the run
-// directory's results.jsonl and writes the trajectory file.
+// directory's results.jsonl and writes the trajectory file. An agent with
+// no seed of its own is given opts.Seed as its LLM seed, the record's.
 //
 // A failed episode (a model that cannot be reached) is a result with its
 // Error set, verified all the same. The error is for a task that could not
@@ -211,6 +216,10 @@ func RunTask(ctx context.Context, a *agent.Agent, t Task, opts EvalOptions) (*Ta
 	}
 	if a.Label == "" {
 		a.Label = "task " + t.ID
+	}
+	if a.Seed == nil {
+		seed := int(opts.Seed)
+		a.Seed = &seed
 	}
 	if err := a.Begin(firstObservation(dir)); err != nil {
 		return nil, fmt.Errorf("task %s: %w", t.ID, err)
@@ -319,12 +328,18 @@ func writeEvalResult(out string, t Task, res *TaskResult) error {
 }
 
 // RunEval runs each task with a fresh agent from newAgent, one after the
-// other, and returns their results in order; opts.OnResult sees each as
-// it comes. It stops at the first task that cannot be run at all, or
-// when ctx ends, returning the results so far with the error.
+// other, opts.Trials times (trial i with seed opts.Seed+i), and returns
+// their results in order; opts.OnResult sees each as it comes. It runs
+// trial by trial, every task of a trial before the next trial, so that an
+// evaluation stopped early has run its tasks equally often. It stops at
+// the first task that cannot be run at all, or when ctx ends, returning
+// the results so far with the error.
 func RunEval(ctx context.Context, tasks []Task, newAgent func(Task) (*agent.Agent, error), opts EvalOptions) ([]*TaskResult, error) {
 	if newAgent == nil {
 		return nil, errors.New("eval: no agent maker")
+	}
+	if opts.Trials < 0 {
+		return nil, fmt.Errorf("eval: negative trials %d", opts.Trials)
 	}
 	if opts.Out != "" {
 		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
@@ -332,32 +347,39 @@ func RunEval(ctx context.Context, tasks []Task, newAgent func(Task) (*agent.Agen
 		}
 	}
 	var out []*TaskResult
-	for _, t := range tasks {
-		if err := ctx.Err(); err != nil {
-			return out, fmt.Errorf("eval: %w", err)
-		}
-		a, err := newAgent(t)
-		if err != nil {
-			return out, fmt.Errorf("eval: task %s: %w", t.ID, err)
-		}
-		r, err := RunTask(ctx, a, t, opts)
-		if r != nil {
-			out = append(out, r)
-			if opts.OnResult != nil {
-				opts.OnResult(r)
+	for trial := range max(opts.Trials, 1) {
+		o := opts
+		o.Seed = opts.Seed + int64(trial)
+		for _, t := range tasks {
+			if err := ctx.Err(); err != nil {
+				return out, fmt.Errorf("eval: %w", err)
 			}
-		}
-		if err != nil {
-			return out, fmt.Errorf("eval: %w", err)
+			a, err := newAgent(t)
+			if err != nil {
+				return out, fmt.Errorf("eval: task %s: %w", t.ID, err)
+			}
+			r, err := RunTask(ctx, a, t, o)
+			if r != nil {
+				out = append(out, r)
+				if opts.OnResult != nil {
+					opts.OnResult(r)
+				}
+			}
+			if err != nil {
+				return out, fmt.Errorf("eval: %w", err)
+			}
 		}
 	}
 	return out, nil
 }
 
-// EvalSummary totals an evaluation's results.
+// EvalSummary totals an evaluation's results. Tasks counts results: a
+// task run in three trials counts three times.
 type EvalSummary struct {
-	Variants  []string      `json:"variants"`
-	Tasks     int           `json:"tasks"`
+	Variants []string `json:"variants"`
+	Tasks    int      `json:"tasks"`
+	// Trials is the number of seeds the results were run with.
+	Trials    int           `json:"trials"`
 	Passed    int           `json:"passed"`
 	Errors    int           `json:"errors"`
 	Steps     int           `json:"steps"`
@@ -370,11 +392,16 @@ type EvalSummary struct {
 // SummarizeEval totals results.
 func SummarizeEval(results []*TaskResult) EvalSummary {
 	var s EvalSummary
+	seeds := map[int64]bool{}
 	for _, r := range results {
 		if r == nil {
 			continue
 		}
 		s.Tasks++
+		if !seeds[r.Seed] {
+			seeds[r.Seed] = true
+			s.Trials++
+		}
 		if r.Pass {
 			s.Passed++
 		}
@@ -402,10 +429,15 @@ func (s EvalSummary) PassRate() float64 {
 }
 
 // String returns the summary in one line: "2/3 passed (66.7%), 12 steps,
-// 14 tool calls, 8.1s, 5230 tokens, $0.0031".
+// 14 tool calls, 8.1s, 5230 tokens, $0.0031", with "in 3 trials" after
+// the pass rate when there were several.
 func (s EvalSummary) String() string {
-	line := fmt.Sprintf("%d/%d passed (%.1f%%), %d steps, %d tool calls, %s, %d tokens, $%.4f",
-		s.Passed, s.Tasks, 100*s.PassRate(), s.Steps, s.ToolCalls, s.Duration.Round(100*time.Millisecond),
+	trials := ""
+	if s.Trials > 1 {
+		trials = fmt.Sprintf(" in %d trials", s.Trials)
+	}
+	line := fmt.Sprintf("%d/%d passed (%.1f%%)%s, %d steps, %d tool calls, %s, %d tokens, $%.4f",
+		s.Passed, s.Tasks, 100*s.PassRate(), trials, s.Steps, s.ToolCalls, s.Duration.Round(100*time.Millisecond),
 		max(s.Tokens.TotalTokens, s.Tokens.PromptTokens+s.Tokens.CompletionTokens), s.Cost)
 	if s.Errors > 0 {
 		line += fmt.Sprintf(", %d with errors", s.Errors)

@@ -3,9 +3,12 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/grue-lab/grue/agent"
@@ -284,5 +287,95 @@ func TestSummarizeEval(t *testing.T) {
 	want := "1/2 passed (50.0%), 5 steps, 4 tool calls, 0s, 150 tokens, $0.5000, 1 with errors"
 	if s.String() != want {
 		t.Errorf("summary %q, want %q", s.String(), want)
+	}
+}
+
+// Trials run every task again with the next seeds, trial by trial; each
+// trial's seed goes to the model and into the records, so that Compare
+// gives each task a pass rate over the trials with an interval.
+func TestEvalTrials(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	var mu sync.Mutex
+	calls := map[int]int{}
+	// The model solves hello_world when its seed is odd, and gives up
+	// at once on fix_the_bug and when its seed is even.
+	srv.Fallback(func(req llmtest.Request) llmtest.Response {
+		mu.Lock()
+		defer mu.Unlock()
+		seed := -1
+		if req.Seed != nil {
+			seed = *req.Seed
+		}
+		calls[seed]++
+		hello := strings.Contains(req.LastUser(), "hello.go")
+		if hello && seed%2 == 1 && calls[seed] == 1 {
+			return llmtest.Text("THOUGHT: write it\nTOOL: write_file\nARGS: {\"path\": \"hello.go\", \"content\": \"package main\\n\\nimport \\\"fmt\\\"\\n\\nfunc main() { fmt.Println(\\\"Hello, World!\\\") }\\n\"}")
+		}
+		calls[seed] = 0
+		return llmtest.Text("THOUGHT: done\nTOOL: finish\nARGS: {\"summary\": \"done\"}")
+	})
+	client, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	tasks := []Task{task(t, "hello_world"), task(t, "fix_the_bug")}
+	results, err := RunEval(context.Background(), tasks, func(Task) (*agent.Agent, error) {
+		a := NewCodingAgent(CodingDefaults()) // no seed of its own: each trial's
+		a.LLM, a.Model = client, "m"
+		return a, nil
+	}, EvalOptions{Out: out, Seed: 5, Trials: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, r := range results {
+		order = append(order, fmt.Sprintf("%s/%d:%v", r.Task, r.Seed, r.Pass))
+	}
+	want := "hello_world/5:true fix_the_bug/5:false hello_world/6:false fix_the_bug/6:false hello_world/7:true fix_the_bug/7:false"
+	if got := strings.Join(order, " "); got != want {
+		t.Errorf("results %s\nwant    %s", got, want)
+	}
+	seeds := map[int]bool{}
+	for _, req := range srv.Requests() {
+		if req.Seed != nil {
+			seeds[*req.Seed] = true
+		}
+	}
+	if len(seeds) != 3 || !seeds[5] || !seeds[6] || !seeds[7] {
+		t.Errorf("seeds sent to the model: %v, want 5, 6 and 7", seeds)
+	}
+	if s := SummarizeEval(results); s.Trials != 3 || s.Tasks != 6 || s.Passed != 2 || !strings.HasPrefix(s.String(), "2/6 passed (33.3%) in 3 trials, ") {
+		t.Errorf("summary %+v: %s", s, s)
+	}
+
+	rs, err := LoadResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Len() != 6 || len(rs.Problems) > 0 {
+		t.Fatalf("%d records, problems %v; want 2 tasks x 3 trials", rs.Len(), rs.Problems)
+	}
+	for _, r := range rs.Records {
+		if r.LLMSeed != r.Seed {
+			t.Errorf("%s: llm seed %d", r.Key(), r.LLMSeed)
+		}
+		if _, err := ReadTrajectory(out, r); err != nil {
+			t.Error(err)
+		}
+	}
+	c, err := Compare(rs, "", CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, ok := c.Row("m", "eval/hello_world")
+	if !ok || row.Episodes != 3 || row.Percent.N != 3 || math.Abs(row.Percent.Mean-200.0/3) > 1e-9 || row.Percent.CI == nil ||
+		row.Percent.CI.Lo != 0 || row.Percent.CI.Hi != 100 {
+		t.Errorf("hello_world's pass rate: %+v (interval %+v); want 3 trials, 66.7%% [0, 100]", row.Percent, row.Percent.CI)
+	}
+
+	if _, err := RunEval(context.Background(), tasks, func(Task) (*agent.Agent, error) { return nil, nil }, EvalOptions{Trials: -1}); err == nil {
+		t.Error("negative trials: no error")
 	}
 }
