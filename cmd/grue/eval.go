@@ -32,6 +32,7 @@ type evalFlags struct {
 	policy   string
 	protocol string
 	seed     int64
+	trials   int
 	keep     bool
 }
 
@@ -54,6 +55,10 @@ variant the model or policy, seed the trial's --seed) and a trajectory file
 per task with every tool call and its duration, so that grue exp compare
 reads them. Running again into the same --out with another --seed adds
 trials; with the same seed, the new records replace the old.
+
+--trials N runs every task N times, trial by trial, with seeds --seed,
+--seed+1, ... (each sent to the model as its seed), and prints each task's
+pass rate with a bootstrap 95% interval, as grue exp compare tables it.
 
 The model comes from --model and --base-url or the environment
 (OPENAI_API_KEY, OPENAI_BASE_URL, GRUE_MODEL; HF_TOKEN alone selects the
@@ -83,6 +88,7 @@ Tasks: ` + strings.Join(harness.TaskIDs(), ", ") + ".",
 	fl.StringVar(&f.policy, "policy", "", "who works: llm or reference (default: llm)")
 	fl.StringVar(&f.protocol, "protocol", "", "how the model answers: text (THOUGHT/TOOL/ARGS) or native (tool calls)")
 	fl.Int64Var(&f.seed, "seed", 1, "the trial's number, recorded as its seed and sent to the model as its seed: run again with another to add trials")
+	fl.IntVar(&f.trials, "trials", 1, "run each task this many times, with seeds --seed, --seed+1, ...")
 	fl.BoolVar(&f.keep, "keep", false, "keep each task's workspace (its folder is printed)")
 	return cmd
 }
@@ -101,6 +107,9 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 	if f.steps < 1 {
 		return usageError{fmt.Errorf("--steps must be at least 1, not %d", f.steps)}
 	}
+	if f.trials < 1 {
+		return usageError{fmt.Errorf("--trials must be at least 1, not %d", f.trials)}
+	}
 	tasks := harness.Tasks()
 	if len(f.tasks) > 0 {
 		var err error
@@ -112,9 +121,7 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 	if f.protocol != "" {
 		cfg.Protocol = f.protocol
 	}
-	cfg.Limits.MaxSteps = f.steps
-	llmSeed := int(f.seed)
-	cfg.Seed = &llmSeed
+	cfg.Limits.MaxSteps = f.steps // the model's seed is each trial's (harness.RunTask)
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}
@@ -152,18 +159,63 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
-	opts := harness.EvalOptions{Variant: variant, Seed: f.seed, MaxSteps: f.steps, Out: out, Keep: f.keep}
+	opts := harness.EvalOptions{Variant: variant, Seed: f.seed, Trials: f.trials, MaxSteps: f.steps, Out: out, Keep: f.keep}
 	if !f.quiet {
-		opts.OnResult = func(r *harness.TaskResult) { printTaskResult(stdout, r) }
+		opts.OnResult = func(r *harness.TaskResult) { printTaskResult(stdout, r, f.trials > 1) }
 	}
 	results, err := harness.RunEval(ctx, tasks, newAgent, opts)
 	s := harness.SummarizeEval(results)
 	fmt.Fprintf(stdout, "%s: %s; results in %s\n", variant, s, out)
+	if f.trials > 1 && !f.quiet && len(results) > 0 {
+		if perr := printPassRates(stdout, results); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}
 	if err != nil {
 		return err
 	}
 	if s.Errors > 0 {
-		return fmt.Errorf("%d of %d tasks ended in an error (see %s)", s.Errors, s.Tasks, out)
+		runs := "tasks"
+		if f.trials > 1 {
+			runs = "task runs"
+		}
+		return fmt.Errorf("%d of %d %s ended in an error (see %s)", s.Errors, s.Tasks, runs, out)
+	}
+	return nil
+}
+
+// printPassRates prints each task's pass rate over the trials of results,
+// with the bootstrap interval grue exp compare gives it (runs that ended
+// in an error are left out, and counted).
+func printPassRates(w io.Writer, results []*harness.TaskResult) error {
+	var recs []harness.EpisodeRecord
+	for _, r := range results {
+		recs = append(recs, r.Record())
+	}
+	c, err := harness.Compare(harness.NewResultSet(recs...), "", harness.CompareOptions{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Pass rate by task (mean [%.0f%% CI] over the trials, as grue exp compare tables it):\n", 100*c.Bootstrap.Level)
+	for _, row := range c.Rows {
+		p := row.Percent
+		passed := 0
+		for _, r := range recs {
+			if r.Game == row.Game && !r.Failed() && r.FinalScore == r.MaxScore {
+				passed++
+			}
+		}
+		line := fmt.Sprintf("  %-12s  %d/%d passed", strings.TrimPrefix(row.Game, harness.EvalGamePrefix), passed, p.N)
+		if p.N > 0 {
+			line += fmt.Sprintf("  %.1f%%", p.Mean)
+			if p.CI != nil {
+				line += fmt.Sprintf(" [%.1f, %.1f]", p.CI.Lo, p.CI.Hi)
+			}
+		}
+		if row.Errors > 0 {
+			line += fmt.Sprintf("  (%d with errors, left out)", row.Errors)
+		}
+		fmt.Fprintln(w, line)
 	}
 	return nil
 }
@@ -190,13 +242,17 @@ func evalClient(f evalFlags) (llm.Client, string, error) {
 
 // printTaskResult prints one task's outcome: a line of figures, the
 // verdict's reason, and the episode's error or the kept workspace.
-func printTaskResult(w io.Writer, r *harness.TaskResult) {
+func printTaskResult(w io.Writer, r *harness.TaskResult, seed bool) {
 	mark := "FAIL"
 	if r.Pass {
 		mark = "PASS"
 	}
+	task := fmt.Sprintf("%-12s", r.Task)
+	if seed {
+		task += fmt.Sprintf("  seed %-3d", r.Seed)
+	}
 	tokens := max(r.Tokens.TotalTokens, r.Tokens.PromptTokens+r.Tokens.CompletionTokens)
-	fmt.Fprintf(w, "%s  %-12s  %2d steps  %2d tool calls  %6s  %6d tokens  $%.4f\n", mark, r.Task, r.Steps, len(r.ToolCalls),
+	fmt.Fprintf(w, "%s  %s  %2d steps  %2d tool calls  %6s  %6d tokens  $%.4f\n", mark, task, r.Steps, len(r.ToolCalls),
 		(r.Duration + r.VerifyDuration).Round(100*time.Millisecond), tokens, r.Cost)
 	fmt.Fprintf(w, "      %s\n", clipLine(r.Verdict.Reason, 300))
 	if r.Error != "" {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -72,5 +74,59 @@ func TestEvalWithAModel(t *testing.T) {
 	if code != exitError || !strings.Contains(stdout.String(), "FAIL  hello_world") || !strings.Contains(stdout.String(), "error: ") ||
 		!strings.Contains(stderr.String(), "1 of 1 tasks ended in an error") {
 		t.Errorf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// grue eval --trials with a model that solves hello_world only when its
+// seed is odd: each trial sends its own seed, and the pass rate is over
+// the trials, with its interval.
+func TestEvalTrialsWithAModel(t *testing.T) {
+	for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "HF_TOKEN", "GRUE_MODEL"} {
+		t.Setenv(k, "")
+	}
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	var mu sync.Mutex
+	wrote := map[int]bool{}
+	srv.Fallback(func(req llmtest.Request) llmtest.Response {
+		mu.Lock()
+		defer mu.Unlock()
+		seed := *req.Seed
+		if seed%2 == 1 && !wrote[seed] {
+			wrote[seed] = true
+			return llmtest.Text("THOUGHT: write it\nTOOL: write_file\nARGS: {\"path\": \"hello.go\", \"content\": \"package main\\n\\nimport \\\"fmt\\\"\\n\\nfunc main() { fmt.Println(\\\"Hello, World!\\\") }\\n\"}")
+		}
+		return llmtest.Text("THOUGHT: done\nTOOL: finish\nARGS: {\"summary\": \"done\"}")
+	})
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"eval", "--task", "hello_world", "--model", "m", "--base-url", srv.URL(), "--out", dir, "--trials", "3"}, nil, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{
+		"PASS  hello_world   seed 1 ", "FAIL  hello_world   seed 2 ", "PASS  hello_world   seed 3 ",
+		"m: 2/3 passed (66.7%) in 3 trials, ",
+		"  hello_world   2/3 passed  66.7% [0.0, 100.0]\n",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	var seeds []int
+	for _, req := range srv.Requests() {
+		if n := len(seeds); n == 0 || seeds[n-1] != *req.Seed {
+			seeds = append(seeds, *req.Seed)
+		}
+	}
+	if fmt.Sprint(seeds) != "[1 2 3]" {
+		t.Errorf("the model got seeds %v, want each trial's: 1, 2, 3", seeds)
+	}
+	rs, err := harness.LoadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Len() != 3 || len(rs.Problems) > 0 {
+		t.Errorf("%d records, problems %v", rs.Len(), rs.Problems)
 	}
 }
