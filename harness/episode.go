@@ -149,11 +149,18 @@ var stateTools = []string{"play_action", "reset_game", "save_state", "restore_st
 // replaying the history's game-changing tool calls (the Z-machine is
 // deterministic, so the same commands from the same seed give the same
 // game), and a clone of the agent (agent.Agent.Clone) with the same
-// history, observation and score. The two then play independently.
+// history, observation and score, and tools bound to the new game. The two
+// then play independently, each on its own game.
 //
-// A policy that can clone itself (a Clone() agent.Policy method) is
-// cloned, and a walkthrough continues from the same command; any other
-// policy, and the LLM and memory strategy, are shared with the original.
+// What the clone shares and what it does not is agent.Agent.Clone's
+// rule: a policy that can clone itself (a Clone() agent.Policy method, as
+// the baselines have) is cloned, so a walkthrough goes on from the same
+// command and a random policy draws the same numbers in both; any other
+// policy is shared. The LLM and the memory strategy are shared too: a
+// memory strategy built by memory.New writes the fork's summaries with the
+// fork's own LLM (set f.Agent.LLM to try another model), and may reuse a
+// summary it wrote for the other episode. OnStep is not carried over: the
+// fork reports no steps until its own hook is set (f.Agent.OnStep = ...).
 func (e *Episode) Fork() (*Episode, error) {
 	if e.closed {
 		return nil, errors.New("fork: the episode is closed")
@@ -191,7 +198,6 @@ func (e *Episode) Fork() (*Episode, error) {
 		c.Close()
 		return nil, fmt.Errorf("fork: %w", err)
 	}
-	a.Policy = clonePolicy(a.Policy)
 	f := *e
 	f.Agent, f.Client, f.closed = a, c, false
 	if e.last != nil {
@@ -199,19 +205,6 @@ func (e *Episode) Fork() (*Episode, error) {
 		f.last = &last
 	}
 	return &f, nil
-}
-
-// clonePolicy copies p for a fork when it can be copied.
-func clonePolicy(p agent.Policy) agent.Policy {
-	switch p := p.(type) {
-	case interface{ Clone() agent.Policy }:
-		return p.Clone()
-	case *agent.WalkthroughPolicy:
-		c := *p
-		c.Commands = slices.Clone(p.Commands)
-		return &c
-	}
-	return p
 }
 
 // Close shuts the episode's game server down.

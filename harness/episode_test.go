@@ -121,6 +121,8 @@ func TestEpisodeFork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ep.Close()
+	var reported int
+	ep.Agent.OnStep = func(*agent.Step) { reported++ }
 	if _, err := ep.Run(ctx, 14); err != nil {
 		t.Fatal(err)
 	}
@@ -129,6 +131,9 @@ func TestEpisodeFork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer alt.Close()
+	if alt.Agent.OnStep != nil {
+		t.Error("the fork kept the original's OnStep: its steps would be reported as the original's")
+	}
 
 	a, b := ep.Agent, alt.Agent
 	if b.Observation != a.Observation || b.Score != a.Score || b.Moves != a.Moves || b.Location != a.Location || len(b.History) != len(a.History) {
@@ -149,6 +154,9 @@ func TestEpisodeFork(t *testing.T) {
 	}
 	if len(a.History) != 17 || len(b.History) != 17 {
 		t.Fatalf("histories: %d and %d steps, want 17 each", len(a.History), len(b.History))
+	}
+	if reported != 17 {
+		t.Errorf("the original's OnStep saw %d steps, want its own 17 and none of the fork's", reported)
 	}
 	for i := 0; i < 14; i++ {
 		if a.History[i].Observation != b.History[i].Observation {
