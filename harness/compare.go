@@ -24,12 +24,17 @@ type CompareOptions struct {
 // over the episodes that did not fail (all of them with IncludeFailed);
 // tokens and cost are over every episode, since failed ones cost too.
 type VariantGame struct {
-	Variant   string `json:"variant"`
-	Game      string `json:"game"`
-	Episodes  int    `json:"episodes"`  // records, failed ones included
-	Errors    int    `json:"errors"`    // episodes that ended in an error
-	Completed int    `json:"completed"` // episodes that finished the game
-	MaxScore  int    `json:"max_score"`
+	Variant  string `json:"variant"`
+	Game     string `json:"game"`
+	Episodes int    `json:"episodes"` // records, failed ones included
+	Errors   int    `json:"errors"`   // episodes that ended in an error
+	// Won counts the episodes that won the game; Ended those whose game
+	// ended without a win (the player died, or reached an ending that is
+	// no victory); Completed is both. The rest stopped at a limit.
+	Won       int `json:"won"`
+	Ended     int `json:"ended"`
+	Completed int `json:"completed"`
+	MaxScore  int `json:"max_score"`
 
 	Score   Summary `json:"score"`
 	Percent Summary `json:"percent"` // of the maximum; N is 0 when no maximum is known
@@ -44,10 +49,15 @@ type VariantGame struct {
 	// InvalidRate is the share of steps that were invalid actions.
 	InvalidRate float64 `json:"invalid_rate"`
 
-	MeanTokens    float64 `json:"mean_tokens"`
-	MeanCost      float64 `json:"mean_cost"`
-	TotalCost     float64 `json:"total_cost"`
-	MeanDurationS float64 `json:"mean_duration_s"`
+	// MeanTokens is the mean total tokens of an episode;
+	// MeanEstimatedTokens how many of them the agent estimated, for model
+	// replies that came without usage (EpisodeRecord.EstimatedTokens):
+	// when it is not 0, MeanTokens is in part an estimate.
+	MeanTokens          float64 `json:"mean_tokens"`
+	MeanEstimatedTokens float64 `json:"mean_estimated_tokens"`
+	MeanCost            float64 `json:"mean_cost"`
+	TotalCost           float64 `json:"total_cost"`
+	MeanDurationS       float64 `json:"mean_duration_s"`
 
 	// ScoreByStep is the mean score after each step (see ScoreCurves).
 	ScoreByStep []float64 `json:"score_by_step,omitempty"`
@@ -75,8 +85,11 @@ type LeaderboardEntry struct {
 	PercentGames int     `json:"percent_games"` // games with a known maximum
 	Games        int     `json:"games"`
 	Episodes     int     `json:"episodes"`
-	Completed    int     `json:"completed"`
-	Errors       int     `json:"errors"`
+	// Won, Ended and Completed add up the rows' (see VariantGame).
+	Won       int `json:"won"`
+	Ended     int `json:"ended"`
+	Completed int `json:"completed"`
+	Errors    int `json:"errors"`
 }
 
 // Metrics of a PairedRow.
@@ -167,10 +180,11 @@ func summarizeCell(v, g string, recs []EpisodeRecord, used func(EpisodeRecord) b
 	row := VariantGame{Variant: v, Game: g, Episodes: len(recs)}
 	var scores, pcts, moves, steps, rooms, first []float64
 	var invalid, stepTotal int
-	var tokens, durations []float64
+	var tokens, estimated, durations []float64
 	var scored []EpisodeRecord
 	for _, r := range recs {
 		tokens = append(tokens, float64(r.Tokens.TotalTokens))
+		estimated = append(estimated, float64(r.EstimatedTokens))
 		durations = append(durations, r.Duration().Seconds())
 		row.TotalCost += r.Cost
 		row.MaxScore = max(row.MaxScore, r.MaxScore)
@@ -181,8 +195,11 @@ func summarizeCell(v, g string, recs []EpisodeRecord, used func(EpisodeRecord) b
 			continue
 		}
 		scored = append(scored, r)
-		if r.GameCompleted {
-			row.Completed++
+		switch {
+		case r.Victory:
+			row.Won++
+		case r.GameCompleted:
+			row.Ended++
 		}
 		scores = append(scores, float64(r.FinalScore))
 		if p, ok := r.PercentOfMax(); ok {
@@ -207,7 +224,9 @@ func summarizeCell(v, g string, recs []EpisodeRecord, used func(EpisodeRecord) b
 	if stepTotal > 0 {
 		row.InvalidRate = float64(invalid) / float64(stepTotal)
 	}
+	row.Completed = row.Won + row.Ended
 	row.MeanTokens = meanOrZero(tokens)
+	row.MeanEstimatedTokens = meanOrZero(estimated)
 	row.MeanCost = row.TotalCost / float64(len(recs))
 	row.MeanDurationS = meanOrZero(durations)
 	row.ScoreByStep = meanScoreByStep(scored)
@@ -278,6 +297,8 @@ func leaderboard(variants []string, rows []VariantGame) []LeaderboardEntry {
 			}
 			e.Games++
 			e.Episodes += r.Episodes
+			e.Won += r.Won
+			e.Ended += r.Ended
 			e.Completed += r.Completed
 			e.Errors += r.Errors
 			if r.Percent.N > 0 {

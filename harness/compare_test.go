@@ -1,7 +1,11 @@
 package harness
 
 import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -170,5 +174,139 @@ func TestCompareCellMetricsAndFailures(t *testing.T) {
 	r, _ = c.Row("a", "g")
 	if r.Score.N != 3 || r.Errors != 1 {
 		t.Errorf("IncludeFailed: score n %d errors %d, want 3 and 1", r.Score.N, r.Errors)
+	}
+}
+
+// TestCompareWonAndEnded: a death ends the game but is no win, and the
+// comparison counts the two apart; an episode stopped by the step limit
+// is neither, and a failed one is only an error.
+func TestCompareWonAndEnded(t *testing.T) {
+	won := rec("walk", "lantern", 1, 60)
+	won.GameCompleted, won.Victory = true, true
+	won2 := rec("walk", "lantern", 2, 60)
+	won2.GameCompleted, won2.Victory = true, true
+	died := rec("random", "lantern", 1, 0)
+	died.GameCompleted = true
+	died2 := rec("random", "lantern", 2, 5)
+	died2.GameCompleted = true
+	limit := rec("random", "lantern", 3, 10) // stopped at max_steps
+	crashed := rec("random", "lantern", 4, 0)
+	crashed.Error, crashed.GameCompleted = "server died", true
+
+	c, err := Compare(NewResultSet(won, won2, died, died2, limit, crashed), "walk", CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []struct {
+		variant                    string
+		won, ended, completed, err int
+	}{
+		{"walk", 2, 0, 2, 0},
+		{"random", 0, 2, 2, 1},
+	} {
+		r, _ := c.Row(want.variant, "lantern")
+		if r.Won != want.won || r.Ended != want.ended || r.Completed != want.completed || r.Errors != want.err {
+			t.Errorf("%s: won %d ended %d completed %d errors %d; want %d %d %d %d",
+				want.variant, r.Won, r.Ended, r.Completed, r.Errors, want.won, want.ended, want.completed, want.err)
+		}
+		for _, e := range c.Leaderboard {
+			if e.Variant == want.variant && (e.Won != want.won || e.Ended != want.ended || e.Completed != want.completed) {
+				t.Errorf("leaderboard %s: %+v, want won %d ended %d", want.variant, e, want.won, want.ended)
+			}
+		}
+	}
+
+	table := c.String()
+	for _, want := range []string{"Won/ended", "│ Won │ Ended │", " 0/2 │", " 2/0 │", "Ended: episodes whose game ended otherwise (the player died)"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(table, "Completed") {
+		t.Errorf("the table still has a Completed column, which counts deaths as completions:\n%s", table)
+	}
+
+	var md, csvOut, js bytes.Buffer
+	for f, b := range map[string]*bytes.Buffer{"md": &md, "csv": &csvOut, "json": &js} {
+		if err := c.Write(b, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.Contains(md.String(), "| Rank | Variant | % of max | Games | Episodes | Won | Ended | Errors |") ||
+		!strings.Contains(md.String(), "| 2 | random | 5.0% | 1 | 4 | 0 | 2 | 1 |") {
+		t.Errorf("markdown leaderboard:\n%s", md.String())
+	}
+	rows, err := csv.NewReader(&csvOut).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	for _, row := range rows[1:] {
+		if row[0] == "random" && (row[col("won")] != "0" || row[col("ended")] != "2" || row[col("completed")] != "2") {
+			t.Errorf("csv row of random: won %s ended %s completed %s", row[col("won")], row[col("ended")], row[col("completed")])
+		}
+	}
+	var back struct {
+		Rows []struct {
+			Variant string `json:"variant"`
+			Won     *int   `json:"won"`
+			Ended   *int   `json:"ended"`
+		} `json:"rows"`
+		Leaderboard []struct {
+			Won   *int `json:"won"`
+			Ended *int `json:"ended"`
+		} `json:"leaderboard"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range back.Rows {
+		if r.Won == nil || r.Ended == nil {
+			t.Errorf("json row of %s lacks won or ended", r.Variant)
+		}
+	}
+	if len(back.Leaderboard) != 2 || back.Leaderboard[0].Won == nil || *back.Leaderboard[0].Won != 2 {
+		t.Errorf("json leaderboard: want won 2 first")
+	}
+}
+
+// TestCompareMarksEstimatedTokens: token means that include the agent's
+// estimates are marked in the tables and explained under them; a
+// comparison without estimates has no mark.
+func TestCompareMarksEstimatedTokens(t *testing.T) {
+	a := rec("local", "g", 1, 5)
+	a.Tokens.TotalTokens, a.EstimatedTokens = 1234, 1234 // a server that sends no usage
+	b := rec("api", "g", 1, 5)
+	b.Tokens.TotalTokens = 4321
+	c, err := Compare(NewResultSet(a, b), "api", CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := c.Row("local", "g")
+	if r.MeanEstimatedTokens != 1234 {
+		t.Errorf("mean estimated tokens %v, want 1234", r.MeanEstimatedTokens)
+	}
+	for _, format := range []string{"table", "md"} {
+		var out bytes.Buffer
+		if err := c.Write(&out, format); err != nil {
+			t.Fatal(err)
+		}
+		s := out.String()
+		if !strings.Contains(s, "~1234") || strings.Contains(s, "~4321") || !strings.Contains(s, "4321") ||
+			!strings.Contains(s, "~: the mean tokens include the agent's estimates") {
+			t.Errorf("%s: want ~1234 marked, 4321 not, and the note:\n%s", format, s)
+		}
+	}
+	var csvOut bytes.Buffer
+	if err := c.Write(&csvOut, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csvOut.String(), "mean_estimated_tokens") || !strings.Contains(csvOut.String(), ",1234,1234,") {
+		t.Errorf("csv lacks the estimated tokens:\n%s", csvOut.String())
+	}
+
+	c, _ = Compare(NewResultSet(b), "", CompareOptions{})
+	if s := c.String(); strings.Contains(s, "~") {
+		t.Errorf("no estimates, yet a mark:\n%s", s)
 	}
 }

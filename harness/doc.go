@@ -6,11 +6,12 @@
 // An episode is one agent playing one game from one game seed (the VM's
 // random numbers) with one LLM seed, until the game ends or a limit (steps,
 // tokens, cost, time) is reached. When it finishes it leaves an
-// EpisodeRecord: final and maximum score, moves and steps, rooms visited,
-// the step of the first point, invalid actions, tokens, cost, duration, the
-// score after every step, and what is needed to reproduce it (seeds, model,
-// config hash, grue version). An episode that fails after its retries
-// records its Error.
+// EpisodeRecord: final and maximum score, whether the game ended and
+// whether it was won, moves and steps, rooms visited, the step of the
+// first point, invalid actions, tokens (and how many were estimated),
+// cost, duration, the score after every step, and what is needed to
+// reproduce it (seeds, model, config hash, grue version). An episode that
+// fails after its retries records its Error.
 //
 // # Experiments
 //
@@ -51,9 +52,11 @@
 // # Comparing variants
 //
 // Compare turns a ResultSet into a Comparison. For each variant and game:
-// episodes, errors, mean score and percent of the maximum with a seeded
-// percentile bootstrap 95% interval, moves, rooms, steps to the first
-// point, invalid-action rate, tokens and cost. For each variant against a
+// episodes, errors, the episodes that won the game and those whose game
+// ended otherwise (a death), mean score and percent of the maximum with a
+// seeded percentile bootstrap 95% interval, moves, rooms, steps to the
+// first point, invalid-action rate, tokens (marked "~" in the tables when
+// some are the agent's estimates for replies without usage) and cost. For each variant against a
 // baseline: the paired difference over the (game, seed) pairs both played,
 // with a paired bootstrap interval and an exact sign test p-value; pairing
 // cancels what a seed makes easy or hard for every variant, so small

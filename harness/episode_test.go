@@ -93,6 +93,34 @@ func TestEpisodeRecord(t *testing.T) {
 	}
 }
 
+// TestEpisodeRecordVictory: a won game and a death both end the game, and
+// only the win is a victory.
+func TestEpisodeRecordVictory(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name     string
+		commands []string
+		victory  bool
+	}{
+		{"won", lanternWalkthrough(t), true},
+		{"died", []string{"up", "jump"}, false},
+	} {
+		ep, err := NewEpisode(scriptAgent(c.commands...), "lantern", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ep.Run(ctx, len(c.commands)+5); err != nil {
+			t.Fatal(err)
+		}
+		rec := ep.Record()
+		ep.Close()
+		if !rec.GameCompleted || rec.Victory != c.victory {
+			t.Errorf("%s: game completed %v, victory %v; want completed, victory %v (last reply %q)",
+				c.name, rec.GameCompleted, rec.Victory, c.victory, ep.Agent.Observation)
+		}
+	}
+}
+
 func TestInvalidAction(t *testing.T) {
 	cases := []struct {
 		step agent.Step

@@ -106,8 +106,10 @@ func (r *TaskResult) Score() int {
 
 // Record returns the result as an EpisodeRecord, the experiments' format:
 // game "eval/<task>", final score 1 for a pass and 0 for a fail out of a
-// maximum of 1, moves the number of tool calls, and the score after every
-// step (0 until the last, which has the verdict's).
+// maximum of 1, victory a pass (so that grue exp compare counts passes as
+// won), game completed when the agent called finish, moves the number of
+// tool calls, and the score after every step (0 until the last, which has
+// the verdict's).
 func (r *TaskResult) Record() EpisodeRecord {
 	rec := EpisodeRecord{
 		Variant:        r.Variant,
@@ -120,6 +122,7 @@ func (r *TaskResult) Record() EpisodeRecord {
 		Moves:          len(r.ToolCalls),
 		Steps:          r.Steps,
 		GameCompleted:  r.Finished,
+		Victory:        r.Pass,
 		FirstPointStep: -1,
 		Tokens:         r.Tokens,
 		Cost:           r.Cost,
@@ -132,6 +135,7 @@ func (r *TaskResult) Record() EpisodeRecord {
 		GrueVersion:    Version,
 	}
 	if r.Run != nil {
+		rec.EstimatedTokens = r.Run.EstimatedTokens
 		for i := range r.Run.History {
 			if InvalidAction(&r.Run.History[i]) {
 				rec.InvalidActions++

@@ -217,6 +217,9 @@ func TestEvalWithAScriptedModel(t *testing.T) {
 		rec.Steps != 5 || rec.Moves != 4 || rec.Tokens != r.Tokens || rec.InvalidActions != 1 || rec.FirstPointStep != 5 {
 		t.Errorf("record %+v", rec)
 	}
+	if !rec.Victory {
+		t.Error("a passed task is not recorded as won: grue exp compare would count it under Ended")
+	}
 	tr, err := ReadTrajectory(out, rec)
 	if err != nil {
 		t.Fatal(err)
@@ -274,8 +277,19 @@ func TestEvalLimitsAndErrors(t *testing.T) {
 	if res.Pass || res.Error == "" || res.StoppedBy != agent.StopError {
 		t.Errorf("pass %v, error %q, stopped by %s", res.Pass, res.Error, res.StoppedBy)
 	}
-	if rec := res.Record(); !rec.Failed() || rec.FinalScore != 0 {
+	if rec := res.Record(); !rec.Failed() || rec.FinalScore != 0 || rec.Victory {
 		t.Errorf("record %+v", rec)
+	}
+}
+
+// TestTaskResultRecordEstimates: a task whose model sent no usage keeps,
+// in its record, how many of its tokens the agent estimated.
+func TestTaskResultRecordEstimates(t *testing.T) {
+	r := &TaskResult{Task: "hello_world", Variant: "local", Seed: 1, Pass: true, Steps: 2,
+		Tokens: llm.Usage{TotalTokens: 300}, Run: &agent.RunResult{EstimatedTokens: 300}}
+	rec := r.Record()
+	if rec.EstimatedTokens != 300 || !rec.Victory {
+		t.Errorf("record: estimated tokens %d, victory %v; want 300 and a pass as a win", rec.EstimatedTokens, rec.Victory)
 	}
 }
 

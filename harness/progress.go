@@ -194,7 +194,10 @@ func outcome(r EpisodeRecord) string {
 		score += fmt.Sprintf("/%d", r.MaxScore)
 	}
 	s := fmt.Sprintf("score %s in %d steps, %s", score, r.Steps, r.Duration().Round(time.Millisecond))
-	if r.GameCompleted {
+	switch {
+	case r.Victory:
+		s += ", won"
+	case r.GameCompleted:
 		s += ", game over"
 	}
 	return s

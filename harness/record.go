@@ -21,11 +21,16 @@ type EpisodeRecord struct {
 	LLMSeed int64  `json:"llm_seed"` // the seed sent to the model
 	Model   string `json:"model,omitempty"`
 
-	FinalScore    int  `json:"final_score"`
-	MaxScore      int  `json:"max_score"` // 0 when the game does not say
-	Moves         int  `json:"moves"`     // the game's move counter
-	Steps         int  `json:"steps"`     // agent steps taken
+	FinalScore int `json:"final_score"`
+	MaxScore   int `json:"max_score"` // 0 when the game does not say
+	Moves      int `json:"moves"`     // the game's move counter
+	Steps      int `json:"steps"`     // agent steps taken
+	// GameCompleted is true when the game ended, won or not (the player
+	// died, or reached an ending); Victory when it ended in a win. An
+	// episode stopped by a limit has neither. Records written before
+	// victory was recorded load with Victory false.
 	GameCompleted bool `json:"game_completed"`
+	Victory       bool `json:"victory"`
 
 	LocationsVisited int      `json:"locations_visited"`
 	Locations        []string `json:"locations,omitempty"`
@@ -37,9 +42,14 @@ type EpisodeRecord struct {
 	// command the game did not understand.
 	InvalidActions int `json:"invalid_actions"`
 
-	Tokens     llm.Usage `json:"tokens"`
-	Cost       float64   `json:"cost"` // US dollars
-	DurationMS int64     `json:"duration_ms"`
+	Tokens llm.Usage `json:"tokens"`
+	// EstimatedTokens is how many of Tokens.TotalTokens the agent
+	// estimated, for model replies that came without usage
+	// (agent.RunResult.EstimatedTokens); 0 when every figure is the
+	// server's.
+	EstimatedTokens int     `json:"estimated_tokens,omitempty"`
+	Cost            float64 `json:"cost"` // US dollars
+	DurationMS      int64   `json:"duration_ms"`
 
 	// Error is why the episode failed after its last attempt; "" when it
 	// ran to its end.

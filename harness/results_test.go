@@ -190,3 +190,40 @@ func TestRecordRoundTrip(t *testing.T) {
 		t.Errorf("PercentOfMax = %v %v, want 7", p, ok)
 	}
 }
+
+// TestLoadResultsWithoutNewFields: a results file written before victory
+// and estimated_tokens were recorded still loads, as no victory and no
+// estimate.
+func TestLoadResultsWithoutNewFields(t *testing.T) {
+	old := `{"variant":"random","game":"zork1","seed":1,"llm_seed":7,"final_score":0,"max_score":350,"moves":40,"steps":40,"game_completed":true,"locations_visited":3,"first_point_step":-1,"invalid_actions":2,"tokens":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0},"cost":0,"duration_ms":120,"attempts":1,"started":"2025-01-02T03:04:05Z","finished":"2025-01-02T03:04:06Z"}` + "\n"
+	rs, err := LoadResults(writeRun(t, old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Len() != 1 || len(rs.Problems) != 0 {
+		t.Fatalf("loaded %d records, problems %v; want the one record", rs.Len(), rs.Problems)
+	}
+	r := rs.Records[0]
+	if !r.GameCompleted || r.Victory || r.EstimatedTokens != 0 {
+		t.Errorf("old record: completed %v victory %v estimated %d; want completed, no victory, no estimate", r.GameCompleted, r.Victory, r.EstimatedTokens)
+	}
+	c, err := Compare(rs, "", CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row, _ := c.Row("random", "zork1"); row.Won != 0 || row.Ended != 1 {
+		t.Errorf("old record compared: won %d ended %d, want a game that ended without a win", row.Won, row.Ended)
+	}
+
+	// A new record round-trips both fields.
+	n := rec("walk", "lantern", 1, 60)
+	n.GameCompleted, n.Victory, n.EstimatedTokens = true, true, 99
+	line := jsonLine(t, n)
+	if !strings.Contains(line, `"victory":true`) || !strings.Contains(line, `"estimated_tokens":99`) {
+		t.Errorf("record line lacks victory or estimated_tokens: %s", line)
+	}
+	rs, err = LoadResults(writeRun(t, line))
+	if err != nil || rs.Len() != 1 || !rs.Records[0].Victory || rs.Records[0].EstimatedTokens != 99 {
+		t.Errorf("round trip: %v %+v", err, rs)
+	}
+}

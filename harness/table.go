@@ -52,13 +52,19 @@ func (c *Comparison) String() string {
 }
 
 // section is one table of a rendered comparison: a title, a header and
-// rows of cells, and which columns hold numbers (aligned right).
+// rows of cells, which columns hold numbers (aligned right), and notes
+// printed under the table.
 type section struct {
 	title   string
 	header  []string
 	rows    [][]string
 	numeric []bool
+	notes   []string
 }
+
+// EstimateMark prefixes a token figure in the tables that is in part the
+// agent's estimate (for model replies that came without usage).
+const EstimateMark = "~"
 
 func (c *Comparison) sections() []section {
 	return []section{c.scoreSection(), c.pairedSection(), c.leaderboardSection()}
@@ -68,12 +74,17 @@ func (c *Comparison) scoreSection() section {
 	pct := int(math.Round(100 * c.Bootstrap.Level))
 	s := section{
 		title: fmt.Sprintf("Scores (mean [%d%% CI])", pct),
-		header: []string{"Game", "Variant", "Episodes", "Errors", "Score", "% of max",
+		header: []string{"Game", "Variant", "Episodes", "Errors", "Won/ended", "Score", "% of max",
 			"Moves", "Rooms", "First point", "Invalid", "Tokens", "Cost", "Score by step"},
-		numeric: []bool{false, false, true, true, true, true, true, true, true, true, true, true, false},
+		numeric: []bool{false, false, true, true, true, true, true, true, true, true, true, true, true, false},
 	}
 	scales := c.sparkScales()
+	estimated := false
 	for _, r := range c.Rows {
+		tokens := fmt.Sprintf("%.0f", r.MeanTokens)
+		if r.MeanEstimatedTokens > 0 {
+			tokens, estimated = EstimateMark+tokens, true
+		}
 		first := "-"
 		if r.Scored > 0 {
 			first = fmt.Sprintf("%.1f (%d/%d)", r.MeanFirstPointStep, r.Scored, r.Score.N)
@@ -82,12 +93,17 @@ func (c *Comparison) scoreSection() section {
 		s.rows = append(s.rows, []string{
 			r.Game, r.Variant,
 			strconv.Itoa(r.Episodes), strconv.Itoa(r.Errors),
+			fmt.Sprintf("%d/%d", r.Won, r.Ended),
 			summaryCell(r.Score, ""), summaryCell(r.Percent, "%"),
 			fmt.Sprintf("%.1f", r.MeanMoves), fmt.Sprintf("%.1f", r.MeanRooms), first,
 			fmt.Sprintf("%.1f%%", 100*r.InvalidRate),
-			fmt.Sprintf("%.0f", r.MeanTokens), fmt.Sprintf("$%.4f", r.MeanCost),
+			tokens, fmt.Sprintf("$%.4f", r.MeanCost),
 			SparklineScaled(r.ScoreByStep, SparkWidth, sc[0], sc[1]),
 		})
+	}
+	s.notes = append(s.notes, "Won/ended: episodes that won the game / whose game ended otherwise (the player died); the rest stopped at a limit or failed.")
+	if estimated {
+		s.notes = append(s.notes, EstimateMark+": the mean tokens include the agent's estimates for model replies that came without usage (mean_estimated_tokens in --format csv or json says how many).")
 	}
 	return s
 }
@@ -138,8 +154,9 @@ func (c *Comparison) pairedSection() section {
 func (c *Comparison) leaderboardSection() section {
 	s := section{
 		title:   "Leaderboard (mean % of max over games)",
-		header:  []string{"Rank", "Variant", "% of max", "Games", "Episodes", "Completed", "Errors"},
-		numeric: []bool{true, false, true, true, true, true, true},
+		header:  []string{"Rank", "Variant", "% of max", "Games", "Episodes", "Won", "Ended", "Errors"},
+		numeric: []bool{true, false, true, true, true, true, true, true},
+		notes:   []string{"Won: episodes that won the game. Ended: episodes whose game ended otherwise (the player died). The rest stopped at a limit (steps, tokens, cost, time) or failed (Errors)."},
 	}
 	for _, e := range c.Leaderboard {
 		p := "-"
@@ -148,7 +165,7 @@ func (c *Comparison) leaderboardSection() section {
 		}
 		s.rows = append(s.rows, []string{
 			strconv.Itoa(e.Rank), e.Variant, p, strconv.Itoa(e.Games),
-			strconv.Itoa(e.Episodes), strconv.Itoa(e.Completed), strconv.Itoa(e.Errors),
+			strconv.Itoa(e.Episodes), strconv.Itoa(e.Won), strconv.Itoa(e.Ended), strconv.Itoa(e.Errors),
 		})
 	}
 	return s
@@ -213,6 +230,9 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 		if err := t.Render(); err != nil {
 			return fmt.Errorf("write comparison table: %w", err)
 		}
+		for _, n := range s.notes {
+			fmt.Fprintln(w, n)
+		}
 	}
 	return nil
 }
@@ -249,6 +269,9 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 			}
 			b.WriteString("\n")
 		}
+		for _, n := range s.notes {
+			fmt.Fprintf(&b, "\n%s\n", n)
+		}
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write comparison markdown: %w", err)
@@ -264,11 +287,11 @@ func mdEscape(s string) string {
 
 // csvHeader names the columns of WriteCSV.
 var csvHeader = []string{
-	"variant", "game", "episodes", "errors", "completed", "max_score",
+	"variant", "game", "episodes", "errors", "won", "ended", "completed", "max_score",
 	"score_n", "score_mean", "score_std", "score_lo", "score_hi",
 	"percent_n", "percent_mean", "percent_lo", "percent_hi",
 	"mean_moves", "mean_steps", "mean_rooms", "scored", "mean_first_point_step",
-	"invalid_rate", "mean_tokens", "mean_cost", "total_cost", "mean_duration_s",
+	"invalid_rate", "mean_tokens", "mean_estimated_tokens", "mean_cost", "total_cost", "mean_duration_s",
 	"baseline", "pairs", "diff_mean", "diff_lo", "diff_hi", "wins", "losses", "ties", "sign_p",
 }
 
@@ -295,11 +318,11 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 		}
 		row := []string{
 			r.Variant, r.Game, strconv.Itoa(r.Episodes), strconv.Itoa(r.Errors),
-			strconv.Itoa(r.Completed), strconv.Itoa(r.MaxScore),
+			strconv.Itoa(r.Won), strconv.Itoa(r.Ended), strconv.Itoa(r.Completed), strconv.Itoa(r.MaxScore),
 			strconv.Itoa(r.Score.N), smean, sstd, lo, hi,
 			strconv.Itoa(r.Percent.N), pmean, plo, phi,
 			num(r.MeanMoves), num(r.MeanSteps), num(r.MeanRooms), strconv.Itoa(r.Scored), first,
-			num(r.InvalidRate), num(r.MeanTokens), num(r.MeanCost), num(r.TotalCost), num(r.MeanDurationS),
+			num(r.InvalidRate), num(r.MeanTokens), num(r.MeanEstimatedTokens), num(r.MeanCost), num(r.TotalCost), num(r.MeanDurationS),
 			c.Baseline,
 		}
 		if p, ok := c.PairedFor(r.Variant, r.Game); ok {

@@ -15,7 +15,8 @@ var update = flag.Bool("update", false, "rewrite the testdata/*.golden files fro
 
 // smallExperiment is a hand-made result set small enough to check its
 // table by eye: two variants on two games over three seeds, one crashed
-// episode, and a game whose maximum score is unknown.
+// episode, a game whose maximum score is unknown, one episode that won,
+// one that died, and one whose model sent no usage (its tokens estimated).
 func smallExperiment() *ResultSet {
 	var recs []EpisodeRecord
 	add := func(v, g string, seed int64, score, max int, steps []int, first int) {
@@ -40,6 +41,9 @@ func smallExperiment() *ResultSet {
 	add("memory", "cave", 2, 0, 0, []int{0, 0, 0}, -1)
 	add("none", "cave", 1, 1, 0, []int{0, 0, 1}, 3)
 	add("none", "cave", 2, 0, 0, []int{0, 0, 0}, -1)
+	recs[2].GameCompleted, recs[2].Victory = true, true // memory wins lantern from seed 3
+	recs[9].GameCompleted = true                        // none dies in the cave from seed 2
+	recs[6].EstimatedTokens = 1500                      // memory on cave, seed 1: half its tokens estimated
 	crashed := rec("none", "cave", 3, 0)
 	crashed.Error, crashed.Steps, crashed.FirstPointStep, crashed.MaxScore = "model server: connection refused", 1, -1, 0
 	return NewResultSet(append(recs, crashed)...)

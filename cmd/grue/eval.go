@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"time"
 
@@ -251,8 +252,11 @@ func printTaskResult(w io.Writer, r *harness.TaskResult, seed bool) {
 	if seed {
 		task += fmt.Sprintf("  seed %-3d", r.Seed)
 	}
-	tokens := max(r.Tokens.TotalTokens, r.Tokens.PromptTokens+r.Tokens.CompletionTokens)
-	fmt.Fprintf(w, "%s  %s  %2d steps  %2d tool calls  %6s  %6d tokens  $%.4f\n", mark, task, r.Steps, len(r.ToolCalls),
+	tokens := strconv.Itoa(max(r.Tokens.TotalTokens, r.Tokens.PromptTokens+r.Tokens.CompletionTokens))
+	if r.Run != nil && r.Run.EstimatedTokens > 0 {
+		tokens = harness.EstimateMark + tokens // the model sent no usage: counted at an estimate
+	}
+	fmt.Fprintf(w, "%s  %s  %2d steps  %2d tool calls  %6s  %6s tokens  $%.4f\n", mark, task, r.Steps, len(r.ToolCalls),
 		(r.Duration + r.VerifyDuration).Round(100*time.Millisecond), tokens, r.Cost)
 	fmt.Fprintf(w, "      %s\n", clipLine(r.Verdict.Reason, 300))
 	if r.Error != "" {

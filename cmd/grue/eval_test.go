@@ -11,6 +11,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
 	"github.com/grue-lab/grue/harness"
 )
@@ -128,5 +130,22 @@ func TestEvalTrialsWithAModel(t *testing.T) {
 	}
 	if rs.Len() != 3 || len(rs.Problems) > 0 {
 		t.Errorf("%d records, problems %v", rs.Len(), rs.Problems)
+	}
+}
+
+// A task whose model sent no usage shows its tokens as an estimate.
+func TestPrintTaskResultMarksEstimatedTokens(t *testing.T) {
+	r := &harness.TaskResult{Task: "hello_world", Pass: true, Steps: 2,
+		Tokens: llm.Usage{TotalTokens: 812}, Run: &agent.RunResult{EstimatedTokens: 812}}
+	var b bytes.Buffer
+	printTaskResult(&b, r, false)
+	if !strings.Contains(b.String(), " ~812 tokens") {
+		t.Errorf("estimated tokens not marked:\n%s", b.String())
+	}
+	r.Run.EstimatedTokens = 0
+	b.Reset()
+	printTaskResult(&b, r, false)
+	if !strings.Contains(b.String(), "  812 tokens") || strings.Contains(b.String(), "~") {
+		t.Errorf("counted tokens marked as an estimate:\n%s", b.String())
 	}
 }
