@@ -17,16 +17,26 @@ import (
 //
 // What counts as a change of the world (vaHash): the parent and attributes
 // of the objects that matter from this state (the player's room, all in it,
-// its local globals, the player), the room's contents, the score, and
-// whether the game ended. Globals other than the score are left out on
-// purpose: the move counter and the games' per-turn bookkeeping change on
-// every turn whatever the command, and would make every command that takes
-// a turn look valid. Objects far away are left out too: daemons move them
-// (the Zork thief wanders) with random numbers that a command's own draws
-// shift, so their moves are noise, not the command's effect. A command is also dropped when its outcome equals the
-// outcome of waiting a turn ("wait", or "z" when the dictionary lacks it),
-// so that daemons (the Zork thief wandering, a lamp burning down) do not
-// make a do-nothing command look like one that changes the world.
+// its local globals, the player), the room's contents, the score (the
+// catalog's score global; global 1 for other games), and whether the game
+// ended. Globals other than the score are left out on purpose: the move
+// counter and the games' per-turn bookkeeping (the parser's memory of the
+// last command, say) change on every turn whatever the command, and would
+// make every command that takes a turn look valid.
+// Objects far away are left out too: daemons move them (the Zork thief
+// wanders) with random numbers that a command's own draws shift, so their
+// moves are noise, not the command's effect. A command is also dropped when
+// its outcome equals the outcome of waiting a turn ("wait", or "z" when the
+// dictionary lacks it), so that daemons (the Zork thief wandering, a lamp
+// burning down) do not make a do-nothing command look like one that
+// changes the world.
+//
+// Two-object templates grow as what is carried times what is in scope, and
+// most of their commands are refusals that cost a whole turn each (some
+// 50 000 instructions in an Inform game). The candidates leave out what the
+// game's grammar cannot parse (valid_grammar.go) and targets that cannot
+// take the action (valid_kinds.go: nothing is put into a key or given to
+// a lamp).
 
 // vaDirections are the movement commands tried, in full form; each is
 // tried when its word (or abbreviation) is in the dictionary.
@@ -47,14 +57,39 @@ var vaOneObject = [][]string{{"take", "get"}, {"drop"}, {"open"}, {"close"}, {"r
 	{"extinguish", "douse", "turn off"}, {"eat"}, {"drink"}, {"wear"}, {"wave"}, {"ring"},
 	{"wind"}, {"inflate"}, {"raise"}, {"lower"}, {"touch"}, {"dig"}}
 
+// vaTwo is a template of two objects, X and Y in the order of the words.
+type vaTwo struct {
+	t string
+	// heldFirst: X is something the player holds and Y anything in
+	// scope; else Y is held and X anything in scope.
+	heldFirst bool
+	// target: the object that is not held is what the command acts on
+	// (where things go, who takes them, what is unlocked, turned, dug or
+	// attacked), and a plain portable thing (see vaKind) is never that.
+	// "light X with Y" has none: X may be candles or a book.
+	target bool
+	// lit: the held object is a flame, which only something lit is.
+	lit bool
+}
+
 // vaHeldFirst are templates X ... Y where X is something the player holds
 // and Y anything in scope.
-var vaHeldFirst = []string{"put %s in %s", "put %s on %s", "give %s to %s", "tie %s to %s"}
+var vaHeldFirst = []vaTwo{
+	{t: "put %s in %s", heldFirst: true, target: true},
+	{t: "put %s on %s", heldFirst: true, target: true},
+	{t: "give %s to %s", heldFirst: true, target: true},
+	{t: "tie %s to %s", heldFirst: true, target: true},
+}
 
 // vaHeldSecond are templates X ... Y where Y is something the player holds
 // and X anything in scope.
-var vaHeldSecond = []string{"attack %s with %s", "unlock %s with %s", "turn %s with %s",
-	"light %s with %s", "dig %s with %s"}
+var vaHeldSecond = []vaTwo{
+	{t: "attack %s with %s", target: true},
+	{t: "unlock %s with %s", target: true},
+	{t: "turn %s with %s", target: true},
+	{t: "light %s with %s", lit: true},
+	{t: "dig %s with %s", target: true},
+}
 
 // vaVocab is what the generator knows of a story's dictionary.
 type vaVocab struct {
@@ -78,12 +113,19 @@ type vaPoolKey struct {
 // current state, one for each distinct outcome, in a fixed order (moves
 // first, then the templates' order). It leaves the game as it was: every
 // candidate runs on a forked machine from a snapshot. See the comment at
-// the top of valid.go for what counts as a change.
+// the top of valid.go for what counts as a change and which candidates are
+// tried.
 func (g *Game) ValidActions() ([]string, error) {
 	if st := g.m.State(); st != zmachine.WaitLine {
 		return nil, fmt.Errorf("%s: valid actions: the machine is %v, not waiting for a command", g.name, st)
 	}
-	cands := g.vaCandidates()
+	return g.vaRun(g.vaCandidates(true))
+}
+
+// vaRun tries the candidates cands from the current state (which waits
+// for a command) and returns those that change the world, one for each
+// distinct outcome.
+func (g *Game) vaRun(cands []string) ([]string, error) {
 	snap := g.m.Snapshot()
 	rel := g.vaRelevant()
 	base := g.vaHash(rel)
@@ -262,7 +304,7 @@ func (g *Game) vaHash(rel []uint16) uint64 {
 			_, c, _ = g.m.Object(c)
 		}
 	}
-	mix(g.m.Global(1))
+	mix(g.m.Global(g.entry.scoreGlobal()))
 	return h
 }
 
@@ -352,8 +394,10 @@ func (v *vaVocab) cut(word string) string {
 	return word
 }
 
-// vaCandidates generates the commands to try from the current state.
-func (g *Game) vaCandidates() []string {
+// vaCandidates generates the commands to try from the current state. With
+// prune, two-object templates leave out what the grammar and the objects'
+// attributes rule out (see valid_kinds.go and valid_grammar.go).
+func (g *Game) vaCandidates(prune bool) []string {
 	v := g.vaVocab()
 	allIn := func(cmd string) bool {
 		for _, w := range strings.Fields(cmd) {
@@ -381,37 +425,87 @@ func (g *Game) vaCandidates() []string {
 			add(c)
 		}
 	}
-	scope, held := g.vaScope(v)
+	objs := g.vaScope(v)
 	for _, syn := range vaOneObject {
 		for _, verb := range syn {
 			if allIn(verb) {
-				for _, o := range scope {
-					add(verb + " " + o)
+				for _, o := range objs {
+					add(verb + " " + o.name)
 				}
 				break
 			}
 		}
 	}
-	for _, t := range vaHeldFirst {
-		if !allIn(t) {
+	layout, gr := vaLayout{}, (*vaGrammar)(nil)
+	if prune {
+		layout, gr = g.vaLayout(), g.vaGrammar()
+	}
+	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
+	for _, t := range append(append([]vaTwo(nil), vaHeldFirst...), vaHeldSecond...) {
+		if !allIn(t.t) {
 			continue
 		}
-		for _, x := range held {
-			for _, y := range scope {
-				if x != y {
-					add(fmt.Sprintf(t, x, y))
+		slots := gr.slots(t.t, v, lookup)
+		if !slots.ok {
+			continue
+		}
+		// can reports whether o can stand in slot 1 or 2 of t at all: the
+		// held slot takes what the player holds, a creature slot (in the
+		// grammar) a creature.
+		can := func(o vaObj, slot int) bool {
+			if t.heldFirst == (slot == 1) && !o.held {
+				return false
+			}
+			creature := slot == 1 && slots.creature1 || slot == 2 && slots.creature2
+			return !layout.known || !creature || o.kind&vaAnimate != 0
+		}
+		// good reports whether o is worth trying in slot 1 or 2 with any
+		// other object: not a plain thing as the target, something lit
+		// as the flame.
+		good := func(o vaObj, slot int) bool {
+			if !layout.known {
+				return true
+			}
+			if t.heldFirst == (slot == 2) {
+				return !t.target || o.kind&vaPlain == 0
+			}
+			return !t.lit || o.kind&vaLit != 0
+		}
+		// Every pair of good objects, and for each held object one pair
+		// with the first other object it can go with: what the player
+		// holds may act by its own rules whatever the target is (Zork's
+		// rusty knife turns on whoever attacks anything with it).
+		heldSlot := 2
+		if t.heldFirst {
+			heldSlot = 1
+		}
+		pairs := map[[2]int]bool{}
+		for i, x := range objs {
+			for j, y := range objs {
+				if i != j && can(x, 1) && can(y, 2) && good(x, 1) && good(y, 2) {
+					pairs[[2]int{i, j}] = true
 				}
 			}
 		}
-	}
-	for _, t := range vaHeldSecond {
-		if !allIn(t) {
-			continue
+		for i, o := range objs {
+			if !can(o, heldSlot) {
+				continue
+			}
+			for j, other := range objs {
+				if i != j && can(other, 3-heldSlot) {
+					if heldSlot == 1 {
+						pairs[[2]int{i, j}] = true
+					} else {
+						pairs[[2]int{j, i}] = true
+					}
+					break
+				}
+			}
 		}
-		for _, x := range scope {
-			for _, y := range held {
-				if x != y {
-					add(fmt.Sprintf(t, x, y))
+		for i, x := range objs {
+			for j, y := range objs {
+				if pairs[[2]int{i, j}] {
+					add(fmt.Sprintf(t.t, x.name, y.name))
 				}
 			}
 		}
@@ -419,22 +513,30 @@ func (g *Game) vaCandidates() []string {
 	return out
 }
 
-// vaScope returns the names by which the commands may refer to the objects
-// in scope, and to those of them the player holds directly: everything in the
-// player's room, recursively (the contents of closed containers too: the
-// parser turns those away cheaply), and, in Infocom games, the room's
-// local globals (the house, the window). An object's name is the last word
-// of its short name that the dictionary knows as a noun, with the word
-// before it when two objects would otherwise share a name.
-func (g *Game) vaScope(v *vaVocab) (scope, held []string) {
+// vaObj is an object in scope as the candidates name it.
+type vaObj struct {
+	name string
+	id   uint16
+	held bool   // the player holds it directly
+	kind vaKind // what the attribute layout says of it
+}
+
+// vaScope returns the objects in scope under the names by which the
+// commands may refer to them: everything in the player's room,
+// recursively (the contents of closed containers too: the parser turns
+// those away cheaply), and, in Infocom games, the room's local globals (the
+// house, the window). An object's name is the last word of its short name
+// that the dictionary knows as a noun, with the word before it when two
+// objects would otherwise share a name.
+func (g *Game) vaScope(v *vaVocab) []vaObj {
 	_, loc := g.Location()
 	if loc == 0 {
-		return nil, nil
+		return nil
 	}
 	type named struct {
-		id         uint16
-		adj, noun  string
-		held, done bool
+		id        uint16
+		adj, noun string
+		held      bool
 	}
 	var objs []named
 	visited := map[uint16]bool{loc: true}
@@ -472,7 +574,9 @@ func (g *Game) vaScope(v *vaVocab) (scope, held []string) {
 	for _, o := range objs {
 		count[o.noun]++
 	}
+	layout := g.vaLayout()
 	seen := map[string]bool{}
+	var out []vaObj
 	for _, o := range objs {
 		name := o.noun
 		if count[o.noun] > 1 && o.adj != "" {
@@ -482,12 +586,9 @@ func (g *Game) vaScope(v *vaVocab) (scope, held []string) {
 			continue
 		}
 		seen[name] = true
-		scope = append(scope, name)
-		if o.held {
-			held = append(held, name)
-		}
+		out = append(out, vaObj{name: name, id: o.id, held: o.held, kind: layout.kind(g.m, o.id)})
 	}
-	return scope, held
+	return out
 }
 
 // vaName picks the words that name object o: the last word of its short

@@ -1,0 +1,159 @@
+package game
+
+import (
+	"sync"
+
+	"github.com/grue-lab/grue/game/zmachine"
+)
+
+// What ValidActions knows of the nature of objects, to leave out
+// two-object commands that cannot do anything: putting things into a key,
+// giving them to a lamp, unlocking a leaflet with a sword.
+//
+// The Z-machine knows objects only by numbered attributes, and what each
+// number means is the game's. Two layouts are recognised:
+//
+//   - the Inform library (6/x), recognised by the Inform 6 metaclass objects
+//     1 to 4 (Class, Object, Routine, String) and a player that has the
+//     library's selfobj attributes (animate 0, concealed 3, proper 16,
+//     transparent 23) and none that a player never has (vaSelfobj): the library
+//     declares its attributes in one fixed order, so container is 4,
+//     supporter 20, scenery 17, static 19 and so on (checked on Lantern);
+//   - Infocom's Zork trilogy, by catalog name: the ZIL compiler numbers
+//     flags per game; in the three Zorks TAKEBIT is 17, CONTBIT 18, VEHBIT 27
+//     and ACTORBIT 30 (read off the object tables: the trophy case, the
+//     chests and baskets, the boats, the troll, the thief and the robot;
+//     TestValidKindsZork checks them). ZIL surfaces (tables, altars) are
+//     containers too, so "put on" needs no flag of its own.
+//
+// Any other game keeps the full set of candidates.
+
+// vaLayout is the meaning of a story's attribute numbers; -1 is unknown.
+type vaLayout struct {
+	known                                    bool
+	animate, container, supporter, enterable int
+	openable, lockable, vehicle, takeable    int
+	// lit are attributes of something burning or switched on.
+	lit []int
+	// fixed are attributes that make an object part of the scenery: an
+	// Inform object with one of them is not portable. A ZIL object is
+	// portable when it has takeable (TAKEBIT).
+	fixed []int
+}
+
+// vaInform is the Inform library's layout (linklpa.h, library 6/x).
+var vaInform = vaLayout{
+	known: true, animate: 0, container: 4, supporter: 20, enterable: 7,
+	openable: 15, lockable: 10, vehicle: -1, takeable: -1,
+	fixed: []int{5, 17, 19}, // door, scenery, static
+	lit:   []int{9, 13},     // light, on
+}
+
+// vaZork is the Zork trilogy's layout (see above).
+var vaZork = vaLayout{
+	known: true, animate: 30, container: 18, supporter: -1, enterable: -1,
+	openable: -1, lockable: -1, vehicle: 27, takeable: 17,
+	lit: []int{19}, // ONBIT
+}
+
+// vaLayoutsByName are the layouts of catalog games that are not Inform
+// library games.
+var vaLayoutsByName = map[string]vaLayout{"zork1": vaZork, "zork2": vaZork, "zork3": vaZork}
+
+// vaLayouts caches layouts by story.
+var vaLayouts sync.Map // *zmachine.Story -> vaLayout
+
+// vaLayout returns the attribute layout of g's story, working it out once.
+func (g *Game) vaLayout() vaLayout {
+	if l, ok := vaLayouts.Load(g.story); ok {
+		return l.(vaLayout)
+	}
+	l := g.vaFindLayout()
+	vaLayouts.Store(g.story, l)
+	return l
+}
+
+func (g *Game) vaFindLayout() vaLayout {
+	if g.known {
+		if l, ok := vaLayoutsByName[g.entry.Name]; ok {
+			if g.player != 0 && g.m.Attribute(g.player, uint16(l.animate)) {
+				return l
+			}
+			return vaLayout{}
+		}
+	}
+	if !isInform6(g.m) || g.player == 0 {
+		return vaLayout{}
+	}
+	for a, want := range vaSelfobj {
+		if g.m.Attribute(g.player, a) != want {
+			return vaLayout{}
+		}
+	}
+	return vaInform
+}
+
+// vaSelfobj are attributes the Inform library's player object has (true)
+// and never has (false): animate, concealed, proper and transparent; not
+// absent, clothing, container, door, edible, enterable, scenery, static or
+// supporter.
+var vaSelfobj = map[uint16]bool{0: true, 3: true, 16: true, 23: true,
+	1: false, 2: false, 4: false, 5: false, 6: false, 7: false, 17: false, 19: false, 20: false}
+
+// isInform6 reports whether the story was compiled by Inform 6: its first
+// four objects are the metaclasses the compiler makes.
+func isInform6(m *zmachine.Machine) bool {
+	for i, want := range []string{"Class", "Object", "Routine", "String"} {
+		if m.ObjectName(uint16(i+1)) != want {
+			return false
+		}
+	}
+	return true
+}
+
+// vaKind is what the layout says of one object.
+type vaKind uint8
+
+const (
+	// vaPlain: a portable thing that is not a container, supporter,
+	// vehicle or creature, and cannot be opened, locked or entered. Things
+	// do not go in or on it, it does not take gifts, and commands that
+	// need a target (unlock, turn, dig, attack ... with) do not aim at it.
+	vaPlain vaKind = 1 << iota
+	// vaAnimate: a person or creature.
+	vaAnimate
+	// vaLit: something burning or switched on.
+	vaLit
+)
+
+// kind returns what layout l says of object o of machine m; 0 when the
+// layout is unknown.
+func (l vaLayout) kind(m *zmachine.Machine, o uint16) vaKind {
+	if !l.known {
+		return 0
+	}
+	has := func(a int) bool { return a >= 0 && m.Attribute(o, uint16(a)) }
+	var k vaKind
+	if has(l.animate) {
+		k |= vaAnimate
+	}
+	for _, a := range l.lit {
+		if has(a) {
+			k |= vaLit
+		}
+	}
+	portable := true
+	if l.takeable >= 0 {
+		portable = has(l.takeable)
+	}
+	for _, a := range l.fixed {
+		if has(a) {
+			portable = false
+		}
+	}
+	if portable && k&vaAnimate == 0 && !has(l.container) && !has(l.supporter) &&
+		!has(l.vehicle) && !has(l.enterable) && !has(l.openable) && !has(l.lockable) {
+		k |= vaPlain
+	}
+	return k
+}

@@ -1,0 +1,284 @@
+package game
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/grue-lab/grue/game/stories"
+)
+
+// twoObject matches the walkthrough commands that the two-object templates
+// stand for: put X in Y, give X to Y, unlock X with Y, kill X with Y, ...
+var twoObject = regexp.MustCompile(`(?i)^(put|give|tie|unlock|turn|light|dig|attack|kill)\s+\S.*\s(in|on|to|with)\s+\S`)
+
+// covers reports whether some action in va has the effect of cmd from g's
+// state, and whether cmd changes the world at all (unlike waiting).
+func covers(t *testing.T, g *Game, va []string, cmd string) (covered, changes bool) {
+	t.Helper()
+	want := effect(t, g, cmd)
+	if want == effect(t, g, "wait") || want == g.vaHash(g.vaRelevant()) {
+		return false, false
+	}
+	for _, a := range va {
+		if effect(t, g, a) == want {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// TestValidActionsKeepWalkthrough plays the walkthroughs of Lantern and
+// Zork I and, before each of their two-object commands (the pearl put in
+// the crown, the apple and the crown given to Morwen, every treasure put in
+// the trophy case, the coal put in the machine, the candles lit with a
+// match, the bolt turned with the wrench, the rope tied to the railing, the
+// troll and the thief attacked), checks that the pruned valid actions
+// still hold a command with the same effect.
+func TestValidActionsKeepWalkthrough(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays two walkthroughs")
+	}
+	lantern, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zork := openTest(t, "zork1.z3")
+	for _, tc := range []struct {
+		g    *Game
+		cmds []string
+	}{
+		{lantern, stories.Walkthrough()},
+		{zork, walkthrough(t, "zork1.walkthrough.txt")},
+	} {
+		g := tc.g
+		checked, seen := 0, 0
+		for i, cmd := range tc.cmds {
+			// Under the race detector, a third of them.
+			if twoObject.MatchString(cmd) && (!raceEnabled || seen%3 == 0 || g == lantern) {
+				va, err := g.ValidActions()
+				if err != nil {
+					t.Fatalf("%s state %d: %v", g.Name(), i, err)
+				}
+				covered, changes := covers(t, g, va, cmd)
+				if changes {
+					checked++
+					if !covered {
+						t.Errorf("%s state %d: the walkthrough's %q is not among %q", g.Name(), i, cmd, va)
+					}
+				}
+			}
+			if twoObject.MatchString(cmd) {
+				seen++
+			}
+			if _, err := g.Step(cmd); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("%s: %d two-object walkthrough commands that change the world, each covered", g.Name(), checked)
+		if checked < 4 {
+			t.Errorf("%s: only %d two-object commands checked", g.Name(), checked)
+		}
+	}
+}
+
+// TestValidActionsPruneLosesNothing compares, in states with many things
+// carried, the valid actions found from every candidate the templates make
+// with those found from the pruned candidates: every outcome of the first
+// must be an outcome of the second. The states include Zork I's rusty
+// knife, which kills whoever attacks anything with it, held among plain
+// things only.
+func TestValidActionsPruneLosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tries every candidate in several states")
+	}
+	states := loadedStates(t)
+	knife := openTest(t, "zork1.z3")
+	playTo(t, knife, walkthrough(t, "zork1.walkthrough.txt")[:258])
+	states["zork1-knife"] = knife
+	names := []string{"lantern", "zork1", "zork1-case", "zork1-knife"}
+	if raceEnabled {
+		names = []string{"zork1", "zork1-knife"} // the others take minutes
+	}
+	for _, name := range names {
+		g := states[name]
+		all, pruned := g.vaCandidates(false), g.vaCandidates(true)
+		full, err := g.vaRun(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := g.vaRun(pruned)
+		if err != nil {
+			t.Fatal(err)
+		}
+		have := map[uint64]bool{}
+		for _, a := range kept {
+			have[effect(t, g, a)] = true
+		}
+		for _, a := range full {
+			if !have[effect(t, g, a)] {
+				t.Errorf("%s: pruning lost %q (valid from all %d candidates: %q; from the %d pruned: %q)",
+					name, a, len(all), full, len(pruned), kept)
+			}
+		}
+		t.Logf("%s: %d candidates pruned to %d, %d valid actions", name, len(all), len(pruned), len(kept))
+		if len(pruned) > len(all)*3/4 {
+			t.Errorf("%s: pruning kept %d of %d candidates", name, len(pruned), len(all))
+		}
+	}
+}
+
+// TestValidKinds: the attribute layouts are recognised where they are
+// known, and what they say of objects is right.
+func TestValidKinds(t *testing.T) {
+	lantern, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := func(g *Game, name string) uint16 {
+		t.Helper()
+		for _, o := range g.WorldObjects() {
+			if o.Name == name {
+				return o.ID
+			}
+		}
+		t.Fatalf("%s: no object %q", g.Name(), name)
+		return 0
+	}
+	for _, tc := range []struct {
+		g                    *Game
+		plain, other, animal []string
+	}{
+		{lantern, []string{"heavy iron key", "crystal shard", "moon pearl", "scrap of paper"},
+			[]string{"battered toolbox", "Under-King's crown", "stone chest", "workbench", "iron door", "carvings"},
+			[]string{"Old Morwen", "grue"}},
+		{openTest(t, "zork1.z3"), []string{"sword", "crystal skull", "painting", "jade figurine"},
+			[]string{"trophy case", "brown sack", "kitchen table", "basket", "magic boat", "wooden railing", "machine"},
+			[]string{"troll", "thief", "cyclops"}},
+		{openTest(t, "zork2.z3"), []string{"elvish sword", "lamp"},
+			[]string{"steel box", "wooden bucket", "robot"}, []string{"robot", "demon"}},
+		{openTest(t, "zork3.z3"), []string{"sword", "lamp", "strange key"},
+			[]string{"chest", "gold machine", "pedestal"}, []string{"old man"}},
+	} {
+		g := tc.g
+		l := g.vaLayout()
+		if !l.known {
+			t.Errorf("%s: attribute layout not recognised", g.Name())
+			continue
+		}
+		for _, n := range tc.plain {
+			if k := l.kind(g.m, byName(g, n)); k&vaPlain == 0 {
+				t.Errorf("%s: %q is not plain (kind %b)", g.Name(), n, k)
+			}
+		}
+		for _, n := range tc.other {
+			if k := l.kind(g.m, byName(g, n)); k&vaPlain != 0 {
+				t.Errorf("%s: %q is plain", g.Name(), n)
+			}
+		}
+		for _, n := range tc.animal {
+			if k := l.kind(g.m, byName(g, n)); k&vaAnimate == 0 {
+				t.Errorf("%s: %q is not animate (kind %b)", g.Name(), n, k)
+			}
+		}
+	}
+	// Lit: Zork I's torch burns from the start, the lamp once turned on.
+	z := openTest(t, "zork1.z3")
+	if k := z.vaLayout().kind(z.m, byName(z, "torch")); k&vaLit == 0 {
+		t.Error("zork1: the torch is not lit")
+	}
+	if k := z.vaLayout().kind(z.m, byName(z, "brass lantern")); k&vaLit != 0 {
+		t.Error("zork1: the lamp is lit before it is turned on")
+	}
+	// A story that is not an Inform library game nor a Zork keeps every
+	// candidate.
+	if l := openTest(t, "praxix.z5").vaLayout(); l.known {
+		t.Errorf("praxix: a layout recognised: %+v", l)
+	}
+}
+
+// TestValidGrammar: Lantern's grammar (the Inform 6.12 library's) has no
+// "turn X with Y" or "attack X with Y", gives only to creatures, and puts
+// in and on; Zork I's grammar is not read, so nothing is ruled out.
+func TestValidGrammar(t *testing.T) {
+	g, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := g.vaGrammar()
+	if gr == nil {
+		t.Fatal("Lantern's grammar table was not read")
+	}
+	v := g.vaVocab()
+	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
+	for _, tc := range []struct {
+		t    string
+		want vaSlots
+	}{
+		{"turn %s with %s", vaSlots{}},
+		{"attack %s with %s", vaSlots{}},
+		{"give %s to %s", vaSlots{ok: true, creature2: true}},
+		{"put %s in %s", vaSlots{ok: true}},
+		{"put %s on %s", vaSlots{ok: true}},
+		{"unlock %s with %s", vaSlots{ok: true}},
+		{"light %s with %s", vaSlots{ok: true}},
+		{"tie %s to %s", vaSlots{ok: true}},
+	} {
+		if got := gr.slots(tc.t, v, lookup); got != tc.want {
+			t.Errorf("%q: %+v, want %+v", tc.t, got, tc.want)
+		}
+	}
+	cands := g.vaCandidates(true)
+	for _, c := range cands {
+		if strings.HasPrefix(c, "turn ") && strings.Contains(c, " with ") {
+			t.Errorf("candidate %q, which Lantern's parser cannot understand", c)
+		}
+	}
+	z := openTest(t, "zork1.z3")
+	if z.vaGrammar() != nil {
+		t.Error("zork1: an Inform grammar read from an Infocom game")
+	}
+}
+
+// TestValidActionsRefusalsAreNotValid: from Lantern's meadow the ways that
+// the nettles bar (northeast, northwest, southeast, southwest) and "in"
+// (which asks which way) are refusals: they change nothing but the turn
+// count and the parser's memory, as waiting does, and are not valid
+// actions, whatever the player carries; the meadow's five exits are.
+func TestValidActionsRefusalsAreNotValid(t *testing.T) {
+	g, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string) {
+		t.Helper()
+		if n, _ := g.Location(); n != "Meadow" {
+			t.Fatalf("%s: in %q, not the Meadow", when, n)
+		}
+		va, err := g.ValidActions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wait := effect(t, g, "wait")
+		for _, d := range []string{"northeast", "northwest", "southeast", "southwest", "in"} {
+			if slices.Contains(va, d) {
+				t.Errorf("%s: %q is a valid action: %q", when, d, va)
+			}
+			if effect(t, g, d) != wait {
+				t.Errorf("%s: %q changes the world otherwise than waiting", when, d)
+			}
+		}
+		for _, d := range []string{"north", "south", "east", "west", "up"} {
+			if !slices.Contains(va, d) {
+				t.Errorf("%s: %q is not a valid action: %q", when, d, va)
+			}
+		}
+	}
+	check("at the start")
+	playTo(t, g, append(append([]string(nil), lanternLoaded...), "south", "south", "south", "south", "south"))
+	if len(g.Inventory()) < 7 {
+		t.Fatalf("carrying %d things, want 7", len(g.Inventory()))
+	}
+	check("carrying seven things")
+}

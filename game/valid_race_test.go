@@ -1,0 +1,7 @@
+//go:build race
+
+package game
+
+// raceEnabled reports that the tests run under the race detector, which
+// makes the Z-machine some ten times slower.
+const raceEnabled = true
