@@ -36,7 +36,8 @@ import (
 // 50 000 instructions in an Inform game). The candidates leave out what the
 // game's grammar cannot parse (valid_grammar.go) and targets that cannot
 // take the action (valid_kinds.go: nothing is put into a key or given to
-// a lamp).
+// a lamp); each game remembers the answers of its last few states
+// (valid_cache.go).
 
 // vaDirections are the movement commands tried, in full form; each is
 // tried when its word (or abbreviation) is in the dictionary.
@@ -114,18 +115,32 @@ type vaPoolKey struct {
 // first, then the templates' order). It leaves the game as it was: every
 // candidate runs on a forked machine from a snapshot. See the comment at
 // the top of valid.go for what counts as a change and which candidates are
-// tried.
+// tried. Asking again in a state the game has just asked in (up to 8
+// states back, the move counter aside) answers from memory.
 func (g *Game) ValidActions() ([]string, error) {
 	if st := g.m.State(); st != zmachine.WaitLine {
 		return nil, fmt.Errorf("%s: valid actions: the machine is %v, not waiting for a command", g.name, st)
 	}
-	return g.vaRun(g.vaCandidates(true))
+	cache, key := g.vaCache(), g.vaStateKey()
+	if acts, ok := cache.get(key); ok {
+		return acts, nil
+	}
+	acts, err := g.vaRun(g.vaCandidates(true))
+	if err != nil {
+		return nil, err
+	}
+	cache.put(key, acts)
+	return acts, nil
 }
+
+// vaRuns counts the calls of vaRun, for the tests of the cache.
+var vaRuns atomic.Int64
 
 // vaRun tries the candidates cands from the current state (which waits
 // for a command) and returns those that change the world, one for each
 // distinct outcome.
 func (g *Game) vaRun(cands []string) ([]string, error) {
+	vaRuns.Add(1)
 	snap := g.m.Snapshot()
 	rel := g.vaRelevant()
 	base := g.vaHash(rel)

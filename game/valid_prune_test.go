@@ -282,3 +282,68 @@ func TestValidActionsRefusalsAreNotValid(t *testing.T) {
 	}
 	check("carrying seven things")
 }
+
+// TestValidActionsRemembers: asking again in the same state, or in one
+// that undo brings back, answers from the game's memory without trying a
+// candidate; a changed world is asked afresh, and a fork (a game of its
+// own) finds the same actions by trying them.
+func TestValidActionsRemembers(t *testing.T) {
+	g, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	playTo(t, g, []string{"west"})
+	first, err := g.ValidActions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := vaRuns.Load()
+	again, err := g.ValidActions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vaRuns.Load() != runs {
+		t.Error("asking twice in one state tried the candidates twice")
+	}
+	if !slices.Equal(first, again) {
+		t.Errorf("asked twice: %q then %q", first, again)
+	}
+	again[0] = "changed by the caller"
+	if third, _ := g.ValidActions(); third[0] == again[0] {
+		t.Error("a caller's change to the answer reached the cache")
+	}
+	f, err := g.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	forked, err := f.ValidActions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vaRuns.Load() == runs {
+		t.Error("a fork answered from its parent's memory")
+	}
+	if !slices.Equal(first, forked) {
+		t.Errorf("a fork found %q, the game %q", forked, first)
+	}
+
+	playTo(t, g, []string{"open toolbox"})
+	opened, err := g.ValidActions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(opened, "take lantern") || slices.Contains(first, "take lantern") {
+		t.Errorf("after opening the toolbox: %q (before: %q); want take lantern only after", opened, first)
+	}
+	if err := g.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	runs = vaRuns.Load()
+	back, err := g.ValidActions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vaRuns.Load() != runs || !slices.Equal(back, first) {
+		t.Errorf("after undo: %q (tried afresh: %v), want %q from memory", back, vaRuns.Load() != runs, first)
+	}
+}

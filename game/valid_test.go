@@ -65,7 +65,12 @@ func TestValidActionsFirstState(t *testing.T) {
 	if !found {
 		t.Error(`no valid action has the effect of the walkthrough's "N"`)
 	}
-	again, err := g.ValidActions()
+	// Asked again on a fork (whose cache is empty), it finds them again.
+	f, err := g.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := f.ValidActions()
 	if err != nil {
 		t.Fatal(err)
 	}
