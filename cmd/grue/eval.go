@@ -165,6 +165,14 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 		opts.OnResult = func(r *harness.TaskResult) { printTaskResult(stdout, r, f.trials > 1) }
 	}
 	results, err := harness.RunEval(ctx, tasks, newAgent, opts)
+	if f.quiet && f.keep {
+		// --keep promises the folders: --quiet leaves out all else.
+		for _, r := range results {
+			if r.Workspace != "" {
+				fmt.Fprintf(stdout, "workspace of %s (seed %d): %s\n", r.Task, r.Seed, r.Workspace)
+			}
+		}
+	}
 	s := harness.SummarizeEval(results)
 	fmt.Fprintf(stdout, "%s: %s; results in %s\n", variant, s, out)
 	if f.trials > 1 && !f.quiet && len(results) > 0 {
