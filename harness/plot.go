@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // PlotOptions tune the score plots. The zero value draws each variant's
@@ -142,12 +143,17 @@ func scorePlot(rs *ResultSet, game string, opts PlotOptions) (*plot.Plot, error)
 		band = fmt.Sprintf("%.0f%% CI of the mean", 100*opts.Bootstrap.Level)
 	}
 	p.Title.Text = fmt.Sprintf("%s: score by step (mean, band %s)", game, band)
+	// gonum/plot puts the title's top a descent above the canvas, which
+	// cuts its top off: align it lower by as much, and pad it from the axes.
+	ext := p.Title.TextStyle.FontExtents()
+	p.Title.TextStyle.YAlign = draw.YTop - draw.YAlignment(ext.Descent/p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y)
+	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = "step"
 	p.Y.Label.Text = "score"
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.Add(plotter.NewGrid())
-	ymin := 0.0
+	ymin, ymax := 0.0, 0.0
 	for i, c := range curves {
 		col := plotutil.Color(i)
 		poly, err := plotter.NewPolygon(bandRing(c))
@@ -164,11 +170,13 @@ func scorePlot(rs *ResultSet, game string, opts PlotOptions) (*plot.Plot, error)
 		line.Width = vg.Points(2)
 		p.Add(poly, line)
 		p.Legend.Add(fmt.Sprintf("%s (n=%d)", c.Variant, c.Episodes), line)
-		for _, lo := range c.Lo {
-			ymin = math.Min(ymin, lo)
+		for i := range c.Lo {
+			ymin, ymax = math.Min(ymin, c.Lo[i]), math.Max(ymax, c.Hi[i])
 		}
 	}
-	p.Y.Min = ymin
+	// Some room above the highest band, so that a curve at the top (a
+	// walkthrough at the maximum) does not run along the frame.
+	p.Y.Min, p.Y.Max = ymin, ymax+0.05*max(ymax-ymin, 1)
 	p.X.Min = 1
 	return p, nil
 }
