@@ -32,8 +32,9 @@
 // variable ctx is the running cell's context: an interruption cancels it
 // first, so that a compiled call given it (ep.Run(ctx, 100)) returns and
 // the cell ends by itself; a cell still running a moment later is stopped
-// by the interpreter. What the interpreter cannot undo: a call into
-// compiled code that ignores ctx runs to its end in the background, and a
+// by the interpreter, and Eval returns once it has unwound (see run).
+// What the interpreter cannot undo: a call into compiled code that
+// ignores ctx runs to its end in the background, and a
 // goroutine that a cell starts with go and that panics ends the process,
 // as in Go.
 //

@@ -97,8 +97,11 @@ type Session struct {
 	owned   []*harness.Episode // the episodes the session made, for Close
 	player  string             // who plays episode, for the banner
 	cellCtx *cellContext       // the variable ctx
-	cells   []Cell
-	n       int // number of the last cell started
+	// lingering, when not nil, reports the end of a unit that was
+	// interrupted and did not unwind in time (see run).
+	lingering <-chan evalResult
+	cells     []Cell
+	n         int // number of the last cell started
 }
 
 // Cell is one evaluated cell: its input, everything it printed (the value
@@ -199,6 +202,7 @@ func (s *Session) reset() error {
 		return err
 	}
 	s.in = i
+	s.lingering = nil // a unit of the old interpreter
 	s.imports = map[string]string{}
 	s.decls = map[string]string{}
 	s.funcs = map[string]string{}

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -41,8 +40,7 @@ import (
 //	              main, which it then runs after every cell
 //	(nothing)     for a declaration or another statement
 //
-// EvalWithContext, unlike ExecuteWithContext, leaves nothing racing behind
-// when its context is cancelled, and recovers the compiler's panics too.
+// EvalWithContext, unlike Execute, recovers the compiler's panics too.
 const (
 	exprOpen   = privatePkg + ".Pack("
 	exprClose  = ")"
@@ -311,28 +309,23 @@ func packageNamed(name string) (string, bool) {
 // code it does not support; EvalWithContext reports them as panics.
 var compilePanics = map[string]bool{"nil type": true}
 
-// interruptGrace is how long an interrupted unit has to end by itself
-// before the interpreter stops it.
-const interruptGrace = 250 * time.Millisecond
-
 // evalSource runs src in the interpreter and turns what goes wrong into
 // an Error: a compile error, a panic (with its trace), an interruption,
 // or a script's os.Exit (an exitCode).
 //
 // An interruption (ctx ending) is given to the code first: the session's
 // ctx is cancelled at once (see cellContext), so that a compiled call
-// given it (ep.Run(ctx, 100)) returns and the unit ends by itself. Only a
-// unit still running interruptGrace later is stopped by the interpreter,
-// which then leaves a compiled call in progress to finish in the
-// background, unsynchronised with the cells that follow.
+// given it (ep.Run(ctx, 100)) returns and the unit ends by itself; a unit
+// still running a moment later is stopped by the interpreter (see run).
 func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (reflect.Value, error) {
-	inner, stop := context.WithCancel(context.WithoutCancel(ctx))
-	defer stop()
-	unlink := context.AfterFunc(ctx, func() { time.AfterFunc(interruptGrace, stop) })
-	defer unlink()
 	s.errw.begin()
-	res, err := s.in.EvalWithContext(inner, src)
+	r, finished := s.run(ctx, src)
+	res, err := r.v, r.err
 	frames := s.errw.end()
+	if !finished {
+		return reflect.Value{}, &Error{Kind: "interrupted", File: loc.label, Line: u.line, Err: ctx.Err(),
+			Msg: "interrupted, but a call the cell made into compiled code ignores ctx and is still running in the background: the next cells may race with it"}
+	}
 	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		return reflect.Value{}, &Error{Kind: "interrupted", File: loc.label, Line: u.line, Msg: "interrupted", Err: ctx.Err()}
 	}
