@@ -20,7 +20,8 @@
 // returns every request received, decoded, for assertions on what was
 // sent. Everything is deterministic: ids count up, the creation time is
 // fixed, and token usage is estimated from the text (llm.EstimateTokens)
-// unless a Response gives it.
+// unless a Response gives it, or says to send none (WithoutUsage: what a
+// server that reports no usage does).
 package llmtest
 
 import (
@@ -59,6 +60,11 @@ type Response struct {
 	Model string
 	// Usage, when nil, is estimated from the request and the answer.
 	Usage *llm.Usage
+	// NoUsage sends no usage at all, as some servers do: the completion
+	// has no "usage" field, and a stream has no usage chunk even when the
+	// request asks for one (stream_options.include_usage). It overrides
+	// Usage. See WithoutUsage.
+	NoUsage bool
 	// Delay is how long the server waits before it answers.
 	Delay time.Duration
 	// Truncate cuts the answer off half-way: half the bytes of a JSON
@@ -100,6 +106,12 @@ func (r Response) After(d time.Duration) Response {
 // WithUsage returns r reporting prompt and completion tokens.
 func (r Response) WithUsage(prompt, completion int) Response {
 	r.Usage = &llm.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
+	return r
+}
+
+// WithoutUsage returns r answered with no usage at all (see NoUsage).
+func (r Response) WithoutUsage() Response {
+	r.NoUsage = true
 	return r
 }
 
@@ -314,8 +326,11 @@ func finishReason(resp Response) string {
 	return "stop"
 }
 
-// usageOf is the answer's usage: given, or estimated.
+// usageOf is the answer's usage: none, given, or estimated.
 func usageOf(req Request, resp Response) *wireUsage {
+	if resp.NoUsage {
+		return nil
+	}
 	if resp.Usage != nil {
 		return &wireUsage{resp.Usage.PromptTokens, resp.Usage.CompletionTokens, resp.Usage.TotalTokens}
 	}
@@ -363,8 +378,8 @@ func completionOf(req Request, resp Response, id string) completion {
 
 // stream sends the answer as server-sent events: the role, the content a
 // word at a time, each tool call's id and name and then its arguments in
-// pieces, the finish reason, the usage when the request asked for it, and
-// [DONE].
+// pieces, the finish reason, the usage when the request asked for it
+// (and the answer has any), and [DONE].
 func (s *Server) stream(w http.ResponseWriter, req Request, resp Response, id string) {
 	model := modelOf(req, resp)
 	chunk := func(delta *wireMessage, fr *string) completion {
@@ -388,7 +403,7 @@ func (s *Server) stream(w http.ResponseWriter, req Request, resp Response, id st
 		}
 	}
 	events = append(events, chunk(&wireMessage{}, str(finishReason(resp))))
-	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
+	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage && !resp.NoUsage {
 		events = append(events, completion{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
 			Choices: []choice{}, Usage: usageOf(req, resp)})
 	}

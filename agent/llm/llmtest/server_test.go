@@ -173,3 +173,57 @@ func TestServerCloseCutsDelay(t *testing.T) {
 		t.Errorf("Close took %v with a delayed answer pending", d)
 	}
 }
+
+// events returns the data lines of a server-sent event stream.
+func events(body string) []string {
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(body))
+	for sc.Scan() {
+		if line, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+func TestServerWithoutUsage(t *testing.T) {
+	srv := NewServer()
+	defer srv.Close()
+	srv.Push(Text("hi").WithoutUsage(), Text("hi").WithUsage(5, 1).WithoutUsage(), Text("one two").WithoutUsage(), Text("one two"))
+
+	for i := range 2 {
+		_, body := post(t, srv, chatBody)
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(body), &fields); err != nil {
+			t.Fatalf("reply %d is not JSON: %v: %s", i, err, body)
+		}
+		if _, ok := fields["usage"]; ok || fields["choices"] == nil {
+			t.Errorf("reply %d without usage: %s", i, body)
+		}
+	}
+
+	const streamBody = `{"model":"m","messages":[{"role":"user","content":"hello"}],"stream":true,"stream_options":{"include_usage":true}}`
+	for i, wantUsage := range []bool{false, true} {
+		_, body := post(t, srv, streamBody)
+		evs := events(body)
+		usage, content := false, ""
+		for _, e := range evs {
+			if e == "[DONE]" {
+				continue
+			}
+			var c completion
+			if err := json.Unmarshal([]byte(e), &c); err != nil {
+				t.Fatalf("stream %d event %q: %v", i, e, err)
+			}
+			usage = usage || c.Usage != nil
+			for _, ch := range c.Choices {
+				if ch.Delta != nil && ch.Delta.Content != nil {
+					content += *ch.Delta.Content
+				}
+			}
+		}
+		if usage != wantUsage || content != "one two" || len(evs) == 0 || evs[len(evs)-1] != "[DONE]" {
+			t.Errorf("stream %d: usage %v (want %v), content %q, events %q", i, usage, wantUsage, content, evs)
+		}
+	}
+}
