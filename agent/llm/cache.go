@@ -371,6 +371,17 @@ func (c *Cached) Resolve(req Request) Request {
 	return req
 }
 
+// Price prices u by the inner client when it is a Pricer, and is 0
+// otherwise (a client made by ReplayFrom has none: nothing it replays is
+// paid for). It makes Cached a Pricer, so that a cache around a client
+// hides none of its prices.
+func (c *Cached) Price(model string, u Usage) float64 {
+	if p, ok := c.inner.(Pricer); ok {
+		return p.Price(model, u)
+	}
+	return 0
+}
+
 // Key returns the cache key of req as c would send it.
 func (c *Cached) Key(req Request) string { return CacheKey(c.Resolve(req), c.baseURL) }
 

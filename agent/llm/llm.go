@@ -11,8 +11,9 @@
 // ReplayFrom replays with no client at all. Scripted answers from a list,
 // for tests and for scripts that want to see what the agent does with a
 // given reply; package llmtest serves scripted answers over HTTP, in the
-// OpenAI wire format. A PriceTable gives each reply its cost, and a Tally
-// sums an episode's calls.
+// OpenAI wire format. A PriceTable gives each reply its cost (a client
+// that is a Pricer also prices tokens its server did not count), and a
+// Tally sums an episode's calls.
 //
 // Every type here is plain data with JSON tags: a Request and a Reply are
 // what a trajectory records.

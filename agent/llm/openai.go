@@ -230,6 +230,12 @@ func (c *OpenAI) cost(answered, asked string, u Usage) float64 {
 	return c.prices.Cost(asked, u)
 }
 
+// Price returns what usage u of model costs by the client's price table
+// (Config.Prices, or DefaultPrices): the price of model, or else of the
+// client's own model, as a reply's Cost is priced by the model that
+// answered or else the one asked. It makes OpenAI a Pricer.
+func (c *OpenAI) Price(model string, u Usage) float64 { return c.cost(model, c.cfg.Model, u) }
+
 // failure is one failed try.
 type failure struct {
 	msg           string

@@ -17,6 +17,17 @@ type Price struct {
 	OutputPerMTok float64 `json:"output_per_mtok"`
 }
 
+// Pricer is implemented by clients that can price tokens their server
+// did not count. Price returns what usage u of model costs in US dollars,
+// by the prices that give the client's replies their Cost, or 0 when it
+// has none for model. model is the model that answered (Reply.Model); ""
+// means the client's own. The agent prices with it its estimate of a
+// reply that came without usage (see agent.Step.EstimatedTokens). OpenAI
+// is a Pricer; Cached passes on its inner client's prices.
+type Pricer interface {
+	Price(model string, u Usage) float64
+}
+
 // PriceTable maps model names to prices. A model is looked up by its exact
 // name, then by the longest name in the table that it starts with (so
 // "gpt-4o-mini-2024-07-18" costs what "gpt-4o-mini" costs), and then the

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/llmtest"
 )
 
 func TestPriceLookup(t *testing.T) {
@@ -95,5 +96,52 @@ func TestTally(t *testing.T) {
 	}
 	if s := tally.String(); !strings.Contains(s, "2 calls (1 cached)") || !strings.Contains(s, "230 tokens") || !strings.Contains(s, "$0.5000") {
 		t.Errorf("String = %q", s)
+	}
+}
+
+// A reply without usage costs nothing by itself, streamed or not; the
+// client's Price prices the tokens the server did not count, by the
+// client's table, and a cache around the client passes its prices on.
+func TestPricerPricesUncountedTokens(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Fallback(func(llmtest.Request) llmtest.Response { return llmtest.Text("You see a lamp.").WithoutUsage() })
+	u := llm.Usage{PromptTokens: 2_000_000, CompletionTokens: 500_000, TotalTokens: 2_500_000}
+	mini := 2*0.15 + 0.5*0.60
+	for _, stream := range []bool{false, true} {
+		c, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "gpt-4o-mini"; cfg.Stream = stream })
+		r := complete(t, c, chat("look"))
+		if r.Usage != (llm.Usage{}) || r.Cost != 0 || r.Content != "You see a lamp." {
+			t.Errorf("stream %v: reply without usage = %+v", stream, r)
+		}
+		for _, model := range []string{r.Model, "", "gpt-4o-mini-2024-07-18", "a-model-with-no-price"} {
+			if got := c.Price(model, u); math.Abs(got-mini) > 1e-9 {
+				t.Errorf("Price(%q) = %v, want %v (gpt-4o-mini's)", model, got, mini)
+			}
+		}
+		if got := c.Price("gpt-4o", u); math.Abs(got-(2*2.50+0.5*10)) > 1e-9 {
+			t.Errorf("Price(gpt-4o) = %v: not the answering model's price", got)
+		}
+		var p llm.Pricer = llm.WithCache(c, nil)
+		if got := p.Price("", u); math.Abs(got-mini) > 1e-9 {
+			t.Errorf("cached client's Price = %v, want %v", got, mini)
+		}
+	}
+
+	table := llm.NewPriceTable()
+	table.Set("local", llm.Price{InputPerMTok: 1, OutputPerMTok: 2})
+	own, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "local"; cfg.Prices = table })
+	if got := own.Price("", u); math.Abs(got-3) > 1e-9 {
+		t.Errorf("Price by Config.Prices = %v, want 3", got)
+	}
+	unpriced, _ := newClient(t, srv, nil)
+	for name, p := range map[string]llm.Pricer{
+		"unpriced model":   unpriced,
+		"replay":           llm.ReplayFrom(nil, "gpt-4o-mini", srv.URL()),
+		"cache on scripts": llm.WithCache(llm.NewScripted(), nil),
+	} {
+		if got := p.Price("", u); got != 0 {
+			t.Errorf("%s: Price = %v, want 0", name, got)
+		}
 	}
 }
