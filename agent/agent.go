@@ -358,7 +358,7 @@ func (a *Agent) Step(ctx context.Context) (*Step, error) {
 			return a.fail(ctx, s, start, errors.New("model: no reply"))
 		}
 		s.Reply = reply
-		spent = spent.add(replySpend(&req, reply, -1))
+		spent = spent.add(replySpend(a.pricer(), &req, reply, -1))
 		s.Usage, s.Cost, s.EstimatedTokens = spent.usage, spent.cost, spent.estimated
 		d = a.decide(reply, s.Step)
 	}

@@ -10,11 +10,13 @@ import (
 )
 
 // Counting what a step spent. A model server that reports no usage (some
-// local servers, some streaming endpoints) would leave the token limit
-// blind, so a reply without usage is counted at an estimate
-// (llm.EstimateMessages of what was sent and what came back), and the
-// step and the episode say how many of their tokens are estimates
-// (EstimatedTokens).
+// local servers, some streaming endpoints) would leave the token and cost
+// limits blind, so a reply without usage is counted at an estimate
+// (llm.EstimateMessages of what was sent and what came back), priced by
+// the client when the client that answered is an llm.Pricer (OpenAI is,
+// and so is a cache around it), and the step and the episode say how
+// many of their tokens are estimates (EstimatedTokens): a Cost with
+// estimated tokens is an estimate too.
 
 // spend is what a part of a step cost: tokens, dollars, and how many of
 // the tokens are estimates.
@@ -33,10 +35,12 @@ func hasUsage(u llm.Usage) bool {
 	return u.PromptTokens != 0 || u.CompletionTokens != 0 || u.TotalTokens != 0
 }
 
-// replySpend is what reply cost: its usage, or an estimate of it when the
-// server sent none. prompt is the estimated prompt tokens (-1: estimate
-// them from req).
-func replySpend(req *llm.Request, reply *llm.Reply, prompt int) spend {
+// replySpend is what reply cost: its usage and Cost, or an estimate of
+// its tokens when the server sent no usage, priced by p, the client that
+// answered, when it is not nil (a reply from the cache costs nothing, as
+// it does with usage). prompt is the estimated prompt tokens (-1:
+// estimate them from req).
+func replySpend(p llm.Pricer, req *llm.Request, reply *llm.Reply, prompt int) spend {
 	if reply == nil {
 		return spend{}
 	}
@@ -50,7 +54,24 @@ func replySpend(req *llm.Request, reply *llm.Reply, prompt int) spend {
 	completion := llm.EstimateMessages([]llm.Message{reply.Message()})
 	s.usage = llm.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
 	s.estimated = prompt + completion
+	if p != nil && !reply.Cached && s.cost == 0 {
+		model := reply.Model
+		if model == "" && req != nil {
+			model = req.Model
+		}
+		s.cost = p.Price(model, s.usage)
+	}
 	return s
+}
+
+// pricer is the agent's LLM as an llm.Pricer, or nil when it prices
+// nothing.
+func (a *Agent) pricer() llm.Pricer {
+	if a == nil {
+		return nil
+	}
+	p, _ := a.LLM.(llm.Pricer)
+	return p
 }
 
 // estimatePrompt estimates the tokens of a request: its messages and the
@@ -93,15 +114,22 @@ func (m *memoryCall) note(r *llm.Reply, req *llm.Request) {
 	m.prompts[r] = estimatePrompt(req)
 }
 
-// spent is what the replies the strategy recorded in its ledger cost.
-// A reply without usage whose request the agent did not see (a strategy
-// with a client of its own) is estimated from its text alone.
+// spent is what the replies the strategy recorded in its ledger cost. A
+// reply without usage that the agent's LLM gave is estimated from its
+// request and priced by that LLM; one whose request the agent did not see
+// (a strategy with a client of its own) is estimated from its text alone,
+// and not priced: the agent does not know its client.
 func (m *memoryCall) spent(replies []*llm.Reply) spend {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var s spend
 	for _, r := range replies {
-		s = s.add(replySpend(nil, r, m.prompts[r]))
+		prompt, seen := m.prompts[r]
+		var p llm.Pricer
+		if seen {
+			p = m.agent.pricer()
+		}
+		s = s.add(replySpend(p, nil, r, prompt))
 	}
 	return s
 }

@@ -3,28 +3,14 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/agent/memory"
 )
-
-// noUsageBody is an OpenAI chat completion answering content, with no
-// usage field, as some servers send it. llmtest estimates the usage of
-// every answer it builds itself, so the body is given whole.
-func noUsageBody(t testing.TB, content string) string {
-	t.Helper()
-	b, err := json.Marshal(map[string]any{
-		"id": "chatcmpl-nousage", "object": "chat.completion", "created": 1700000000, "model": "m",
-		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": content}}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // TestTokenLimitWithoutUsage: a server that reports no usage still has
 // its tokens counted, at an estimate, so the token limit ends the
@@ -36,7 +22,7 @@ func TestTokenLimitWithoutUsage(t *testing.T) {
 	n := 0
 	srv.Fallback(func(llmtest.Request) llmtest.Response {
 		n++
-		return llmtest.Garbage(noUsageBody(t, textCall(cmds[n%2])))
+		return llmtest.Text(textCall(cmds[n%2])).WithoutUsage()
 	})
 	client, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL()})
 	if err != nil {
@@ -85,7 +71,7 @@ func TestTokensWithUsageAreNotEstimated(t *testing.T) {
 	srv := llmtest.NewServer()
 	defer srv.Close()
 	srv.Push(llmtest.Text(textCall("west")).WithUsage(300, 20))
-	srv.Push(llmtest.Garbage(noUsageBody(t, textCall("east"))))
+	srv.Push(llmtest.Text(textCall("east")).WithoutUsage())
 	client, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
@@ -147,5 +133,151 @@ func TestSummaryWithoutUsageIsEstimated(t *testing.T) {
 	}
 	if res.EstimatedTokens != res.Tokens.TotalTokens {
 		t.Errorf("%d of %d tokens estimated, want all", res.EstimatedTokens, res.Tokens.TotalTokens)
+	}
+}
+
+// newPricedClient is a client of srv for gpt-4o-mini, a model the default
+// price table prices.
+func newPricedClient(t testing.TB, srv *llmtest.Server, stream bool) *llm.OpenAI {
+	t.Helper()
+	c, err := llm.NewOpenAI(llm.Config{Model: "gpt-4o-mini", BaseURL: srv.URL(), Stream: stream})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
+
+// TestCostLimitWithoutUsage: a server that reports no usage still costs
+// money. The client prices the estimated tokens of each reply, so the
+// cost limit ends the episode on the step that crossed it, streamed or
+// not, and the reply itself still says what the server sent.
+func TestCostLimitWithoutUsage(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		srv := llmtest.NewServer()
+		defer srv.Close()
+		cmds := []string{"west", "east"}
+		n := 0
+		srv.Fallback(func(llmtest.Request) llmtest.Response {
+			n++
+			return llmtest.Text(textCall(cmds[n%2])).WithoutUsage()
+		})
+		client := newPricedClient(t, srv, stream)
+		cfg := Defaults()
+		cfg.LoopLimit = 0
+		cfg.Limits.MaxCost = 0.0005 // a few steps of a few hundred tokens each
+		a := lanternAgent(t, cfg, client)
+		res, err := a.Run(context.Background(), 50)
+		if err != nil || res.Error != "" {
+			t.Fatalf("stream %v: run: %v %q", stream, err, res.Error)
+		}
+		if res.StoppedBy != StopCost || res.Steps < 2 || res.Steps >= 50 {
+			t.Fatalf("stream %v: stopped by %q after %d steps costing $%g; want the cost limit", stream, res.StoppedBy, res.Steps, res.Cost)
+		}
+		var total float64
+		for i, st := range res.History {
+			if st.Reply.Cost != 0 || st.Reply.Usage != (llm.Usage{}) {
+				t.Errorf("stream %v: step %d's reply says usage %+v, cost %g; want none, as the server sent", stream, i+1, st.Reply.Usage, st.Reply.Cost)
+			}
+			if want := client.Price("gpt-4o-mini", st.Usage); st.Cost <= 0 || !near(st.Cost, want) || st.EstimatedTokens != st.Usage.TotalTokens {
+				t.Errorf("stream %v: step %d cost $%g for %+v (%d estimated); want $%g, all estimated", stream, i+1, st.Cost, st.Usage, st.EstimatedTokens, want)
+			}
+			total += st.Cost
+		}
+		last := res.History[len(res.History)-1]
+		if !near(res.Cost, total) || !near(a.Cost, res.Cost) || res.Cost < cfg.Limits.MaxCost || res.Cost-last.Cost >= cfg.Limits.MaxCost {
+			t.Errorf("stream %v: stopped at $%g (steps sum to $%g), $%g before the last step; want the step that crossed $%g to be the last", stream, res.Cost, total, res.Cost-last.Cost, cfg.Limits.MaxCost)
+		}
+	}
+}
+
+// TestCostLimitWithUsage: with usage reported, a step costs what the
+// client priced the server's count at, nothing is estimated, and the cost
+// limit stops the episode where those prices say.
+func TestCostLimitWithUsage(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	cmds := []string{"west", "east"}
+	n := 0
+	srv.Fallback(func(llmtest.Request) llmtest.Response {
+		n++
+		return llmtest.Text(textCall(cmds[n%2])).WithUsage(1000, 100)
+	})
+	cfg := Defaults()
+	cfg.LoopLimit = 0
+	cfg.Limits.MaxCost = 0.0005
+	a := lanternAgent(t, cfg, newPricedClient(t, srv, false))
+	res, err := a.Run(context.Background(), 50)
+	if err != nil || res.Error != "" {
+		t.Fatalf("run: %v %q", err, res.Error)
+	}
+	step := (1000*0.15 + 100*0.60) / 1e6 // gpt-4o-mini's list price
+	if res.StoppedBy != StopCost || res.Steps != 3 || !near(res.Cost, 3*step) || res.EstimatedTokens != 0 {
+		t.Fatalf("stopped by %q after %d steps costing $%g, %d tokens estimated; want the cost limit after 3 steps of $%g", res.StoppedBy, res.Steps, res.Cost, res.EstimatedTokens, step)
+	}
+	for i, st := range res.History {
+		if st.Cost != st.Reply.Cost || !near(st.Cost, step) || st.EstimatedTokens != 0 {
+			t.Errorf("step %d cost $%g (reply $%g), %d estimated", i+1, st.Cost, st.Reply.Cost, st.EstimatedTokens)
+		}
+	}
+}
+
+// TestSummaryWithoutUsageIsPriced: a memory summary the agent's LLM
+// answered without usage is priced by that LLM, like a reply.
+func TestSummaryWithoutUsageIsPriced(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	summaries := 0
+	srv.Fallback(func(r llmtest.Request) llmtest.Response {
+		if msgs := r.LLMMessages(); len(msgs) > 0 && strings.HasPrefix(msgs[0].Content, memory.DefaultSummaryPrompt[:40]) {
+			summaries++
+			return llmtest.Text("Locations: Meadow, Wooden Shed.").WithoutUsage()
+		}
+		return llmtest.Text(textCall("wait")).WithoutUsage()
+	})
+	client := newPricedClient(t, srv, false)
+	cfg := Defaults()
+	cfg.Memory, cfg.Window, cfg.LoopLimit = "hybrid", 1, 0
+	a := lanternAgent(t, cfg, client)
+	res, err := a.Run(context.Background(), 3)
+	if err != nil || res.Error != "" {
+		t.Fatal(err, res.Error)
+	}
+	if summaries != 1 {
+		t.Fatalf("%d summaries in 3 steps with a window of 1, want 1", summaries)
+	}
+	st := res.History[2]
+	reply := llm.EstimateMessages(st.Prompt) + llm.EstimateMessages([]llm.Message{st.Reply.Message()})
+	if st.EstimatedTokens <= reply {
+		t.Fatalf("step 3: %d tokens estimated, no more than its reply's %d: the summary is not counted", st.EstimatedTokens, reply)
+	}
+	if want := client.Price("", st.Usage); !near(st.Cost, want) {
+		t.Errorf("step 3 (reply and summary) cost $%g for %+v; want $%g", st.Cost, st.Usage, want)
+	}
+}
+
+// fixedPricer prices every token at a dollar.
+type fixedPricer struct{}
+
+func (fixedPricer) Price(model string, u llm.Usage) float64 { return float64(u.TotalTokens) }
+
+// TestReplayedReplyWithoutUsageIsFree: a reply from the response cache
+// costs nothing, estimated or not, and a cost the client gave is kept.
+func TestReplayedReplyWithoutUsageIsFree(t *testing.T) {
+	req := &llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "look"}}}
+	for _, tc := range []struct {
+		name  string
+		reply llm.Reply
+		want  func(spend) float64
+	}{
+		{"fresh", llm.Reply{Content: "a room"}, func(s spend) float64 { return float64(s.estimated) }},
+		{"replayed", llm.Reply{Content: "a room", Cached: true}, func(spend) float64 { return 0 }},
+		{"priced by the client", llm.Reply{Content: "a room", Cost: 0.5}, func(spend) float64 { return 0.5 }},
+	} {
+		s := replySpend(fixedPricer{}, req, &tc.reply, -1)
+		if s.estimated == 0 || s.cost != tc.want(s) {
+			t.Errorf("%s: cost %g for %d estimated tokens, want %g", tc.name, s.cost, s.estimated, tc.want(s))
+		}
 	}
 }
