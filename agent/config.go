@@ -76,7 +76,9 @@ type Limits struct {
 	// the server counted them, or estimated when it sent no usage
 	// (Step.EstimatedTokens).
 	MaxTokens int `json:"max_tokens,omitempty"`
-	// MaxCost bounds the episode's cost in US dollars.
+	// MaxCost bounds the episode's cost in US dollars: as the client
+	// prices the usage the server reports, or, for a reply without usage,
+	// the agent's estimate priced by the client when it is an llm.Pricer.
 	MaxCost float64 `json:"max_cost,omitempty"`
 	// MaxWall bounds each Run's wall time; a step it interrupts is not
 	// recorded.

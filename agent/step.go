@@ -63,8 +63,9 @@ type Step struct {
 	// (llm.EstimateMessages of the request and the reply) because a reply
 	// came without usage, as some servers send none: those tokens count
 	// towards Limits.MaxTokens all the same. 0 when the server counted
-	// every token; Reply.Usage is always what the server said. A reply
-	// without usage costs nothing in Cost.
+	// every token; Reply.Usage is always what the server said. When the
+	// agent's LLM is an llm.Pricer those tokens are priced too, so Cost
+	// is then in part an estimate.
 	EstimatedTokens int `json:"estimated_tokens,omitempty"`
 
 	// Wall is the step's wall time. LLMTime, ToolTime and MemoryTime are

@@ -44,7 +44,8 @@ func (l *limiters) wrap(c llm.Client, baseURL string) llm.Client {
 
 // limitedClient waits for its endpoint's limiter before each request. It
 // passes on its inner client's model, endpoint and defaults, so that a
-// response cache around it keys entries as it would without it.
+// response cache around it keys entries as it would without it, and its
+// prices.
 type limitedClient struct {
 	inner llm.Client
 	lim   *rate.Limiter
@@ -69,6 +70,16 @@ func (c *limitedClient) BaseURL() string {
 		return e.BaseURL()
 	}
 	return ""
+}
+
+// Price prices usage as the inner client does (llm.Pricer), so that the
+// agent can price what it estimates for a server that reports no usage;
+// 0 when the inner client has no prices.
+func (c *limitedClient) Price(model string, u llm.Usage) float64 {
+	if p, ok := c.inner.(llm.Pricer); ok {
+		return p.Price(model, u)
+	}
+	return 0
 }
 
 func (c *limitedClient) Resolve(req llm.Request) llm.Request {
