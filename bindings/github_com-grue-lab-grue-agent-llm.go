@@ -61,6 +61,7 @@ func init() {
 		"OpenAI":     reflect.ValueOf((*llm.OpenAI)(nil)),
 		"Price":      reflect.ValueOf((*llm.Price)(nil)),
 		"PriceTable": reflect.ValueOf((*llm.PriceTable)(nil)),
+		"Pricer":     reflect.ValueOf((*llm.Pricer)(nil)),
 		"Reply":      reflect.ValueOf((*llm.Reply)(nil)),
 		"Request":    reflect.ValueOf((*llm.Request)(nil)),
 		"Resolver":   reflect.ValueOf((*llm.Resolver)(nil)),
@@ -74,6 +75,7 @@ func init() {
 		// interface wrapper definitions
 		"_Client":   reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Client)(nil)),
 		"_Endpoint": reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Endpoint)(nil)),
+		"_Pricer":   reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Pricer)(nil)),
 		"_Resolver": reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Resolver)(nil)),
 	}
 }
@@ -100,6 +102,16 @@ func (W _github_com_grue_lab_grue_agent_llm_Endpoint) BaseURL() string {
 }
 func (W _github_com_grue_lab_grue_agent_llm_Endpoint) Model() string {
 	return W.WModel()
+}
+
+// _github_com_grue_lab_grue_agent_llm_Pricer is an interface wrapper for Pricer type
+type _github_com_grue_lab_grue_agent_llm_Pricer struct {
+	IValue interface{}
+	WPrice func(model string, u llm.Usage) float64
+}
+
+func (W _github_com_grue_lab_grue_agent_llm_Pricer) Price(model string, u llm.Usage) float64 {
+	return W.WPrice(model, u)
 }
 
 // _github_com_grue_lab_grue_agent_llm_Resolver is an interface wrapper for Resolver type
