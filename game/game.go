@@ -39,6 +39,8 @@ type Game struct {
 
 	gmap      *Map // the map explored so far
 	mapShared bool // gmap is held by a State or a caller: copy before changing it
+
+	va *vaGameCache // valid actions of recent states, made on first use; not shared with forks
 }
 
 // StepResult is what one Step gives back.

@@ -83,5 +83,6 @@ func (g *Game) Fork() (*Game, error) {
 	}
 	f.m = m
 	f.history = append([]*State(nil), g.history...)
+	f.va = nil // the fork remembers its own states
 	return &f, nil
 }

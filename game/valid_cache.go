@@ -3,9 +3,6 @@ package game
 import (
 	"encoding/binary"
 	"hash/maphash"
-	"runtime"
-	"sync"
-	"weak"
 )
 
 // Each game remembers the valid actions of the last states it found them
@@ -14,10 +11,11 @@ import (
 // memory instead of hundreds of forked turns.
 //
 // A state is known by its dynamic memory and program counter, with the
-// move counter left out (that of the catalog's entry, or the status line's
-// in a version 3 game; an unknown later game keeps all its globals): a turn that changes nothing but the count (a
-// refusal that the parser's memory does not record) leaves the same world
-// and the same valid actions. The random number generator is not part of
+// move counter left out (that of the catalog's entry, or the status
+// line's in a version 3 game; an unknown later game keeps all its
+// globals): a turn that changes nothing but the count (a refusal that the
+// parser's memory does not record) leaves the same world and the same
+// valid actions. The random number generator is not part of
 // the key: a state that comes back with other random numbers ahead (a
 // state restored and played on differently) gets the actions found the
 // first time, as good a set as a fresh one. The cache belongs to the Game
@@ -29,7 +27,6 @@ const vaCacheSize = 8
 
 // vaGameCache is one game's memory of valid actions, most recent last.
 type vaGameCache struct {
-	mu      sync.Mutex
 	entries []vaCacheEntry
 }
 
@@ -38,24 +35,15 @@ type vaCacheEntry struct {
 	acts []string
 }
 
-// vaCaches holds the caches of the games alive, by weak pointer: a game
-// that is collected takes its cache with it.
-var vaCaches sync.Map // weak.Pointer[Game] -> *vaGameCache
-
 // vaSeed keys the state hashes.
 var vaSeed = maphash.MakeSeed()
 
 // vaCache returns g's cache, making it on first use.
 func (g *Game) vaCache() *vaGameCache {
-	k := weak.Make(g)
-	if c, ok := vaCaches.Load(k); ok {
-		return c.(*vaGameCache)
+	if g.va == nil {
+		g.va = &vaGameCache{}
 	}
-	c, loaded := vaCaches.LoadOrStore(k, &vaGameCache{})
-	if !loaded {
-		runtime.AddCleanup(g, func(k weak.Pointer[Game]) { vaCaches.Delete(k) }, k)
-	}
-	return c.(*vaGameCache)
+	return g.va
 }
 
 // vaStateKey is the key of g's current state in the cache: a hash of
@@ -72,8 +60,6 @@ func (g *Game) vaStateKey() uint64 {
 
 // get returns a copy of the actions remembered for key.
 func (c *vaGameCache) get(key uint64) ([]string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	for _, e := range c.entries {
 		if e.key == key {
 			return append([]string(nil), e.acts...), true
@@ -84,8 +70,6 @@ func (c *vaGameCache) get(key uint64) ([]string, bool) {
 
 // put remembers acts for key, forgetting the oldest state when full.
 func (c *vaGameCache) put(key uint64, acts []string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	for i, e := range c.entries {
 		if e.key == key {
 			c.entries = append(c.entries[:i], c.entries[i+1:]...)
