@@ -12,18 +12,27 @@ import (
 	"github.com/grue-lab/grue/agent/memory"
 )
 
-// TestTokenLimitWithoutUsage: a server that reports no usage still has
-// its tokens counted, at an estimate, so the token limit ends the
-// episode; the steps and the result say how many tokens are estimates.
-func TestTokenLimitWithoutUsage(t *testing.T) {
+// pacingServer is a model server that paces between two rooms of the
+// default story (east, west, east, ...), each reply passed through how, and
+// closed at the end of the test. Pacing never ends the game, so with loop
+// detection off (LoopLimit 0) only a limit ends the episode.
+func pacingServer(t *testing.T, how func(llmtest.Response) llmtest.Response) *llmtest.Server {
 	srv := llmtest.NewServer()
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	cmds := []string{"west", "east"}
 	n := 0
 	srv.Fallback(func(llmtest.Request) llmtest.Response {
 		n++
-		return llmtest.Text(textCall(cmds[n%2])).WithoutUsage()
+		return how(llmtest.Text(textCall(cmds[n%2])))
 	})
+	return srv
+}
+
+// TestTokenLimitWithoutUsage: a server that reports no usage still has
+// its tokens counted, at an estimate, so the token limit ends the
+// episode; the steps and the result say how many tokens are estimates.
+func TestTokenLimitWithoutUsage(t *testing.T) {
+	srv := pacingServer(t, llmtest.Response.WithoutUsage)
 	client, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
@@ -155,14 +164,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
 // not, and the reply itself still says what the server sent.
 func TestCostLimitWithoutUsage(t *testing.T) {
 	for _, stream := range []bool{false, true} {
-		srv := llmtest.NewServer()
-		defer srv.Close()
-		cmds := []string{"west", "east"}
-		n := 0
-		srv.Fallback(func(llmtest.Request) llmtest.Response {
-			n++
-			return llmtest.Text(textCall(cmds[n%2])).WithoutUsage()
-		})
+		srv := pacingServer(t, llmtest.Response.WithoutUsage)
 		client := newPricedClient(t, srv, stream)
 		cfg := Defaults()
 		cfg.LoopLimit = 0
@@ -196,14 +198,7 @@ func TestCostLimitWithoutUsage(t *testing.T) {
 // client priced the server's count at, nothing is estimated, and the cost
 // limit stops the episode where those prices say.
 func TestCostLimitWithUsage(t *testing.T) {
-	srv := llmtest.NewServer()
-	defer srv.Close()
-	cmds := []string{"west", "east"}
-	n := 0
-	srv.Fallback(func(llmtest.Request) llmtest.Response {
-		n++
-		return llmtest.Text(textCall(cmds[n%2])).WithUsage(1000, 100)
-	})
+	srv := pacingServer(t, func(r llmtest.Response) llmtest.Response { return r.WithUsage(1000, 100) })
 	cfg := Defaults()
 	cfg.LoopLimit = 0
 	cfg.Limits.MaxCost = 0.0005
