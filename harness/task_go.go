@@ -1,6 +1,10 @@
 package harness
 
-import "github.com/grue-lab/grue/agent"
+import (
+	"strings"
+
+	"github.com/grue-lab/grue/agent"
+)
 
 // The built-in tasks: small Go programs, each in a workspace that is a Go
 // module of its own with no dependencies, checked with the go command.
@@ -150,26 +154,9 @@ func TestMean(t *testing.T) {
 	}
 }
 `
-	const fixed = `// Package stats computes simple statistics of integer samples.
-package stats
-
-// Sum returns the sum of xs.
-func Sum(xs []int) int {
-	total := 0
-	for _, x := range xs {
-		total += x
-	}
-	return total
-}
-
-// Mean returns the arithmetic mean of xs, or 0 when xs is empty.
-func Mean(xs []int) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	return float64(Sum(xs)) / float64(len(xs))
-}
-`
+	// The reference's fix: the planted file with the division done in
+	// floating point.
+	fixed := strings.Replace(fixTheBugStats, "float64(Sum(xs) / len(xs))", "float64(Sum(xs)) / float64(len(xs))", 1)
 	const hidden = `package stats
 
 import (
