@@ -68,17 +68,11 @@ type FileExistsVerifier struct {
 // workspace, is a file there.
 func FileExists(path string) FileExistsVerifier { return FileExistsVerifier{Path: path} }
 
-// Verify looks for the file through an os.Root on the workspace, so that
-// a symbolic link out of it does not count.
+// Verify looks for the file through the workspace, confined as read_file
+// is, so that a symbolic link out of it does not count.
 func (f FileExistsVerifier) Verify(ctx context.Context, w *tools.Workspace) Verdict {
 	v := Verdict{Check: "file_exists " + f.Path}
-	root, err := os.OpenRoot(w.Dir)
-	if err != nil {
-		v.Reason = fmt.Sprintf("the workspace cannot be opened: %v", err)
-		return v
-	}
-	defer root.Close()
-	info, err := root.Stat(filepath.FromSlash(f.Path))
+	info, err := w.Stat(filepath.FromSlash(f.Path))
 	switch {
 	case err != nil:
 		v.Reason = fmt.Sprintf("%s does not exist (%s)", f.Path, why(err))

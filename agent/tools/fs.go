@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -151,6 +152,21 @@ func (w *Workspace) ReadFile(name string) ([]byte, error) {
 	}
 	defer root.Close()
 	return root.ReadFile(rel)
+}
+
+// Stat describes name in the workspace, confined as read_file is: a
+// symbolic link is followed only while it stays inside.
+func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
+	rel, err := w.rel(name)
+	if err != nil {
+		return nil, fmt.Errorf("stat %s: %w", name, err)
+	}
+	root, err := w.open()
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.Stat(rel)
 }
 
 // WriteFile writes name in the workspace, confined as write_file is and

@@ -98,6 +98,14 @@ func TestWorkspaceNoEscape(t *testing.T) {
 			t.Errorf("read_file %s = %+v, want a refusal", p, r)
 		}
 	}
+	for _, p := range reads {
+		if _, err := w.Stat(p); err == nil {
+			t.Errorf("Stat(%s) found a file outside the workspace", p)
+		}
+	}
+	if info, err := w.Stat("."); err != nil || !info.IsDir() {
+		t.Errorf("Stat(.) = %v, %v; want the workspace folder", info, err)
+	}
 	writes := []string{"../outside.txt", outside, "abs-link.txt", "rel-link.txt", "dir-link/outside.txt", "dir-link/new/x.txt", "new-link.txt", "../created.txt", "/tmp/created-by-agent.txt"}
 	for _, p := range writes {
 		r := wsCall(t, reg, "write_file", map[string]any{"path": p, "content": "pwned"})
