@@ -15,6 +15,7 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
 	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // Episode is one agent playing one game from one seed: the unit an
@@ -40,7 +41,7 @@ type Episode struct {
 	// Agent is the agent, its settings and its trajectory (Agent.History).
 	Agent *agent.Agent
 	// Client is the agent's connection to the game server.
-	Client *game.Client
+	Client *mcp.Client
 
 	// Started is when the episode was made; Attempts how many times an
 	// experiment started it (1 unless it errored and was retried).
@@ -81,11 +82,11 @@ func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64
 
 // newGameClient opens gameName once, so that a bad name or file is
 // reported plainly, and starts an in-process server playing it.
-func newGameClient(gameName string, seed int64) (*game.Client, error) {
+func newGameClient(gameName string, seed int64) (*mcp.Client, error) {
 	if _, err := game.Open(gameName, game.Seed(seed)); err != nil {
 		return nil, err
 	}
-	return game.NewInProcessClient(game.WithGame(gameName), game.WithSeed(seed), game.WithVersion(Version))
+	return mcp.NewInProcessClient(mcp.WithGame(gameName), mcp.WithSeed(seed), mcp.WithVersion(Version))
 }
 
 // Step plays one step (see agent.Agent.Step).
@@ -330,7 +331,7 @@ var gameTools struct {
 // gameToolNames returns the tools grue's game server offers.
 func gameToolNames() ([]string, error) {
 	gameTools.once.Do(func() {
-		c, err := game.NewInProcessClient()
+		c, err := mcp.NewInProcessClient()
 		if err != nil {
 			gameTools.err = err
 			return

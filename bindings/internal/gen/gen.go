@@ -36,6 +36,7 @@ var Packages = []string{
 	"github.com/grue-lab/grue/agent/memory",
 	"github.com/grue-lab/grue/agent/tools",
 	"github.com/grue-lab/grue/game",
+	"github.com/grue-lab/grue/game/mcp",
 	"github.com/grue-lab/grue/game/stories",
 	"github.com/grue-lab/grue/game/zmachine",
 	"github.com/grue-lab/grue/harness",
