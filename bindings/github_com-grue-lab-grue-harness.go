@@ -23,6 +23,7 @@ func init() {
 		"DefaultResamples":    reflect.ValueOf(constant.MakeFromLiteral("10000", token.INT, 0)),
 		"DefaultSeed":         reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
 		"DefaultTrials":       reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
+		"DefaultVersion":      reflect.ValueOf(constant.MakeFromLiteral("\"dev\"", token.STRING, 0)),
 		"ErrEndpointMismatch": reflect.ValueOf(&harness.ErrEndpointMismatch).Elem(),
 		"ErrHashMismatch":     reflect.ValueOf(&harness.ErrHashMismatch).Elem(),
 		"EstimateMark":        reflect.ValueOf(constant.MakeFromLiteral("\"~\"", token.STRING, 0)),
@@ -63,7 +64,6 @@ func init() {
 		"Std":                 reflect.ValueOf(harness.Std),
 		"Summarize":           reflect.ValueOf(harness.Summarize),
 		"TrajectoriesDir":     reflect.ValueOf(constant.MakeFromLiteral("\"trajectories\"", token.STRING, 0)),
-		"Version":             reflect.ValueOf(&harness.Version).Elem(),
 
 		// type definitions
 		"Bootstrap":        reflect.ValueOf((*harness.Bootstrap)(nil)),

@@ -59,6 +59,10 @@ type Options struct {
 	// OnResult, when set, is called with each task's result as soon as
 	// it is known (Run).
 	OnResult func(*TaskResult) `json:"-"`
+	// Version is grue's version, stored in every record
+	// (TaskResult.Record); "" stores [harness.DefaultVersion]. The grue
+	// command gives its own.
+	Version string `json:"version,omitempty"`
 }
 
 // TaskResult is how an agent did on one task.
@@ -95,6 +99,9 @@ type TaskResult struct {
 	// Run is the agent's whole episode: every step's prompt, reply and
 	// tool result.
 	Run *agent.RunResult `json:"-"`
+	// GrueVersion is the grue that ran the task (Options.Version), for
+	// the record.
+	GrueVersion string `json:"grue_version,omitempty"`
 }
 
 // Score is 1 for a pass and 0 for a fail.
@@ -133,7 +140,10 @@ func (r *TaskResult) Record() harness.EpisodeRecord {
 		Started:        r.Started,
 		Finished:       r.Started.Add(r.Duration + r.VerifyDuration),
 		Trajectory:     r.Trajectory,
-		GrueVersion:    harness.Version,
+		GrueVersion:    r.GrueVersion,
+	}
+	if rec.GrueVersion == "" {
+		rec.GrueVersion = harness.DefaultVersion
 	}
 	if r.Run != nil {
 		rec.EstimatedTokens = r.Run.EstimatedTokens
@@ -195,7 +205,7 @@ func RunTask(ctx context.Context, a *agent.Agent, t Task, opts Options) (*TaskRe
 	if err != nil {
 		return nil, fmt.Errorf("task %s: workspace: %w", t.ID, err)
 	}
-	res := &TaskResult{Task: t.ID, Seed: opts.Seed, Started: time.Now(), Workspace: dir}
+	res := &TaskResult{Task: t.ID, Seed: opts.Seed, Started: time.Now(), Workspace: dir, GrueVersion: opts.Version}
 	if !opts.Keep {
 		defer func() {
 			if os.RemoveAll(dir) == nil {

@@ -221,6 +221,9 @@ func TestEvalWithAScriptedModel(t *testing.T) {
 	if !rec.Victory {
 		t.Error("a passed task is not recorded as won: grue exp compare would count it under Ended")
 	}
+	if rec.GrueVersion != harness.DefaultVersion {
+		t.Errorf("record of grue %q, want %q: no Options.Version was given", rec.GrueVersion, harness.DefaultVersion)
+	}
 	tr, err := harness.ReadTrajectory(out, rec)
 	if err != nil {
 		t.Fatal(err)

@@ -96,7 +96,6 @@ Tasks: ` + strings.Join(eval.TaskIDs(), ", ") + ".",
 }
 
 func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
-	harness.Version = Version()
 	if f.list {
 		for _, t := range eval.Tasks() {
 			fmt.Fprintf(stdout, "%-12s  %s\n", t.ID, t.Summary)
@@ -161,7 +160,8 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
-	opts := eval.Options{Variant: variant, Seed: f.seed, Trials: f.trials, MaxSteps: f.steps, Out: out, Keep: f.keep}
+	opts := eval.Options{Variant: variant, Seed: f.seed, Trials: f.trials, MaxSteps: f.steps, Out: out, Keep: f.keep,
+		Version: Version()}
 	if !f.quiet {
 		opts.OnResult = func(r *eval.TaskResult) { printTaskResult(stdout, r, f.trials > 1) }
 	}

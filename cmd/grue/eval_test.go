@@ -65,7 +65,8 @@ func TestEvalWithAModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs.Len() != 1 || rs.Records[0].Variant != "tiny-coder" || rs.Records[0].Model != "tiny-coder" || rs.Records[0].FinalScore != 1 {
+	if rs.Len() != 1 || rs.Records[0].Variant != "tiny-coder" || rs.Records[0].Model != "tiny-coder" || rs.Records[0].FinalScore != 1 ||
+		rs.Records[0].GrueVersion != Version() {
 		t.Errorf("records %+v", rs.Records)
 	}
 
