@@ -17,6 +17,7 @@ func init() {
 		"NewServer":          reflect.ValueOf(mcp.NewServer),
 		"NewStdioClient":     reflect.ValueOf(mcp.NewStdioClient),
 		"ServerName":         reflect.ValueOf(constant.MakeFromLiteral("\"grue\"", token.STRING, 0)),
+		"ToolNames":          reflect.ValueOf(mcp.ToolNames),
 		"WithGame":           reflect.ValueOf(mcp.WithGame),
 		"WithSeed":           reflect.ValueOf(mcp.WithSeed),
 		"WithVersion":        reflect.ValueOf(mcp.WithVersion),

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/grue-lab/grue/agent"
@@ -325,27 +324,6 @@ func isParserFailure(obs string) bool {
 		}
 	}
 	return false
-}
-
-// gameTools caches the names of the game server's tools.
-var gameTools struct {
-	once  sync.Once
-	names []string
-	err   error
-}
-
-// gameToolNames returns the tools grue's game server offers.
-func gameToolNames() ([]string, error) {
-	gameTools.once.Do(func() {
-		c, err := mcp.NewInProcessClient()
-		if err != nil {
-			gameTools.err = err
-			return
-		}
-		defer c.Close()
-		gameTools.names, gameTools.err = c.Tools(context.Background())
-	})
-	return gameTools.names, gameTools.err
 }
 
 // openGame opens a game of the config, its path taken from the config's

@@ -91,6 +91,13 @@ type loadedStory struct {
 // turn is one play_action: the command and the game's reply.
 type turn struct{ action, reply string }
 
+// ToolNames returns the names of the tools grue's server offers, sorted:
+// what [Client.Tools] lists for grue's server, known without starting one.
+func ToolNames() []string {
+	return []string{"get_map", "inventory", "list_games", "memory", "play_action",
+		"reset_game", "restore_state", "save_state", "undo", "valid_actions"}
+}
+
 // memoryTurns is how many recent actions memory() shows.
 const memoryTurns = 5
 
