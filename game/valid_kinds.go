@@ -1,7 +1,6 @@
 package game
 
 import (
-
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
