@@ -12,7 +12,7 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/memory"
 	"github.com/grue-lab/grue/agent/tools"
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // ErrDone is what a Policy returns (wrapped or not) when it has no more
@@ -101,7 +101,7 @@ type Agent struct {
 // Connect gives the agent the game tools of the server c is connected to
 // (ToolNames, or all; names the server lacks are left out, but it must
 // have play_action) and reads the game's state, as Start does.
-func (a *Agent) Connect(ctx context.Context, c *game.Client) error {
+func (a *Agent) Connect(ctx context.Context, c *mcp.Client) error {
 	if a.err != nil {
 		return a.err
 	}

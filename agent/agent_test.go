@@ -13,7 +13,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -21,7 +21,7 @@ import (
 // of the default story, answering with client.
 func lanternAgent(t testing.TB, cfg Config, client llm.Client) *Agent {
 	t.Helper()
-	c, err := game.NewInProcessClient()
+	c, err := mcp.NewInProcessClient()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
 	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/internal/testgames"
 )
@@ -20,9 +21,9 @@ import (
 // policyAgent returns an agent playing p with every game tool of an
 // in-process server started with opts (a baseline needs valid_actions and
 // get_map, which the course's four tools lack).
-func policyAgent(t testing.TB, p Policy, opts ...game.ServerOption) *Agent {
+func policyAgent(t testing.TB, p Policy, opts ...mcp.ServerOption) *Agent {
 	t.Helper()
-	c, err := game.NewInProcessClient(opts...)
+	c, err := mcp.NewInProcessClient(opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestRandomReadsTheText(t *testing.T) {
 // valid_actions), the explorer still explores, from the map's untried
 // directions.
 func TestExplorerWithoutValidActions(t *testing.T) {
-	c, err := game.NewInProcessClient()
+	c, err := mcp.NewInProcessClient()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +236,7 @@ func TestExplorerBeatsRandomOnZork(t *testing.T) {
 	type figures struct{ names, rooms int }
 	play := func(p Policy, seed int64) figures {
 		start := time.Now()
-		a := policyAgent(t, p, game.WithGame(zork), game.WithSeed(seed))
+		a := policyAgent(t, p, mcp.WithGame(zork), mcp.WithSeed(seed))
 		res, err := a.Run(context.Background(), steps)
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // forkOf clones a and gives the clone the tools of a new in-process game
@@ -17,7 +17,7 @@ import (
 func forkOf(t testing.TB, a *Agent) *Agent {
 	t.Helper()
 	ctx := context.Background()
-	c, err := game.NewInProcessClient()
+	c, err := mcp.NewInProcessClient()
 	if err != nil {
 		t.Fatal(err)
 	}

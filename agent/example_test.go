@@ -6,14 +6,14 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // An agent on the default story, with a scripted model whose first reply
 // is messy: the step records what was repaired.
 func ExampleAgent_Step() {
 	ctx := context.Background()
-	c, err := game.NewInProcessClient()
+	c, err := mcp.NewInProcessClient()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -75,7 +75,7 @@ func (p *commands) Next(ctx context.Context, v agent.View) (agent.Action, error)
 // result; a policy plays without a model.
 func ExampleAgent_Run() {
 	ctx := context.Background()
-	c, err := game.NewInProcessClient()
+	c, err := mcp.NewInProcessClient()
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -106,7 +106,7 @@ func TestInterfaceWrappers(t *testing.T) {
 		{"github.com/grue-lab/grue/agent/memory", "Strategy"},
 		{"github.com/grue-lab/grue/agent/tools", "Tool"},
 		{"github.com/grue-lab/grue/agent/llm", "Client"},
-		{"github.com/grue-lab/grue/harness", "Verifier"},
+		{"github.com/grue-lab/grue/eval", "Verifier"},
 	} {
 		p, ok := Lookup(tc.pkg)
 		if !ok {

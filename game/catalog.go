@@ -244,6 +244,47 @@ func describe(path string) (GameFile, error) {
 	return gf, nil
 }
 
+// LoadStory loads the story nameOrPath names, for starting many games of
+// it with [New]: a path, a name in the games folder (see [Find]), a name
+// the catalog recognises there, or the built-in default story's name. It
+// returns the story and the game's name, the file's base name without its
+// extension.
+func LoadStory(nameOrPath string) (*zmachine.Story, string, error) {
+	path, err := Find(nameOrPath)
+	if err != nil {
+		if p, ok := findByCatalogName(nameOrPath); ok {
+			path, err = p, nil
+		}
+	}
+	if err != nil {
+		if def, data := stories.Default(); strings.EqualFold(nameOrPath, def) {
+			story, lerr := zmachine.Load(data)
+			if lerr != nil {
+				return nil, "", fmt.Errorf("loading the default story: %w", lerr)
+			}
+			return story, def, nil
+		}
+		return nil, "", fmt.Errorf("unknown game %q: %w", nameOrPath, err)
+	}
+	story, err := loadStory(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("opening game %q: %w", nameOrPath, err)
+	}
+	return story, storyName(path), nil
+}
+
+// storyName is the base name of a story's path, without its extension.
+func storyName(path string) string {
+	base := path
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	if i := strings.LastIndex(base, "."); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
 // loadStory reads and loads the story file at path.
 func loadStory(path string) (*zmachine.Story, error) {
 	data, err := os.ReadFile(path)

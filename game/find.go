@@ -2,18 +2,16 @@
 // the rest of grue plays, between the Z-machine interpreter below it
 // (game/zmachine) and the agents, harness and command line above it.
 //
-// Find resolves a story name or path to a file; Open and New start a Game,
-// which plays commands and reads score, moves, location, inventory and the
-// whole object tree from the machine, with Save, Restore, Fork and Undo for
-// branching experiments. The catalog (Catalog, Lookup, Games) recognises
+// Find resolves a story name or path to a file, LoadStory loads it once for
+// many games; Open and New start a Game, which plays commands and reads
+// score, moves, location, inventory and the whole object tree from the
+// machine, with Save, Restore, Fork and Undo for branching experiments. The catalog (Catalog, Lookup, Games) recognises
 // known story files by header and holds their facts: maximum score, player
 // object, death and victory texts and walkthrough. ValidActions lists the
 // commands that change the world, and Map is the map the player has made.
 //
-// Server serves games over MCP (the tools of DESIGN.md: play_action,
-// memory, get_map, inventory, valid_actions, ...), one game per session, on
-// stdio or streamable HTTP; Client plays through any MCP game server, in
-// process, over stdio or over HTTP.
+// The MCP game server and client, a protocol layer on this package, are in
+// package [github.com/grue-lab/grue/game/mcp].
 package game
 
 import (

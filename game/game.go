@@ -40,7 +40,9 @@ type Game struct {
 	gmap      *Map // the map explored so far
 	mapShared bool // gmap is held by a State or a caller: copy before changing it
 
-	va *vaGameCache // valid actions of recent states, made on first use; not shared with forks
+	va     *vaGameCache // valid actions of recent states, made on first use; not shared with forks
+	vs     *vaStory     // what valid actions knows of the story, made on first use; shared with forks
+	vaRuns int          // times valid actions were worked out, not remembered (for the tests)
 }
 
 // StepResult is what one Step gives back.

@@ -73,6 +73,7 @@ func (g *Game) Undo() error {
 // played apart, and in different goroutines.
 func (g *Game) Fork() (*Game, error) {
 	g.mapShared = true
+	g.vaShared() // the fork shares what valid actions knows of the story
 	f := *g
 	m, err := f.newMachine()
 	if err != nil {

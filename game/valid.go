@@ -99,15 +99,26 @@ type vaVocab struct {
 	noun  byte            // the flag marking nouns, 0 if flags are not used
 }
 
-// vaVocabs caches vocabularies by story.
-var vaVocabs sync.Map // *zmachine.Story -> *vaVocab
+// vaStory is what the valid-actions generator works out once about a
+// game's story, and its idle worker machines. A Game makes it on first use
+// and shares it with its forks (same story, same screen width), so it is
+// forgotten with the last of them; its fields are safe for concurrent use,
+// as forks may be played at once.
+type vaStory struct {
+	vocabOnce, layoutOnce, grammarOnce sync.Once
 
-// vaPools caches idle worker machines by story and screen width.
-var vaPools sync.Map // vaPoolKey -> *sync.Pool
+	vocab   *vaVocab
+	layout  vaLayout
+	grammar *vaGrammar // nil: unknown
+	pool    sync.Pool  // idle *zmachine.Machine workers
+}
 
-type vaPoolKey struct {
-	story *zmachine.Story
-	width int
+// vaShared returns g's vaStory, making it on first use.
+func (g *Game) vaShared() *vaStory {
+	if g.vs == nil {
+		g.vs = &vaStory{}
+	}
+	return g.vs
 }
 
 // ValidActions returns the commands that change the world from the game's
@@ -133,14 +144,11 @@ func (g *Game) ValidActions() ([]string, error) {
 	return acts, nil
 }
 
-// vaRuns counts the calls of vaRun, for the tests of the cache.
-var vaRuns atomic.Int64
-
 // vaRun tries the candidates cands from the current state (which waits
 // for a command) and returns those that change the world, one for each
 // distinct outcome.
 func (g *Game) vaRun(cands []string) ([]string, error) {
-	vaRuns.Add(1)
+	g.vaRuns++
 	snap := g.m.Snapshot()
 	rel := g.vaRelevant()
 	base := g.vaHash(rel)
@@ -324,14 +332,7 @@ func (g *Game) vaHash(rel []uint16) uint64 {
 }
 
 // vaPool returns the pool of idle worker machines for g's story and width.
-func (g *Game) vaPool() *sync.Pool {
-	key := vaPoolKey{g.story, g.opts.width}
-	if p, ok := vaPools.Load(key); ok {
-		return p.(*sync.Pool)
-	}
-	p, _ := vaPools.LoadOrStore(key, &sync.Pool{})
-	return p.(*sync.Pool)
-}
+func (g *Game) vaPool() *sync.Pool { return &g.vaShared().pool }
 
 // vaMachine takes an idle worker machine from pool or makes one. Worker
 // machines keep a single undo slot: candidates never undo more than once.
@@ -353,12 +354,9 @@ func (g *Game) vaMachine(pool *sync.Pool) (*zmachine.Machine, error) {
 
 // vaVocab returns the vocabulary of g's story, reading it once.
 func (g *Game) vaVocab() *vaVocab {
-	if v, ok := vaVocabs.Load(g.story); ok {
-		return v.(*vaVocab)
-	}
-	v := g.vaReadVocab()
-	vaVocabs.Store(g.story, v)
-	return v
+	vs := g.vaShared()
+	vs.vocabOnce.Do(func() { vs.vocab = g.vaReadVocab() })
+	return vs.vocab
 }
 
 // vaReadVocab reads the story's main dictionary (header word 0x08). The

@@ -2,7 +2,6 @@ package game
 
 import (
 	"strings"
-	"sync"
 )
 
 // The grammar of an Inform 6 game says which two-object templates the
@@ -56,18 +55,12 @@ type vaToken struct {
 	attr     int
 }
 
-// vaGrammars caches grammars by story; a nil *vaGrammar means unknown.
-var vaGrammars sync.Map // *zmachine.Story -> *vaGrammar
-
 // vaGrammar returns the grammar of g's story, reading it once; nil when it
 // is unknown (not an Inform 6 game, or a table that does not read).
 func (g *Game) vaGrammar() *vaGrammar {
-	if gr, ok := vaGrammars.Load(g.story); ok {
-		return gr.(*vaGrammar)
-	}
-	gr := g.vaReadGrammar()
-	vaGrammars.Store(g.story, gr)
-	return gr
+	vs := g.vaShared()
+	vs.grammarOnce.Do(func() { vs.grammar = g.vaReadGrammar() })
+	return vs.grammar
 }
 
 func (g *Game) vaReadGrammar() (gr *vaGrammar) {

@@ -1,8 +1,6 @@
 package game
 
 import (
-	"sync"
-
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
@@ -60,17 +58,11 @@ var vaZork = vaLayout{
 // library games.
 var vaLayoutsByName = map[string]vaLayout{"zork1": vaZork, "zork2": vaZork, "zork3": vaZork}
 
-// vaLayouts caches layouts by story.
-var vaLayouts sync.Map // *zmachine.Story -> vaLayout
-
 // vaLayout returns the attribute layout of g's story, working it out once.
 func (g *Game) vaLayout() vaLayout {
-	if l, ok := vaLayouts.Load(g.story); ok {
-		return l.(vaLayout)
-	}
-	l := g.vaFindLayout()
-	vaLayouts.Store(g.story, l)
-	return l
+	vs := g.vaShared()
+	vs.layoutOnce.Do(func() { vs.layout = g.vaFindLayout() })
+	return vs.layout
 }
 
 func (g *Game) vaFindLayout() vaLayout {

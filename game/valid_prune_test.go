@@ -2,11 +2,14 @@ package game
 
 import (
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/game/zmachine"
 )
 
 // twoObject matches the walkthrough commands that the two-object templates
@@ -297,12 +300,12 @@ func TestValidActionsRemembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := vaRuns.Load()
+	runs := g.vaRuns
 	again, err := g.ValidActions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vaRuns.Load() != runs {
+	if g.vaRuns != runs {
 		t.Error("asking twice in one state tried the candidates twice")
 	}
 	if !slices.Equal(first, again) {
@@ -320,7 +323,7 @@ func TestValidActionsRemembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vaRuns.Load() == runs {
+	if f.vaRuns == runs {
 		t.Error("a fork answered from its parent's memory")
 	}
 	if !slices.Equal(first, forked) {
@@ -338,12 +341,54 @@ func TestValidActionsRemembers(t *testing.T) {
 	if err := g.Undo(); err != nil {
 		t.Fatal(err)
 	}
-	runs = vaRuns.Load()
+	runs = g.vaRuns
 	back, err := g.ValidActions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vaRuns.Load() != runs || !slices.Equal(back, first) {
-		t.Errorf("after undo: %q (tried afresh: %v), want %q from memory", back, vaRuns.Load() != runs, first)
+	if g.vaRuns != runs || !slices.Equal(back, first) {
+		t.Errorf("after undo: %q (tried afresh: %v), want %q from memory", back, g.vaRuns != runs, first)
+	}
+}
+
+// TestValidActionsForgetsTheStory: what valid actions works out about a
+// story (vocabulary, grammar, layout, worker machines) is shared by a game
+// and its forks, and forgotten with them: an experiment that opens
+// thousands of games does not keep every story's facts for ever.
+func TestValidActionsForgetsTheStory(t *testing.T) {
+	var story *zmachine.Story
+	// play opens a game and a fork, finds the valid actions, and returns
+	// a weak pointer to the story's vocabulary, once both are gone.
+	play := func() weak.Pointer[vaVocab] {
+		g, err := Open(stories.DefaultName, Seed(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := g.Fork()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.ValidActions(); err != nil {
+			t.Fatal(err)
+		}
+		if g.vaVocab() != f.vaVocab() || g.vaGrammar() != f.vaGrammar() {
+			t.Error("a fork worked out its story's vocabulary or grammar again")
+		}
+		story = g.Story()
+		return weak.Make(g.vaVocab())
+	}
+	vocab := play()
+	other, err := New(story, stories.DefaultName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.vaVocab() == vocab.Value() {
+		t.Error("a game made apart shares another game's facts: they are kept somewhere global")
+	}
+	for i := 0; i < 10 && vocab.Value() != nil; i++ {
+		runtime.GC()
+	}
+	if vocab.Value() != nil {
+		t.Error("the story's vocabulary outlived every game that used it")
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/memory"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // The policies a variant may play with: the ReAct agent asking a model,
@@ -395,16 +396,13 @@ func (c *Config) Validate() error {
 			}
 		}
 		if len(v.Tools) > 0 {
-			known, err := gameToolNames()
-			if err != nil {
-				bad(at("tools"), "listing the game server's tools: %v", err)
-			}
+			known := mcp.ToolNames()
 			for k, t := range v.Tools {
-				if known != nil && !slices.Contains(known, t) {
+				if !slices.Contains(known, t) {
 					bad(fmt.Sprintf("variants[%d].tools[%d]", i, k), "unknown game tool %q (valid: %s)", t, strings.Join(known, ", "))
 				}
 			}
-			if known != nil && !slices.Contains(v.Tools, agent.DefaultTool) {
+			if !slices.Contains(v.Tools, agent.DefaultTool) {
 				bad(at("tools"), "the tools must include %s, the only way to act", agent.DefaultTool)
 			}
 		}

@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
 	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // Episode is one agent playing one game from one seed: the unit an
@@ -40,12 +40,16 @@ type Episode struct {
 	// Agent is the agent, its settings and its trajectory (Agent.History).
 	Agent *agent.Agent
 	// Client is the agent's connection to the game server.
-	Client *game.Client
+	Client *mcp.Client
 
 	// Started is when the episode was made; Attempts how many times an
 	// experiment started it (1 unless it errored and was retried).
 	Started  time.Time
 	Attempts int
+	// Version is grue's version, stored in the record (Record); ""
+	// stores DefaultVersion. An experiment sets it from
+	// RunOptions.Version; a fork keeps it.
+	Version string
 
 	elapsed time.Duration    // time spent in Step and Run
 	last    *agent.RunResult // the last Run's result
@@ -57,14 +61,15 @@ type Episode struct {
 // seed on a new in-process MCP server and connects a to it (see
 // agent.Agent.Connect). The episode owns the server: Close it when done.
 func NewEpisode(a *agent.Agent, gameName string, seed int64) (*Episode, error) {
-	return newEpisode(context.Background(), a, gameName, seed)
+	return newEpisode(context.Background(), a, gameName, seed, "")
 }
 
-func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64) (*Episode, error) {
+// newEpisode is NewEpisode with the episode's grue version.
+func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64, version string) (*Episode, error) {
 	if a == nil {
 		return nil, errors.New("new episode: no agent")
 	}
-	c, err := newGameClient(gameName, seed)
+	c, err := newGameClient(gameName, seed, version)
 	if err != nil {
 		return nil, fmt.Errorf("new episode: %w", err)
 	}
@@ -72,7 +77,7 @@ func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64
 		c.Close()
 		return nil, fmt.Errorf("new episode on %s (seed %d): %w", gameName, seed, err)
 	}
-	e := &Episode{Game: gameName, Seed: seed, Agent: a, Client: c, Started: time.Now(), Attempts: 1}
+	e := &Episode{Game: gameName, Seed: seed, Agent: a, Client: c, Started: time.Now(), Attempts: 1, Version: version}
 	if a.Seed != nil {
 		e.LLMSeed = int64(*a.Seed)
 	}
@@ -80,12 +85,13 @@ func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64
 }
 
 // newGameClient opens gameName once, so that a bad name or file is
-// reported plainly, and starts an in-process server playing it.
-func newGameClient(gameName string, seed int64) (*game.Client, error) {
+// reported plainly, and starts an in-process server playing it, which
+// reports grue's version as version.
+func newGameClient(gameName string, seed int64, version string) (*mcp.Client, error) {
 	if _, err := game.Open(gameName, game.Seed(seed)); err != nil {
 		return nil, err
 	}
-	return game.NewInProcessClient(game.WithGame(gameName), game.WithSeed(seed), game.WithVersion(Version))
+	return mcp.NewInProcessClient(mcp.WithGame(gameName), mcp.WithSeed(seed), mcp.WithVersion(versionOr(version)))
 }
 
 // Step plays one step (see agent.Agent.Step).
@@ -166,7 +172,7 @@ func (e *Episode) Fork() (*Episode, error) {
 		return nil, errors.New("fork: the episode is closed")
 	}
 	ctx := context.Background()
-	c, err := newGameClient(e.Game, e.Seed)
+	c, err := newGameClient(e.Game, e.Seed, e.Version)
 	if err != nil {
 		return nil, fmt.Errorf("fork: %w", err)
 	}
@@ -246,7 +252,7 @@ func (e *Episode) Record() EpisodeRecord {
 		Attempts:         max(e.Attempts, 1),
 		Started:          e.Started,
 		Finished:         e.Started.Add(e.elapsed),
-		GrueVersion:      Version,
+		GrueVersion:      versionOr(e.Version),
 	}
 	if a.Policy == nil {
 		r.Model = a.Model
@@ -318,27 +324,6 @@ func isParserFailure(obs string) bool {
 		}
 	}
 	return false
-}
-
-// gameTools caches the names of the game server's tools.
-var gameTools struct {
-	once  sync.Once
-	names []string
-	err   error
-}
-
-// gameToolNames returns the tools grue's game server offers.
-func gameToolNames() ([]string, error) {
-	gameTools.once.Do(func() {
-		c, err := game.NewInProcessClient()
-		if err != nil {
-			gameTools.err = err
-			return
-		}
-		defer c.Close()
-		gameTools.names, gameTools.err = c.Tools(context.Background())
-	})
-	return gameTools.names, gameTools.err
 }
 
 // openGame opens a game of the config, its path taken from the config's

@@ -62,6 +62,13 @@ func TestEpisodeRecord(t *testing.T) {
 	if rec.Game != "lantern" || rec.Seed != 3 || rec.Steps != 12 || len(rec.ScoreByStep) != 12 {
 		t.Errorf("record: %+v", rec)
 	}
+	if rec.GrueVersion != DefaultVersion {
+		t.Errorf("an episode with no Version recorded grue %q, want %q", rec.GrueVersion, DefaultVersion)
+	}
+	ep.Version = "1.2.3"
+	if v := ep.Record().GrueVersion; v != "1.2.3" {
+		t.Errorf("an episode of grue 1.2.3 recorded grue %q", v)
+	}
 	if rec.InvalidActions != 2 {
 		for _, s := range ep.Agent.History[:3] {
 			t.Logf("step %d %v: %q", s.Step, s.Args, s.Observation)

@@ -12,10 +12,18 @@ import (
 	"github.com/grue-lab/grue/internal/atomicfile"
 )
 
-// Version is grue's version, stored with every result and manifest. The
-// grue command sets it to its own version; a program that runs
-// experiments through the API may set it too.
-var Version = "dev"
+// DefaultVersion is the grue version stored with a result or manifest
+// when none is given ([RunOptions.Version], [Episode.Version]): a program
+// that runs experiments through the API rather than the grue command.
+const DefaultVersion = "dev"
+
+// versionOr is v, or DefaultVersion when v is empty.
+func versionOr(v string) string {
+	if v == "" {
+		return DefaultVersion
+	}
+	return v
+}
 
 // ManifestFile is the name of the file in a run directory that says what
 // was run: the config, its hash, grue's version, when and how.

@@ -55,6 +55,9 @@ type RunOptions struct {
 	Drain <-chan struct{}
 	// Command is the command line, for the manifest.
 	Command []string
+	// Version is grue's version, stored in the manifest and every record;
+	// "" stores DefaultVersion. The grue command gives its own.
+	Version string
 	// OnRecord, when set, is called with each record once it is on disk.
 	// Calls come from the workers, one at a time.
 	OnRecord func(EpisodeRecord)
@@ -270,7 +273,7 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 			return nil, fmt.Errorf("run experiment: %w", err)
 		}
 		r.manifest = &Manifest{
-			Config: r.cfg, ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: Version,
+			Config: r.cfg, ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: versionOr(r.opts.Version),
 			Started: time.Now().UTC(), Command: r.opts.Command, Episodes: len(all),
 		}
 		return done, nil
@@ -354,7 +357,7 @@ func fromEnv(v Variant) string {
 func (r *runner) writeManifest(remaining, retried int) error {
 	if r.opts.Resume {
 		r.manifest.Resumes = append(r.manifest.Resumes, Resume{
-			Time: time.Now().UTC(), GrueVersion: Version, Command: r.opts.Command, Remaining: remaining, Retried: retried,
+			Time: time.Now().UTC(), GrueVersion: versionOr(r.opts.Version), Command: r.opts.Command, Remaining: remaining, Retried: retried,
 		})
 	}
 	if err := r.manifest.Write(r.out); err != nil {
@@ -411,7 +414,7 @@ func (r *runner) attempt(ctx context.Context, s EpisodeSpec) (EpisodeRecord, *ag
 		rec := EpisodeRecord{
 			Variant: s.Variant, Game: s.Game, Seed: s.Seed, LLMSeed: s.LLMSeed,
 			FirstPointStep: -1, Error: err.Error(), Started: started, Finished: time.Now(),
-			DurationMS: time.Since(started).Milliseconds(), GrueVersion: Version,
+			DurationMS: time.Since(started).Milliseconds(), GrueVersion: versionOr(r.opts.Version),
 		}
 		return rec, &agent.RunResult{Error: err.Error(), StoppedBy: agent.StopError, LocationsVisited: []string{}, History: []agent.Step{}}
 	}
@@ -420,7 +423,7 @@ func (r *runner) attempt(ctx context.Context, s EpisodeSpec) (EpisodeRecord, *ag
 	if err != nil {
 		return failed(err)
 	}
-	ep, err := newEpisode(ctx, a, r.cfg.gamePath(s.Game), s.Seed)
+	ep, err := newEpisode(ctx, a, r.cfg.gamePath(s.Game), s.Seed, r.opts.Version)
 	if err != nil {
 		return failed(err)
 	}

@@ -84,8 +84,7 @@ func TestRunExperiment(t *testing.T) {
 	cfg := baselineConfig(srv, 1, 2)
 	out := filepath.Join(t.TempDir(), "run")
 	var log bytes.Buffer
-	Version = "test-version"
-	rs, err := Run(context.Background(), cfg, RunOptions{Out: out, Progress: &log, Command: []string{"grue", "exp", "run"}})
+	rs, err := Run(context.Background(), cfg, RunOptions{Out: out, Progress: &log, Command: []string{"grue", "exp", "run"}, Version: "test-version"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,15 +6,15 @@ import (
 	"maps"
 
 	"github.com/grue-lab/grue/agent/llm"
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // GameTool is one of a game server's MCP tools (play_action, memory,
 // get_map, ...) as an agent's Tool. Its Spec is what the server says about
 // the tool; its Call forwards to the server through Client.
 type GameTool struct {
-	Info   game.ToolInfo
-	Client *game.Client
+	Info   mcp.ToolInfo
+	Client *mcp.Client
 }
 
 // Spec returns the server's name, description and argument schema.
@@ -43,12 +43,12 @@ func (t *GameTool) Call(ctx context.Context, args map[string]any) (Result, error
 // all of them, sorted by name; with names, those tools in that order (the
 // course's agent uses "play_action", "memory", "get_map", "inventory"),
 // and a name the server lacks is an error that lists the ones it has.
-func GameTools(ctx context.Context, c *game.Client, names ...string) ([]Tool, error) {
+func GameTools(ctx context.Context, c *mcp.Client, names ...string) ([]Tool, error) {
 	infos, err := c.ToolInfos(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("game tools: %w", err)
 	}
-	byName := map[string]game.ToolInfo{}
+	byName := map[string]mcp.ToolInfo{}
 	var all []string
 	for _, in := range infos {
 		byName[in.Name] = in
@@ -71,7 +71,7 @@ func GameTools(ctx context.Context, c *game.Client, names ...string) ([]Tool, er
 
 // NewGameRegistry returns a Registry holding the server's tools (all of
 // them, or those named, as GameTools).
-func NewGameRegistry(ctx context.Context, c *game.Client, names ...string) (*Registry, error) {
+func NewGameRegistry(ctx context.Context, c *mcp.Client, names ...string) (*Registry, error) {
 	ts, err := GameTools(ctx, c, names...)
 	if err != nil {
 		return nil, err

@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 )
 
-func inProcessClient(t *testing.T) *game.Client {
+func inProcessClient(t *testing.T) *mcp.Client {
 	t.Helper()
-	c, err := game.NewInProcessClient()
+	c, err := mcp.NewInProcessClient()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,10 +23,10 @@ func inProcessClient(t *testing.T) *game.Client {
 	return c
 }
 
-func stdioClient(t *testing.T) *game.Client {
+func stdioClient(t *testing.T) *mcp.Client {
 	t.Helper()
 	t.Setenv(serverEnv, "1")
-	c, err := game.NewStdioClient(context.Background(), os.Args[0], "-test.run=^$")
+	c, err := mcp.NewStdioClient(context.Background(), os.Args[0], "-test.run=^$")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,15 +34,15 @@ func stdioClient(t *testing.T) *game.Client {
 	return c
 }
 
-func httpClient(t *testing.T) (*game.Client, *httptest.Server) {
+func httpClient(t *testing.T) (*mcp.Client, *httptest.Server) {
 	t.Helper()
-	s, err := game.NewServer()
+	s, err := mcp.NewServer()
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(s.HTTPHandler(time.Minute))
 	t.Cleanup(func() { hs.Close(); s.Close() })
-	c, err := game.NewHTTPClient(context.Background(), hs.URL+"/mcp")
+	c, err := mcp.NewHTTPClient(context.Background(), hs.URL+"/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func httpClient(t *testing.T) (*game.Client, *httptest.Server) {
 
 // winThroughRegistry plays the default story's walkthrough through a
 // registry of the game's tools and checks what the agent would see.
-func winThroughRegistry(t *testing.T, c *game.Client) {
+func winThroughRegistry(t *testing.T, c *mcp.Client) {
 	t.Helper()
 	ctx := context.Background()
 	reg, err := NewGameRegistry(ctx, c)

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // serverEnv makes the test binary grue's MCP game server over stdio, so
@@ -15,7 +15,7 @@ const serverEnv = "GRUE_TOOLS_TEST_MCP_SERVER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(serverEnv) != "" {
-		s, err := game.NewServer()
+		s, err := mcp.NewServer()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/internal/atomicfile"
 )
@@ -296,13 +296,13 @@ func agentPolicy(cmd *cobra.Command, f agentFlags) (agent.Policy, llm.Client, st
 
 // connectGame opens the game the episode is played on: grue's own server
 // in process, or the MCP server --server names (a URL or a command).
-func connectGame(ctx context.Context, f agentFlags) (*game.Client, string, error) {
+func connectGame(ctx context.Context, f agentFlags) (*mcp.Client, string, error) {
 	if f.server == "" {
 		name := f.game
 		if name == "" {
 			name = stories.DefaultName
 		}
-		c, err := game.NewInProcessClient(game.WithGame(name), game.WithSeed(f.seed))
+		c, err := mcp.NewInProcessClient(mcp.WithGame(name), mcp.WithSeed(f.seed))
 		if err != nil {
 			return nil, "", err
 		}
@@ -320,16 +320,16 @@ func connectGame(ctx context.Context, f agentFlags) (*game.Client, string, error
 		return c, res.String("game"), nil
 	}
 
-	var c *game.Client
+	var c *mcp.Client
 	var err error
 	if strings.HasPrefix(f.server, "http://") || strings.HasPrefix(f.server, "https://") {
-		c, err = game.NewHTTPClient(ctx, f.server)
+		c, err = mcp.NewHTTPClient(ctx, f.server)
 	} else {
 		argv := strings.Fields(f.server)
 		if len(argv) == 0 {
 			return nil, "", usageError{errors.New("--server is empty")}
 		}
-		c, err = game.NewStdioClient(ctx, argv[0], argv[1:]...)
+		c, err = mcp.NewStdioClient(ctx, argv[0], argv[1:]...)
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("--server %s: %w", f.server, err)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -218,7 +218,7 @@ func hasRepair(s agent.Step, kind string) bool {
 // walkthrough wins the default story through streamable HTTP, and the
 // game is named by the server, not by a flag.
 func TestAgentOverHTTP(t *testing.T) {
-	srv, err := game.NewServer()
+	srv, err := mcp.NewServer()
 	if err != nil {
 		t.Fatal(err)
 	}

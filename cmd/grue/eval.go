@@ -14,6 +14,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/eval"
 	"github.com/grue-lab/grue/harness"
 )
 
@@ -71,7 +72,7 @@ The exit status is 0 when every task ran, passed or not; 1 when a task
 could not be run or its episode ended in an error (a model that could not
 be reached).
 
-Tasks: ` + strings.Join(harness.TaskIDs(), ", ") + ".",
+Tasks: ` + strings.Join(eval.TaskIDs(), ", ") + ".",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEval(cmd, f, stdout, stderr)
@@ -85,7 +86,7 @@ Tasks: ` + strings.Join(harness.TaskIDs(), ", ") + ".",
 	fl.StringVar(&f.model, "model", "", "the model (default: $GRUE_MODEL)")
 	fl.StringVar(&f.baseURL, "base-url", "", "an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
 	fl.StringVar(&f.out, "out", "", "the run directory for results (default runs/eval-<YYYYMMDD-HHMMSS>)")
-	fl.IntVar(&f.steps, "steps", harness.DefaultEvalSteps, "the most steps the agent may take on each task")
+	fl.IntVar(&f.steps, "steps", eval.DefaultSteps, "the most steps the agent may take on each task")
 	fl.StringVar(&f.policy, "policy", "", "who works: llm or reference (default: llm)")
 	fl.StringVar(&f.protocol, "protocol", "", "how the model answers: text (THOUGHT/TOOL/ARGS) or native (tool calls)")
 	fl.Int64Var(&f.seed, "seed", 1, "the trial's number, recorded as its seed and sent to the model as its seed: run again with another to add trials")
@@ -95,9 +96,8 @@ Tasks: ` + strings.Join(harness.TaskIDs(), ", ") + ".",
 }
 
 func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
-	harness.Version = Version()
 	if f.list {
-		for _, t := range harness.Tasks() {
+		for _, t := range eval.Tasks() {
 			fmt.Fprintf(stdout, "%-12s  %s\n", t.ID, t.Summary)
 		}
 		return nil
@@ -111,29 +111,29 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 	if f.trials < 1 {
 		return usageError{fmt.Errorf("--trials must be at least 1, not %d", f.trials)}
 	}
-	tasks := harness.Tasks()
+	tasks := eval.Tasks()
 	if len(f.tasks) > 0 {
 		var err error
-		if tasks, err = harness.FindTasks(f.tasks...); err != nil {
+		if tasks, err = eval.FindTasks(f.tasks...); err != nil {
 			return usageError{fmt.Errorf("--task: %w", err)}
 		}
 	}
-	cfg := harness.CodingDefaults()
+	cfg := eval.CodingDefaults()
 	if f.protocol != "" {
 		cfg.Protocol = f.protocol
 	}
-	cfg.Limits.MaxSteps = f.steps // the model's seed is each trial's (harness.RunTask)
+	cfg.Limits.MaxSteps = f.steps // the model's seed is each trial's (eval.RunTask)
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}
 
-	var newAgent func(harness.Task) (*agent.Agent, error)
+	var newAgent func(eval.Task) (*agent.Agent, error)
 	variant := policyReference
 	switch f.policy {
 	case policyReference:
-		newAgent = func(t harness.Task) (*agent.Agent, error) {
-			a := harness.NewCodingAgent(cfg)
-			a.Policy = harness.NewReferencePolicy(t)
+		newAgent = func(t eval.Task) (*agent.Agent, error) {
+			a := eval.NewCodingAgent(cfg)
+			a.Policy = eval.NewReferencePolicy(t)
 			return a, nil
 		}
 	case "", policyLLM:
@@ -142,15 +142,15 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 			return err
 		}
 		variant = model
-		newAgent = func(harness.Task) (*agent.Agent, error) {
-			a := harness.NewCodingAgent(cfg)
+		newAgent = func(eval.Task) (*agent.Agent, error) {
+			a := eval.NewCodingAgent(cfg)
 			a.LLM, a.Model = client, model
 			return a, nil
 		}
 	default:
 		return usageError{fmt.Errorf("unknown --policy %q (want llm or reference)", f.policy)}
 	}
-	if _, err := harness.FindGo(); err != nil {
+	if _, err := eval.FindGo(); err != nil {
 		return fmt.Errorf("the tasks are in Go: %w", err)
 	}
 
@@ -160,11 +160,12 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
-	opts := harness.EvalOptions{Variant: variant, Seed: f.seed, Trials: f.trials, MaxSteps: f.steps, Out: out, Keep: f.keep}
+	opts := eval.Options{Variant: variant, Seed: f.seed, Trials: f.trials, MaxSteps: f.steps, Out: out, Keep: f.keep,
+		Version: Version()}
 	if !f.quiet {
-		opts.OnResult = func(r *harness.TaskResult) { printTaskResult(stdout, r, f.trials > 1) }
+		opts.OnResult = func(r *eval.TaskResult) { printTaskResult(stdout, r, f.trials > 1) }
 	}
-	results, err := harness.RunEval(ctx, tasks, newAgent, opts)
+	results, err := eval.Run(ctx, tasks, newAgent, opts)
 	if f.quiet && f.keep {
 		// --keep promises the folders: --quiet leaves out all else.
 		for _, r := range results {
@@ -173,7 +174,7 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	s := harness.SummarizeEval(results)
+	s := eval.Summarize(results)
 	fmt.Fprintf(stdout, "%s: %s; results in %s\n", variant, s, out)
 	if f.trials > 1 && !f.quiet && len(results) > 0 {
 		if perr := printPassRates(stdout, results); perr != nil {
@@ -196,7 +197,7 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 // printPassRates prints each task's pass rate over the trials of results,
 // with the bootstrap interval grue exp compare gives it (runs that ended
 // in an error are left out, and counted).
-func printPassRates(w io.Writer, results []*harness.TaskResult) error {
+func printPassRates(w io.Writer, results []*eval.TaskResult) error {
 	var recs []harness.EpisodeRecord
 	for _, r := range results {
 		recs = append(recs, r.Record())
@@ -214,7 +215,7 @@ func printPassRates(w io.Writer, results []*harness.TaskResult) error {
 				passed++
 			}
 		}
-		line := fmt.Sprintf("  %-12s  %d/%d passed", strings.TrimPrefix(row.Game, harness.EvalGamePrefix), passed, p.N)
+		line := fmt.Sprintf("  %-12s  %d/%d passed", strings.TrimPrefix(row.Game, eval.GamePrefix), passed, p.N)
 		if p.N > 0 {
 			line += fmt.Sprintf("  %.1f%%", p.Mean)
 			if p.CI != nil {
@@ -251,7 +252,7 @@ func evalClient(f evalFlags) (llm.Client, string, error) {
 
 // printTaskResult prints one task's outcome: a line of figures, the
 // verdict's reason, and the episode's error or the kept workspace.
-func printTaskResult(w io.Writer, r *harness.TaskResult, seed bool) {
+func printTaskResult(w io.Writer, r *eval.TaskResult, seed bool) {
 	mark := "FAIL"
 	if r.Pass {
 		mark = "PASS"

@@ -14,6 +14,7 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/eval"
 	"github.com/grue-lab/grue/harness"
 )
 
@@ -64,7 +65,8 @@ func TestEvalWithAModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs.Len() != 1 || rs.Records[0].Variant != "tiny-coder" || rs.Records[0].Model != "tiny-coder" || rs.Records[0].FinalScore != 1 {
+	if rs.Len() != 1 || rs.Records[0].Variant != "tiny-coder" || rs.Records[0].Model != "tiny-coder" || rs.Records[0].FinalScore != 1 ||
+		rs.Records[0].GrueVersion != Version() {
 		t.Errorf("records %+v", rs.Records)
 	}
 
@@ -135,7 +137,7 @@ func TestEvalTrialsWithAModel(t *testing.T) {
 
 // A task whose model sent no usage shows its tokens as an estimate.
 func TestPrintTaskResultMarksEstimatedTokens(t *testing.T) {
-	r := &harness.TaskResult{Task: "hello_world", Pass: true, Steps: 2,
+	r := &eval.TaskResult{Task: "hello_world", Pass: true, Steps: 2,
 		Tokens: llm.Usage{TotalTokens: 812}, Run: &agent.RunResult{EstimatedTokens: 812}}
 	var b bytes.Buffer
 	printTaskResult(&b, r, false)

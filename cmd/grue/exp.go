@@ -94,7 +94,6 @@ hash, so a resumed run needs the same ones.`,
 }
 
 func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Writer) error {
-	harness.Version = Version()
 	cfg, err := harness.LoadConfig(path)
 	if err != nil {
 		return err
@@ -151,6 +150,7 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 		RetryFailed: f.retry,
 		Drain:       drain,
 		Command:     append([]string{"grue"}, os.Args[1:]...),
+		Version:     Version(),
 	}
 	if !f.quiet {
 		opts.Progress = stderr

@@ -40,8 +40,8 @@ func TestScripts(t *testing.T) {
 		t.Errorf("dfrotz not found (apt-get install frotz): with CI=true the comparison with it must run")
 	}
 	// The MCP interop scripts run real peers with node: the TypeScript SDK
-	// and the MCP Inspector, installed by `npm ci` in game/testdata/mcpinterop.
-	interop, err := filepath.Abs(filepath.Join("..", "..", "game", "testdata", "mcpinterop"))
+	// and the MCP Inspector, installed by `npm ci` in game/mcp/testdata/mcpinterop.
+	interop, err := filepath.Abs(filepath.Join("..", "..", "game", "mcp", "testdata", "mcpinterop"))
 	if err != nil {
 		t.Fatal(err)
 	}

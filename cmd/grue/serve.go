@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -64,7 +64,7 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 	if o.idle < 0 {
 		return usageError{fmt.Errorf("--idle must not be negative")}
 	}
-	srv, err := game.NewServer(game.WithGame(o.game), game.WithSeed(o.seed), game.WithVersion(Version()))
+	srv, err := mcp.NewServer(mcp.WithGame(o.game), mcp.WithSeed(o.seed), mcp.WithVersion(Version()))
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package harness
+package eval
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
 	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/harness"
 )
 
 func task(t *testing.T, id string) Task {
@@ -43,7 +44,7 @@ func TestHiddenFilesAbsentWhileTheAgentRuns(t *testing.T) {
 				{Tool: "run_shell", Args: map[string]any{"command": "ls -laR; grep -rl Hidden . || true"}},
 			}}}
 			a.Policy = p
-			res, err := RunTask(context.Background(), a, tk, EvalOptions{Keep: true})
+			res, err := RunTask(context.Background(), a, tk, Options{Keep: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +93,7 @@ func TestWorkspaceRemovedAfterwards(t *testing.T) {
 	where := func(keep bool) (*TaskResult, string) {
 		a := NewCodingAgent(CodingDefaults())
 		a.Policy = &ReferencePolicy{Actions: []agent.Action{{Tool: "run_shell", Args: map[string]any{"command": "pwd"}}}}
-		res, err := RunTask(context.Background(), a, tk, EvalOptions{Keep: keep})
+		res, err := RunTask(context.Background(), a, tk, Options{Keep: keep})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,10 +113,10 @@ func TestWorkspaceRemovedAfterwards(t *testing.T) {
 	// An agent is good for one task.
 	a := NewCodingAgent(CodingDefaults())
 	a.Policy = NewReferencePolicy(tk)
-	if _, err := RunTask(context.Background(), a, tk, EvalOptions{}); err != nil {
+	if _, err := RunTask(context.Background(), a, tk, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RunTask(context.Background(), a, tk, EvalOptions{}); err == nil || !strings.Contains(err.Error(), "fresh agent") {
+	if _, err := RunTask(context.Background(), a, tk, Options{}); err == nil || !strings.Contains(err.Error(), "fresh agent") {
 		t.Errorf("a second task for one agent: %v", err)
 	}
 
@@ -150,11 +151,11 @@ func TestEvalWithAScriptedModel(t *testing.T) {
 	}
 	out := t.TempDir()
 	var seen []*TaskResult
-	results, err := RunEval(context.Background(), []Task{task(t, "hello_world")}, func(Task) (*agent.Agent, error) {
+	results, err := Run(context.Background(), []Task{task(t, "hello_world")}, func(Task) (*agent.Agent, error) {
 		a := NewCodingAgent(CodingDefaults())
 		a.LLM, a.Model = client, "scripted-model"
 		return a, nil
-	}, EvalOptions{Out: out, OnResult: func(r *TaskResult) { seen = append(seen, r) }})
+	}, Options{Out: out, OnResult: func(r *TaskResult) { seen = append(seen, r) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestEvalWithAScriptedModel(t *testing.T) {
 	}
 
 	// The run directory: one record, and a trajectory file.
-	rs, err := LoadResults(out)
+	rs, err := harness.LoadResults(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,14 +221,17 @@ func TestEvalWithAScriptedModel(t *testing.T) {
 	if !rec.Victory {
 		t.Error("a passed task is not recorded as won: grue exp compare would count it under Ended")
 	}
-	tr, err := ReadTrajectory(out, rec)
+	if rec.GrueVersion != harness.DefaultVersion {
+		t.Errorf("record of grue %q, want %q: no Options.Version was given", rec.GrueVersion, harness.DefaultVersion)
+	}
+	tr, err := harness.ReadTrajectory(out, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if tr.Game != "eval/hello_world" || len(tr.History) != 5 {
 		t.Errorf("trajectory: game %q, %d steps", tr.Game, len(tr.History))
 	}
-	var et EvalTrajectory
+	var et Trajectory
 	b, _ := os.ReadFile(filepath.Join(out, rec.Trajectory))
 	if err := json.Unmarshal(b, &et); err != nil {
 		t.Fatal(err)
@@ -235,7 +239,7 @@ func TestEvalWithAScriptedModel(t *testing.T) {
 	if !et.Verdict.Pass || len(et.ToolCalls) != 4 || et.ToolCalls[1].Args["path"] != "hello.go" {
 		t.Errorf("eval trajectory: verdict %+v, calls %+v", et.Verdict, et.ToolCalls)
 	}
-	c, err := Compare(rs, "", CompareOptions{})
+	c, err := harness.Compare(rs, "", harness.CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +260,7 @@ func TestEvalLimitsAndErrors(t *testing.T) {
 	client, _ := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetries: -1})
 	a := NewCodingAgent(CodingDefaults())
 	a.LLM = client
-	res, err := RunTask(context.Background(), a, task(t, "hello_world"), EvalOptions{MaxSteps: 3, Variant: "looker"})
+	res, err := RunTask(context.Background(), a, task(t, "hello_world"), Options{MaxSteps: 3, Variant: "looker"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +274,7 @@ func TestEvalLimitsAndErrors(t *testing.T) {
 	dead, _ := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: "http://127.0.0.1:1/v1", MaxRetries: -1})
 	b := NewCodingAgent(CodingDefaults())
 	b.LLM = dead
-	res, err = RunTask(context.Background(), b, task(t, "hello_world"), EvalOptions{})
+	res, err = RunTask(context.Background(), b, task(t, "hello_world"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +298,7 @@ func TestTaskResultRecordEstimates(t *testing.T) {
 }
 
 func TestSummarizeEval(t *testing.T) {
-	s := SummarizeEval([]*TaskResult{
+	s := Summarize([]*TaskResult{
 		{Task: "a", Variant: "v", Pass: true, Steps: 3, ToolCalls: make([]tools.Call, 3), Tokens: llm.Usage{TotalTokens: 100}, Cost: 0.5},
 		{Task: "b", Variant: "v", Steps: 2, ToolCalls: make([]tools.Call, 1), Tokens: llm.Usage{TotalTokens: 50}, Error: "model down"},
 	})
@@ -335,11 +339,11 @@ func TestEvalTrials(t *testing.T) {
 	}
 	out := t.TempDir()
 	tasks := []Task{task(t, "hello_world"), task(t, "fix_the_bug")}
-	results, err := RunEval(context.Background(), tasks, func(Task) (*agent.Agent, error) {
+	results, err := Run(context.Background(), tasks, func(Task) (*agent.Agent, error) {
 		a := NewCodingAgent(CodingDefaults()) // no seed of its own: each trial's
 		a.LLM, a.Model = client, "m"
 		return a, nil
-	}, EvalOptions{Out: out, Seed: 5, Trials: 3})
+	}, Options{Out: out, Seed: 5, Trials: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,11 +364,11 @@ func TestEvalTrials(t *testing.T) {
 	if len(seeds) != 3 || !seeds[5] || !seeds[6] || !seeds[7] {
 		t.Errorf("seeds sent to the model: %v, want 5, 6 and 7", seeds)
 	}
-	if s := SummarizeEval(results); s.Trials != 3 || s.Tasks != 6 || s.Passed != 2 || !strings.HasPrefix(s.String(), "2/6 passed (33.3%) in 3 trials, ") {
+	if s := Summarize(results); s.Trials != 3 || s.Tasks != 6 || s.Passed != 2 || !strings.HasPrefix(s.String(), "2/6 passed (33.3%) in 3 trials, ") {
 		t.Errorf("summary %+v: %s", s, s)
 	}
 
-	rs, err := LoadResults(out)
+	rs, err := harness.LoadResults(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,11 +379,11 @@ func TestEvalTrials(t *testing.T) {
 		if r.LLMSeed != r.Seed {
 			t.Errorf("%s: llm seed %d", r.Key(), r.LLMSeed)
 		}
-		if _, err := ReadTrajectory(out, r); err != nil {
+		if _, err := harness.ReadTrajectory(out, r); err != nil {
 			t.Error(err)
 		}
 	}
-	c, err := Compare(rs, "", CompareOptions{})
+	c, err := harness.Compare(rs, "", harness.CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +393,7 @@ func TestEvalTrials(t *testing.T) {
 		t.Errorf("hello_world's pass rate: %+v (interval %+v); want 3 trials, 66.7%% [0, 100]", row.Percent, row.Percent.CI)
 	}
 
-	if _, err := RunEval(context.Background(), tasks, func(Task) (*agent.Agent, error) { return nil, nil }, EvalOptions{Trials: -1}); err == nil {
+	if _, err := Run(context.Background(), tasks, func(Task) (*agent.Agent, error) { return nil, nil }, Options{Trials: -1}); err == nil {
 		t.Error("negative trials: no error")
 	}
 }

@@ -1,4 +1,4 @@
-package harness
+package eval
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func TestTasksFailAsPlantedAndPassSolved(t *testing.T) {
 
 			a := NewCodingAgent(CodingDefaults())
 			a.Policy = NewReferencePolicy(task)
-			res, err := RunTask(context.Background(), a, task, EvalOptions{})
+			res, err := RunTask(context.Background(), a, task, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package game
+package mcp
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -342,3 +343,26 @@ func TestMCPStdioBadCommand(t *testing.T) {
 }
 
 var httpClient = &http.Client{Timeout: 10 * time.Second}
+
+// TestToolNames: the static list that callers check tool names against
+// (harness's config validation) is exactly the tools the server registers,
+// and a caller that changes its copy changes no one else's.
+func TestToolNames(t *testing.T) {
+	c, err := NewInProcessClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	got, err := c.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := ToolNames(); !slices.Equal(got, want) {
+		t.Errorf("the server's tools are %v, ToolNames says %v", got, want)
+	}
+	names := ToolNames()
+	names[0] = "teleport"
+	if ToolNames()[0] == "teleport" {
+		t.Error("changing ToolNames' result changed the list")
+	}
+}

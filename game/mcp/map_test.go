@@ -1,10 +1,12 @@
-package game
+package mcp
 
 import (
 	"reflect"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/grue-lab/grue/game"
 )
 
 // TestGetMapStructured: get_map's structured content gives the rooms with
@@ -12,7 +14,7 @@ import (
 // in process as over stdio and HTTP (where it crossed JSON), so that a
 // program can walk to the frontier without parsing the text.
 func TestGetMapStructured(t *testing.T) {
-	g, err := Open("lantern", Seed(1))
+	g, err := game.Open("lantern", game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}

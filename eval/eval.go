@@ -1,4 +1,4 @@
-package harness
+package eval
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -15,34 +16,34 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/atomicfile"
 )
 
-// Evaluating coding agents: each task in a fresh temporary workspace, the
-// agent's episode with every tool call recorded, the hidden verifier, and
-// a result in the experiments' format.
+// unsafeName matches what may not go in a file name.
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// EvalGamePrefix prefixes a task's ID in its EpisodeRecord's Game:
+// GamePrefix prefixes a task's ID in its [harness.EpisodeRecord]'s Game:
 // "eval/hello_world".
-const EvalGamePrefix = "eval/"
+const GamePrefix = "eval/"
 
 // DefaultVerifyTimeout limits each command a verifier runs.
 const DefaultVerifyTimeout = 2 * time.Minute
 
-// EvalOptions are the settings of an evaluation.
-type EvalOptions struct {
+// Options are the settings of an evaluation.
+type Options struct {
 	// Variant names what is evaluated in the records: a model or a
 	// policy. Empty: the agent's policy's name, else its model, else
 	// "llm".
 	Variant string `json:"variant,omitempty"`
 	// Seed is the records' seed (and LLM seed): the trial's number.
 	Seed int64 `json:"seed,omitempty"`
-	// Trials is how many times RunEval runs each task, trial i (from 0)
+	// Trials is how many times Run runs each task, trial i (from 0)
 	// with seed Seed+i, so that grue exp compare tables each task's pass
 	// rate with an interval; 0 means once. RunTask runs one trial.
 	Trials int `json:"trials,omitempty"`
 	// MaxSteps bounds each task's episode (the agent's Limits.MaxSteps,
-	// else DefaultEvalSteps, when 0).
+	// else DefaultSteps, when 0).
 	MaxSteps int `json:"max_steps,omitempty"`
 	// Out is the run directory that results.jsonl and the trajectory
 	// files go to; empty writes none.
@@ -56,8 +57,12 @@ type EvalOptions struct {
 	ShellTimeout  time.Duration `json:"shell_timeout,omitempty"`
 	VerifyTimeout time.Duration `json:"verify_timeout,omitempty"`
 	// OnResult, when set, is called with each task's result as soon as
-	// it is known (RunEval).
+	// it is known (Run).
 	OnResult func(*TaskResult) `json:"-"`
+	// Version is grue's version, stored in every record
+	// (TaskResult.Record); "" stores [harness.DefaultVersion]. The grue
+	// command gives its own.
+	Version string `json:"version,omitempty"`
 }
 
 // TaskResult is how an agent did on one task.
@@ -86,7 +91,7 @@ type TaskResult struct {
 	// Error is why the episode ended early (the model could not be
 	// reached): the verifier still ran on what was done.
 	Error string `json:"error,omitempty"`
-	// Workspace is the kept workspace (EvalOptions.Keep); "" once removed.
+	// Workspace is the kept workspace (Options.Keep); "" once removed.
 	Workspace string `json:"workspace,omitempty"`
 	// Trajectory is the trajectory file, relative to the run directory
 	// ("" when no Out was given).
@@ -94,6 +99,9 @@ type TaskResult struct {
 	// Run is the agent's whole episode: every step's prompt, reply and
 	// tool result.
 	Run *agent.RunResult `json:"-"`
+	// GrueVersion is the grue that ran the task (Options.Version), for
+	// the record.
+	GrueVersion string `json:"grue_version,omitempty"`
 }
 
 // Score is 1 for a pass and 0 for a fail.
@@ -104,16 +112,16 @@ func (r *TaskResult) Score() int {
 	return 0
 }
 
-// Record returns the result as an EpisodeRecord, the experiments' format:
-// game "eval/<task>", final score 1 for a pass and 0 for a fail out of a
-// maximum of 1, victory a pass (so that grue exp compare counts passes as
-// won), game completed when the agent called finish, moves the number of
-// tool calls, and the score after every step (0 until the last, which has
-// the verdict's).
-func (r *TaskResult) Record() EpisodeRecord {
-	rec := EpisodeRecord{
+// Record returns the result as a [harness.EpisodeRecord], the experiments'
+// format: game "eval/<task>", final score 1 for a pass and 0 for a fail
+// out of a maximum of 1, victory a pass (so that grue exp compare counts
+// passes as won), game completed when the agent called finish, moves the
+// number of tool calls, and the score after every step (0 until the last,
+// which has the verdict's).
+func (r *TaskResult) Record() harness.EpisodeRecord {
+	rec := harness.EpisodeRecord{
 		Variant:        r.Variant,
-		Game:           EvalGamePrefix + r.Task,
+		Game:           GamePrefix + r.Task,
 		Seed:           r.Seed,
 		LLMSeed:        r.Seed,
 		Model:          r.Model,
@@ -132,12 +140,15 @@ func (r *TaskResult) Record() EpisodeRecord {
 		Started:        r.Started,
 		Finished:       r.Started.Add(r.Duration + r.VerifyDuration),
 		Trajectory:     r.Trajectory,
-		GrueVersion:    Version,
+		GrueVersion:    r.GrueVersion,
+	}
+	if rec.GrueVersion == "" {
+		rec.GrueVersion = harness.DefaultVersion
 	}
 	if r.Run != nil {
 		rec.EstimatedTokens = r.Run.EstimatedTokens
 		for i := range r.Run.History {
-			if InvalidAction(&r.Run.History[i]) {
+			if harness.InvalidAction(&r.Run.History[i]) {
 				rec.InvalidActions++
 			}
 		}
@@ -152,10 +163,10 @@ func (r *TaskResult) Record() EpisodeRecord {
 	return rec
 }
 
-// EvalTrajectory is what a task's trajectory file holds: what a
-// Trajectory holds (so ReadTrajectory reads it), and the task's prompt,
-// the verdict and every tool call with its duration.
-type EvalTrajectory struct {
+// Trajectory is what a task's trajectory file holds: what a
+// [harness.Trajectory] holds (so [harness.ReadTrajectory] reads it), and
+// the task's prompt, the verdict and every tool call with its duration.
+type Trajectory struct {
 	Variant   string       `json:"variant"`
 	Game      string       `json:"game"`
 	Seed      int64        `json:"seed"`
@@ -180,7 +191,7 @@ type EvalTrajectory struct {
 // Error set, verified all the same. The error is for a task that could not
 // be run at all (no workspace, a setup that failed, results that cannot be
 // written) or a cancelled ctx.
-func RunTask(ctx context.Context, a *agent.Agent, t Task, opts EvalOptions) (*TaskResult, error) {
+func RunTask(ctx context.Context, a *agent.Agent, t Task, opts Options) (*TaskResult, error) {
 	if a == nil {
 		return nil, fmt.Errorf("task %s: no agent", t.ID)
 	}
@@ -194,7 +205,7 @@ func RunTask(ctx context.Context, a *agent.Agent, t Task, opts EvalOptions) (*Ta
 	if err != nil {
 		return nil, fmt.Errorf("task %s: workspace: %w", t.ID, err)
 	}
-	res := &TaskResult{Task: t.ID, Seed: opts.Seed, Started: time.Now(), Workspace: dir}
+	res := &TaskResult{Task: t.ID, Seed: opts.Seed, Started: time.Now(), Workspace: dir, GrueVersion: opts.Version}
 	if !opts.Keep {
 		defer func() {
 			if os.RemoveAll(dir) == nil {
@@ -233,7 +244,7 @@ func RunTask(ctx context.Context, a *agent.Agent, t Task, opts EvalOptions) (*Ta
 		steps = a.Limits.MaxSteps
 	}
 	if steps <= 0 {
-		steps = DefaultEvalSteps
+		steps = DefaultSteps
 	}
 	run, err := a.Run(ctx, steps)
 	if err != nil && ctx.Err() != nil {
@@ -309,14 +320,14 @@ func firstObservation(dir string) string {
 
 // writeEvalResult writes res's trajectory file and appends its record.
 func writeEvalResult(out string, t Task, res *TaskResult) error {
-	res.Trajectory = filepath.ToSlash(filepath.Join(TrajectoriesDir, unsafeName.ReplaceAllString(res.Variant, "_"),
+	res.Trajectory = filepath.ToSlash(filepath.Join(harness.TrajectoriesDir, unsafeName.ReplaceAllString(res.Variant, "_"),
 		fmt.Sprintf("eval-%s_%d.json", unsafeName.ReplaceAllString(t.ID, "_"), res.Seed)))
 	path := filepath.Join(out, filepath.FromSlash(res.Trajectory))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("eval results: %w", err)
 	}
 	rec := res.Record()
-	tr := EvalTrajectory{Variant: rec.Variant, Game: rec.Game, Seed: rec.Seed, LLMSeed: rec.LLMSeed,
+	tr := Trajectory{Variant: rec.Variant, Game: rec.Game, Seed: rec.Seed, LLMSeed: rec.LLMSeed,
 		Task: t.ID, Prompt: t.Prompt, Verdict: res.Verdict, ToolCalls: res.ToolCalls, RunResult: res.Run}
 	b, err := json.MarshalIndent(tr, "", "  ")
 	if err != nil {
@@ -325,20 +336,20 @@ func writeEvalResult(out string, t Task, res *TaskResult) error {
 	if err := atomicfile.Write(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("eval results: trajectory of %s: %w", t.ID, err)
 	}
-	if err := AppendRecord(filepath.Join(out, ResultsFile), rec); err != nil {
+	if err := harness.AppendRecord(filepath.Join(out, harness.ResultsFile), rec); err != nil {
 		return fmt.Errorf("eval results: %w", err)
 	}
 	return nil
 }
 
-// RunEval runs each task with a fresh agent from newAgent, one after the
+// Run runs each task with a fresh agent from newAgent, one after the
 // other, opts.Trials times (trial i with seed opts.Seed+i), and returns
 // their results in order; opts.OnResult sees each as it comes. It runs
 // trial by trial, every task of a trial before the next trial, so that an
 // evaluation stopped early has run its tasks equally often. It stops at
 // the first task that cannot be run at all, or when ctx ends, returning
 // the results so far with the error.
-func RunEval(ctx context.Context, tasks []Task, newAgent func(Task) (*agent.Agent, error), opts EvalOptions) ([]*TaskResult, error) {
+func Run(ctx context.Context, tasks []Task, newAgent func(Task) (*agent.Agent, error), opts Options) ([]*TaskResult, error) {
 	if newAgent == nil {
 		return nil, errors.New("eval: no agent maker")
 	}
@@ -377,9 +388,9 @@ func RunEval(ctx context.Context, tasks []Task, newAgent func(Task) (*agent.Agen
 	return out, nil
 }
 
-// EvalSummary totals an evaluation's results. Tasks counts results: a
+// Summary totals an evaluation's results. Tasks counts results: a
 // task run in three trials counts three times.
-type EvalSummary struct {
+type Summary struct {
 	Variants []string `json:"variants"`
 	Tasks    int      `json:"tasks"`
 	// Trials is the number of seeds the results were run with.
@@ -393,9 +404,9 @@ type EvalSummary struct {
 	Cost      float64       `json:"cost"`
 }
 
-// SummarizeEval totals results.
-func SummarizeEval(results []*TaskResult) EvalSummary {
-	var s EvalSummary
+// Summarize totals results.
+func Summarize(results []*TaskResult) Summary {
+	var s Summary
 	seeds := map[int64]bool{}
 	for _, r := range results {
 		if r == nil {
@@ -425,7 +436,7 @@ func SummarizeEval(results []*TaskResult) EvalSummary {
 }
 
 // PassRate is the fraction of tasks passed (0 with no tasks).
-func (s EvalSummary) PassRate() float64 {
+func (s Summary) PassRate() float64 {
 	if s.Tasks == 0 {
 		return 0
 	}
@@ -435,7 +446,7 @@ func (s EvalSummary) PassRate() float64 {
 // String returns the summary in one line: "2/3 passed (66.7%), 12 steps,
 // 14 tool calls, 8.1s, 5230 tokens, $0.0031", with "in 3 trials" after
 // the pass rate when there were several.
-func (s EvalSummary) String() string {
+func (s Summary) String() string {
 	trials := ""
 	if s.Trials > 1 {
 		trials = fmt.Sprintf(" in %d trials", s.Trials)

@@ -1,4 +1,4 @@
-package game
+package mcp
 
 import (
 	"context"
@@ -14,9 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
 )
@@ -63,7 +64,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
-	stories  map[string]*zmachine.Story // loaded stories by name or path
+	stories  map[string]loadedStory // loaded stories by name or path
 	closed   chan struct{}
 	stopOnce sync.Once
 	ids      *server.InsecureStatefulSessionIdManager // HTTP session IDs
@@ -72,17 +73,30 @@ type Server struct {
 // session is one MCP session's game and what the tools remember about it.
 type session struct {
 	mu       sync.Mutex
-	g        *Game
+	g        *game.Game
 	seed     int64
 	obs      string // the current observation: the intro or the last reply
 	history  []turn
-	saves    map[string]*State
+	saves    map[string]*game.State
 	lastUsed time.Time
 	reapable bool // an HTTP session, reaped when idle
 }
 
+// loadedStory is a story loaded once and the name its games take.
+type loadedStory struct {
+	story *zmachine.Story
+	name  string
+}
+
 // turn is one play_action: the command and the game's reply.
 type turn struct{ action, reply string }
+
+// ToolNames returns the names of the tools grue's server offers, sorted:
+// what [Client.Tools] lists for grue's server, known without starting one.
+func ToolNames() []string {
+	return []string{"get_map", "inventory", "list_games", "memory", "play_action",
+		"reset_game", "restore_state", "save_state", "undo", "valid_actions"}
+}
 
 // memoryTurns is how many recent actions memory() shows.
 const memoryTurns = 5
@@ -96,7 +110,7 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 	s := &Server{
 		cfg:      cfg,
 		sessions: map[string]*session{},
-		stories:  map[string]*zmachine.Story{},
+		stories:  map[string]loadedStory{},
 		closed:   make(chan struct{}),
 	}
 	if _, err := s.open(cfg.game, cfg.seed); err != nil {
@@ -236,7 +250,7 @@ func (s *Server) session(ctx context.Context) (*session, error) {
 	s.mu.Lock()
 	ss, ok := s.sessions[id]
 	if !ok {
-		ss = &session{seed: s.cfg.seed, saves: map[string]*State{}}
+		ss = &session{seed: s.cfg.seed, saves: map[string]*game.State{}}
 		ss.reapable = ctx.Value(httpKey{}) != nil
 		s.sessions[id] = ss
 	}
@@ -255,75 +269,35 @@ func (s *Server) session(ctx context.Context) (*session, error) {
 }
 
 // start makes g the session's game, forgetting the last one's history.
-func (ss *session) start(g *Game) {
+func (ss *session) start(g *game.Game) {
 	ss.g = g
 	ss.obs = g.Intro()
 	ss.history = nil
-	ss.saves = map[string]*State{}
+	ss.saves = map[string]*game.State{}
 }
 
 // open starts the game nameOrPath with seed; the default story's name
 // gives the built-in story when no file of that name is found.
-func (s *Server) open(nameOrPath string, seed int64) (*Game, error) {
+func (s *Server) open(nameOrPath string, seed int64) (*game.Game, error) {
 	s.mu.Lock()
-	story, ok := s.stories[nameOrPath]
+	ls, ok := s.stories[nameOrPath]
 	s.mu.Unlock()
-	name := nameOrPath
 	if !ok {
-		var err error
-		story, name, err = loadNamed(nameOrPath)
+		story, name, err := game.LoadStory(nameOrPath)
 		if err != nil {
 			return nil, err
 		}
+		ls = loadedStory{story: story, name: name}
 		s.mu.Lock()
-		s.stories[nameOrPath] = story
+		s.stories[nameOrPath] = ls
 		s.mu.Unlock()
 	}
-	if ok {
-		name = storyName(nameOrPath)
-	}
-	return New(story, name, Seed(seed))
-}
-
-// loadNamed loads a story by name or path, or the built-in default story.
-func loadNamed(nameOrPath string) (*zmachine.Story, string, error) {
-	path, err := Find(nameOrPath)
-	if err != nil {
-		if p, ok := findByCatalogName(nameOrPath); ok {
-			path, err = p, nil
-		}
-	}
-	if err != nil {
-		if def, data := stories.Default(); strings.EqualFold(nameOrPath, def) {
-			story, lerr := zmachine.Load(data)
-			if lerr != nil {
-				return nil, "", fmt.Errorf("loading the default story: %w", lerr)
-			}
-			return story, def, nil
-		}
-		return nil, "", fmt.Errorf("unknown game %q: %w", nameOrPath, err)
-	}
-	story, err := loadStory(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("opening game %q: %w", nameOrPath, err)
-	}
-	return story, storyName(path), nil
-}
-
-func storyName(nameOrPath string) string {
-	base := nameOrPath
-	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
-		base = base[i+1:]
-	}
-	if i := strings.LastIndex(base, "."); i > 0 {
-		base = base[:i]
-	}
-	return base
+	return game.New(ls.story, ls.name, game.Seed(seed))
 }
 
 // maxScore is the game's maximum score: the catalog's, or the default
 // story's.
-func maxScore(g *Game) int {
+func maxScore(g *game.Game) int {
 	if m := g.MaxScore(); m > 0 {
 		return m
 	}
@@ -353,22 +327,22 @@ func (ss *session) structured(reward int) map[string]any {
 }
 
 // result is a successful tool result: text and the session's state.
-func (ss *session) result(text string, reward int, extra map[string]any) *mcp.CallToolResult {
+func (ss *session) result(text string, reward int, extra map[string]any) *mcpgo.CallToolResult {
 	st := ss.structured(reward)
 	for k, v := range extra {
 		st[k] = v
 	}
-	return mcp.NewToolResultStructured(st, text)
+	return mcpgo.NewToolResultStructured(st, text)
 }
 
 // toolError is an isError result the agent can read.
-func toolError(format string, a ...any) *mcp.CallToolResult {
-	return mcp.NewToolResultError(fmt.Sprintf(format, a...))
+func toolError(format string, a ...any) *mcpgo.CallToolResult {
+	return mcpgo.NewToolResultError(fmt.Sprintf(format, a...))
 }
 
 // tool adds a tool whose handler runs on the calling session's game.
-func (s *Server) tool(t mcp.Tool, h func(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult) {
-	handler := func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+func (s *Server) tool(t mcpgo.Tool, h func(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
+	handler := func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
 		ss, err := s.session(ctx)
 		if err != nil {
 			return toolError("%v", err), nil
@@ -389,49 +363,49 @@ func (s *Server) tool(t mcp.Tool, h func(ctx context.Context, ss *session, req m
 }
 
 func (s *Server) addTools() {
-	s.tool(mcp.NewTool("play_action",
-		mcp.WithDescription("Send one command to the game (\"open mailbox\", \"north\", \"take lamp\") and get its reply, with the score and moves."),
-		mcp.WithString("action", mcp.Required(), mcp.Description("the command to type")),
+	s.tool(mcpgo.NewTool("play_action",
+		mcpgo.WithDescription("Send one command to the game (\"open mailbox\", \"north\", \"take lamp\") and get its reply, with the score and moves."),
+		mcpgo.WithString("action", mcpgo.Required(), mcpgo.Description("the command to type")),
 	), s.playAction)
-	s.tool(mcp.NewTool("memory",
-		mcp.WithDescription("The current state: location, score, moves, game, the last actions with their results, and the current observation."),
-		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
+	s.tool(mcpgo.NewTool("memory",
+		mcpgo.WithDescription("The current state: location, score, moves, game, the last actions with their results, and the current observation."),
+		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
 	), s.memory)
-	s.tool(mcp.NewTool("get_map",
-		mcp.WithDescription("The locations explored so far and the exits taken between them."),
-		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
+	s.tool(mcpgo.NewTool("get_map",
+		mcpgo.WithDescription("The locations explored so far and the exits taken between them."),
+		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
 	), s.getMap)
-	s.tool(mcp.NewTool("inventory",
-		mcp.WithDescription("What the player carries, read from the game's object tree (it costs no move)."),
-		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
+	s.tool(mcpgo.NewTool("inventory",
+		mcpgo.WithDescription("What the player carries, read from the game's object tree (it costs no move)."),
+		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
 	), s.inventory)
-	s.tool(mcp.NewTool("valid_actions",
-		mcp.WithDescription("Commands that change the world from the current state."),
-		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
+	s.tool(mcpgo.NewTool("valid_actions",
+		mcpgo.WithDescription("Commands that change the world from the current state."),
+		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
 	), s.validActions)
-	s.tool(mcp.NewTool("reset_game",
-		mcp.WithDescription("Start a game again from the beginning: this session's game, or another one by name (see list_games)."),
-		mcp.WithString("game", mcp.Description("the game to start (default: the current one)")),
-		mcp.WithNumber("seed", mcp.Description("seed of the game's random numbers (default: the server's)")),
+	s.tool(mcpgo.NewTool("reset_game",
+		mcpgo.WithDescription("Start a game again from the beginning: this session's game, or another one by name (see list_games)."),
+		mcpgo.WithString("game", mcpgo.Description("the game to start (default: the current one)")),
+		mcpgo.WithNumber("seed", mcpgo.Description("seed of the game's random numbers (default: the server's)")),
 	), s.resetGame)
-	s.tool(mcp.NewTool("list_games",
-		mcp.WithDescription("The games this server can start."),
-		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
+	s.tool(mcpgo.NewTool("list_games",
+		mcpgo.WithDescription("The games this server can start."),
+		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
 	), s.listGames)
-	s.tool(mcp.NewTool("save_state",
-		mcp.WithDescription("Save the game's state under a name, to come back to it with restore_state."),
-		mcp.WithString("name", mcp.Required(), mcp.Description("letters, digits, '.', '_' or '-', at most 64")),
+	s.tool(mcpgo.NewTool("save_state",
+		mcpgo.WithDescription("Save the game's state under a name, to come back to it with restore_state."),
+		mcpgo.WithString("name", mcpgo.Required(), mcpgo.Description("letters, digits, '.', '_' or '-', at most 64")),
 	), s.saveState)
-	s.tool(mcp.NewTool("restore_state",
-		mcp.WithDescription("Go back to a state saved with save_state."),
-		mcp.WithString("name", mcp.Required(), mcp.Description("the name given to save_state")),
+	s.tool(mcpgo.NewTool("restore_state",
+		mcpgo.WithDescription("Go back to a state saved with save_state."),
+		mcpgo.WithString("name", mcpgo.Required(), mcpgo.Description("the name given to save_state")),
 	), s.restoreState)
-	s.tool(mcp.NewTool("undo",
-		mcp.WithDescription("Take back the last play_action."),
+	s.tool(mcpgo.NewTool("undo",
+		mcpgo.WithDescription("Take back the last play_action."),
 	), s.undo)
 }
 
-func (s *Server) playAction(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) playAction(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	action, err := req.RequireString("action")
 	if err != nil || strings.TrimSpace(action) == "" {
 		return toolError("play_action needs an action, a command such as \"look\"")
@@ -458,7 +432,7 @@ func (s *Server) playAction(ctx context.Context, ss *session, req mcp.CallToolRe
 
 // formatReply is play_action's text: the reply, then the score line or the
 // points won, then GAME OVER when the game ended.
-func formatReply(r StepResult) string {
+func formatReply(r game.StepResult) string {
 	var b strings.Builder
 	b.WriteString(r.Observation)
 	if r.Reward > 0 {
@@ -472,7 +446,7 @@ func formatReply(r StepResult) string {
 	return b.String()
 }
 
-func (s *Server) memory(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) memory(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	g := ss.g
 	loc, _ := g.Location()
 	var b strings.Builder
@@ -498,7 +472,7 @@ func summary(reply string) string {
 	return s
 }
 
-func (s *Server) getMap(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) getMap(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	m := ss.g.Map()
 	return ss.result(m.String(), 0, mapStructured(m))
 }
@@ -510,10 +484,11 @@ func (s *Server) getMap(ctx context.Context, ss *session, req mcp.CallToolReques
 // the rooms' object numbers, numbers as float64 like the other fields; an
 // exit's command is the one seen to move the player ("north", "climb
 // tree"); untried lists the compass directions not yet tried from the
-// room (see Map), so a program can find the frontier and walk to it.
-func mapStructured(m *Map) map[string]any {
-	rooms := make([]any, 0, len(m.order))
-	for _, r := range m.Rooms() {
+// room (see game.Map), so a program can find the frontier and walk to it.
+func mapStructured(m *game.Map) map[string]any {
+	all := m.Rooms()
+	rooms := make([]any, 0, len(all))
+	for _, r := range all {
 		exits := make(map[string]any, len(r.Exits))
 		for _, e := range r.Exits {
 			exits[e.Command] = float64(e.To)
@@ -532,7 +507,7 @@ func mapStructured(m *Map) map[string]any {
 	return map[string]any{"rooms": rooms, "current": float64(m.Current())}
 }
 
-func (s *Server) inventory(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) inventory(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	var names []string
 	for _, o := range ss.g.Inventory() {
 		names = append(names, o.Name)
@@ -548,7 +523,7 @@ func (s *Server) inventory(ctx context.Context, ss *session, req mcp.CallToolReq
 	return ss.result(text, 0, map[string]any{"inventory": items})
 }
 
-func (s *Server) validActions(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) validActions(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	acts, err := ss.g.ValidActions()
 	if err != nil {
 		return toolError("valid_actions: %v", err)
@@ -564,7 +539,7 @@ func (s *Server) validActions(ctx context.Context, ss *session, req mcp.CallTool
 	return ss.result(text, 0, map[string]any{"actions": items})
 }
 
-func (s *Server) resetGame(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) resetGame(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	name := strings.TrimSpace(req.GetString("game", ""))
 	if name == "" {
 		name = ss.g.Name()
@@ -586,10 +561,10 @@ func (s *Server) resetGame(ctx context.Context, ss *session, req mcp.CallToolReq
 	return ss.result(fmt.Sprintf("Game: %s\n\n%s", g.Name(), ss.obs), 0, nil)
 }
 
-func (s *Server) listGames(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) listGames(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	type entry struct{ name, title string }
 	list := []entry{{stories.DefaultName, "Lantern (built in, the default story)"}}
-	files, err := Games()
+	files, err := game.Games()
 	for _, f := range files {
 		if strings.EqualFold(f.Name, stories.DefaultName) {
 			continue
@@ -632,7 +607,7 @@ func wholeNumber(v any) (int64, bool) {
 
 var stateName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-func (s *Server) saveState(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) saveState(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	name, _ := req.RequireString("name")
 	if !stateName.MatchString(name) {
 		return toolError("save_state: bad state name %q: use 1 to 64 letters, digits, '.', '_' or '-'", name)
@@ -644,7 +619,7 @@ func (s *Server) saveState(ctx context.Context, ss *session, req mcp.CallToolReq
 	return ss.result(fmt.Sprintf("Saved state %q (score %d, moves %d).", name, ss.g.Score(), ss.g.Moves()), 0, nil)
 }
 
-func (s *Server) restoreState(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) restoreState(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	name, _ := req.RequireString("name")
 	st, ok := ss.saves[name]
 	if !ok {
@@ -668,9 +643,9 @@ func (s *Server) restoreState(ctx context.Context, ss *session, req mcp.CallTool
 	return ss.result(text, 0, nil)
 }
 
-func (s *Server) undo(ctx context.Context, ss *session, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) undo(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	if err := ss.g.Undo(); err != nil {
-		if errors.Is(err, ErrNoUndo) {
+		if errors.Is(err, game.ErrNoUndo) {
 			return toolError("undo: there is no move to take back")
 		}
 		return toolError("undo: %v", err)

@@ -1,4 +1,4 @@
-package game
+package mcp
 
 import (
 	"context"
@@ -11,12 +11,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // Client is the agent's side of MCP: it calls the game server's tools
@@ -64,8 +63,6 @@ func (r ToolResult) String(key string) string {
 	return s
 }
 
-var inProcessSessions atomic.Int64
-
 // NewInProcessClient starts grue's MCP game server in this process and
 // returns a client that calls its tool handlers directly: no JSON, no
 // transport. The client has its own session, and so its own game.
@@ -74,7 +71,8 @@ func NewInProcessClient(opts ...ServerOption) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{srv: srv, id: fmt.Sprintf("inprocess-%d", inProcessSessions.Add(1))}, nil
+	// The server is the client's own, so one session name is enough.
+	return &Client{srv: srv, id: "inprocess"}, nil
 }
 
 // NewHTTPClient connects to the streamable HTTP MCP server at url (for grue
@@ -200,9 +198,9 @@ func (c *Client) Restart(ctx context.Context) error {
 }
 
 func initialize(ctx context.Context, c *mcpclient.Client) error {
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "grue", Version: "dev"}
+	req := mcpgo.InitializeRequest{}
+	req.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcpgo.Implementation{Name: "grue", Version: "dev"}
 	_, err := c.Initialize(ctx, req)
 	return err
 }
@@ -244,7 +242,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args map[string]any)
 		// no arguments is an empty object.
 		args = map[string]any{}
 	}
-	req := mcp.CallToolRequest{}
+	req := mcpgo.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
 	res, err := cl.CallTool(ctx, req)
@@ -264,7 +262,7 @@ func (c *Client) callInProcess(ctx context.Context, name string, args map[string
 	if !ok {
 		return ToolResult{}, fmt.Errorf("calling %s: no such tool", name)
 	}
-	req := mcp.CallToolRequest{}
+	req := mcpgo.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
 	res, err := h(context.WithValue(ctx, sessionKey{}, c.id), req)
@@ -274,10 +272,10 @@ func (c *Client) callInProcess(ctx context.Context, name string, args map[string
 	return toolResult(res), nil
 }
 
-func toolResult(res *mcp.CallToolResult) ToolResult {
+func toolResult(res *mcpgo.CallToolResult) ToolResult {
 	var texts []string
 	for _, ct := range res.Content {
-		if t, ok := mcp.AsTextContent(ct); ok {
+		if t, ok := mcpgo.AsTextContent(ct); ok {
 			texts = append(texts, t.Text)
 		}
 	}
@@ -313,7 +311,7 @@ type ToolInfo struct {
 // grue's server registered when in process, from the server's tools/list
 // otherwise.
 func (c *Client) ToolInfos(ctx context.Context) ([]ToolInfo, error) {
-	var tools []mcp.Tool
+	var tools []mcpgo.Tool
 	if c.srv != nil {
 		for _, st := range c.srv.mcp.ListTools() {
 			tools = append(tools, st.Tool)
@@ -323,7 +321,7 @@ func (c *Client) ToolInfos(ctx context.Context) ([]ToolInfo, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := cl.ListTools(ctx, mcp.ListToolsRequest{})
+		res, err := cl.ListTools(ctx, mcpgo.ListToolsRequest{})
 		if err != nil {
 			if c.proc != nil {
 				c.mu.Lock()
@@ -347,8 +345,8 @@ func (c *Client) ToolInfos(ctx context.Context) ([]ToolInfo, error) {
 }
 
 // toolInfo reads t's input schema through its JSON form, which covers
-// both the structured and the raw schema an mcp.Tool may carry.
-func toolInfo(t mcp.Tool) (ToolInfo, error) {
+// both the structured and the raw schema an mcpgo.Tool may carry.
+func toolInfo(t mcpgo.Tool) (ToolInfo, error) {
 	b, err := json.Marshal(t)
 	if err != nil {
 		return ToolInfo{}, fmt.Errorf("tool %s: %w", t.Name, err)

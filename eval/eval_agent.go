@@ -1,4 +1,4 @@
-package harness
+package eval
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 // workspace tools and a finish tool, and the reference policy that plays a
 // task's known solution through the same tools.
 
-// DefaultEvalSteps bounds a task's episode when neither EvalOptions nor
+// DefaultSteps bounds a task's episode when neither Options nor
 // the agent's limits say otherwise.
-const DefaultEvalSteps = 30
+const DefaultSteps = 30
 
 // CodingSystem is the coding agent's system prompt. The answer format and
 // the tools are added by the prompt builder.
@@ -50,7 +50,7 @@ ARGS: {"command": "go test ./..."}`
 // CodingDefaults returns the coding agent's settings: the text protocol,
 // the whole conversation kept (a task is short, and the agent must
 // remember what it wrote), replies up to 2000 tokens (a file fits), no
-// game repairs (verbs, loops), temperature 0 and DefaultEvalSteps steps.
+// game repairs (verbs, loops), temperature 0 and DefaultSteps steps.
 func CodingDefaults() agent.Config {
 	t := 0.0
 	return agent.Config{
@@ -59,7 +59,7 @@ func CodingDefaults() agent.Config {
 		System:      CodingSystem,
 		Protocol:    agent.ProtocolText,
 		Memory:      "conversation",
-		Limits:      agent.Limits{MaxSteps: DefaultEvalSteps},
+		Limits:      agent.Limits{MaxSteps: DefaultSteps},
 	}
 }
 

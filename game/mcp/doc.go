@@ -1,0 +1,15 @@
+// Package mcp serves grue's games over the Model Context Protocol and plays
+// any MCP game server: a protocol layer on package
+// [github.com/grue-lab/grue/game], which it uses only through its exported
+// API.
+//
+// [Server] is the game server: the tools play_action, memory, get_map,
+// inventory, valid_actions, reset_game, list_games, save_state,
+// restore_state and undo (their names are [ToolNames]), one game per MCP
+// session, over stdio ([Server.ServeStdio]) or streamable HTTP
+// ([Server.HTTPHandler]). [Client] is the agent's side: it calls grue's own
+// server in process with no serialisation ([NewInProcessClient]), or any
+// MCP game server over a stdio command ([NewStdioClient]) or streamable
+// HTTP ([NewHTTPClient]). The protocol itself is
+// github.com/mark3labs/mcp-go, imported here as mcpgo.
+package mcp
