@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -171,3 +174,18 @@ func (c Config) String() string {
 
 // GoString describes c without its API key, for %#v.
 func (c Config) GoString() string { return "llm.Config{" + c.String() + "}" }
+
+// SeedIgnored says why c's endpoint does not honour a request's seed, so
+// that a seeded run there is not reproducible: Anthropic's
+// OpenAI-compatible endpoint (api.anthropic.com) ignores it, and a seed
+// in DropParams is never sent. "" when the seed is sent and nothing is
+// known against it.
+func (c Config) SeedIgnored() string {
+	if slices.Contains(c.DropParams, "seed") {
+		return "seed is in drop_params: it is not sent"
+	}
+	if u, err := url.Parse(c.BaseURL); err == nil && (u.Hostname() == "api.anthropic.com" || strings.HasSuffix(u.Hostname(), ".anthropic.com")) {
+		return "Anthropic's OpenAI-compatible endpoint ignores seed"
+	}
+	return ""
+}

@@ -392,6 +392,12 @@ func (c *OpenAI) classify(ctx, tctx context.Context, rec *tryRecord, err error) 
 	case errors.Is(tctx.Err(), context.DeadlineExceeded):
 		f.msg = fmt.Sprintf("no complete reply within the per-try timeout of %v", c.timeout)
 		f.retryable = true
+	// A RequestError comes first: one whose body is not OpenAI's error
+	// object (LM Studio's bare string) wraps an empty APIError.
+	case errors.As(err, &reqErr):
+		f.status = reqErr.HTTPStatusCode
+		f.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, oneLine(string(reqErr.Body)))
+		f.retryable = retryableStatus(reqErr.HTTPStatusCode)
 	case errors.As(err, &apiErr):
 		f.status = apiErr.HTTPStatusCode
 		f.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, oneLine(apiErr.Message))
@@ -399,10 +405,6 @@ func (c *OpenAI) classify(ctx, tctx context.Context, rec *tryRecord, err error) 
 			f.param = *apiErr.Param
 		}
 		f.retryable = retryableStatus(apiErr.HTTPStatusCode)
-	case errors.As(err, &reqErr):
-		f.status = reqErr.HTTPStatusCode
-		f.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, oneLine(string(reqErr.Body)))
-		f.retryable = retryableStatus(reqErr.HTTPStatusCode)
 	case errors.As(err, &malformed):
 		f.msg = "malformed reply: " + malformed.why
 		f.retryable = true

@@ -114,24 +114,36 @@ func (q modelQuirks) reasons(req Request) bool {
 	return q.reasoning || (req.ReasoningEffort != "" && req.ReasoningEffort != "none")
 }
 
-// tokensKey is the name max tokens is sent under.
-func (q modelQuirks) tokensKey() string {
-	keys := []string{"max_tokens", "max_completion_tokens"}
+// tokenKeys are the names max tokens is sent under, preferred first:
+// max_tokens, or max_completion_tokens for a reasoning model by its name.
+func (q modelQuirks) tokenKeys() [2]string {
 	if q.byName {
-		keys[0], keys[1] = keys[1], keys[0]
+		return [2]string{"max_completion_tokens", "max_tokens"}
 	}
-	for _, k := range keys {
-		if _, gone := q.dropped[k]; !gone {
-			return k
-		}
-	}
-	return keys[0] // both dropped: strip removes it
+	return [2]string{"max_tokens", "max_completion_tokens"}
 }
 
+// preferredTokensKey is the name max tokens is first set under, before
+// strip renames or removes it.
+func (q modelQuirks) preferredTokensKey() string { return q.tokenKeys()[0] }
+
 // strip removes the parameters q drops from params and says which, with
-// why, in order.
+// why, in order. Max tokens under a dropped name moves to the other name
+// unless that is dropped too.
 func (q modelQuirks) strip(params wireParams) []string {
 	var out []string
+	keys := q.tokenKeys()
+	if n, sent := params[keys[0]]; sent {
+		if why, gone := q.dropped[keys[0]]; gone {
+			delete(params, keys[0])
+			if _, gone2 := q.dropped[keys[1]]; gone2 {
+				out = append(out, keys[0]+" ("+why+")")
+			} else {
+				params[keys[1]] = n
+				out = append(out, keys[0]+" ("+why+"; sent as "+keys[1]+")")
+			}
+		}
+	}
 	for p, why := range q.dropped {
 		if _, sent := params[p]; sent {
 			delete(params, p)

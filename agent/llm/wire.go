@@ -75,7 +75,7 @@ func (c *OpenAI) chatRequest(req Request) (creq openai.ChatCompletionRequest, pa
 		if q.reasons(req) && c.reasoningTokens > 0 {
 			n += c.reasoningTokens
 		}
-		params[q.tokensKey()] = n
+		params[q.preferredTokensKey()] = n
 	}
 	if req.JSON {
 		params["response_format"] = map[string]string{"type": "json_object"}
