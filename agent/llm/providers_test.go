@@ -11,7 +11,9 @@ import (
 	"github.com/grue-lab/grue/agent/llm/llmtest"
 )
 
-func ok(llmtest.Request) llmtest.Response { return llmtest.Text("THOUGHT: go\nTOOL: play_action\nARGS: {\"action\": \"look\"}") }
+func ok(llmtest.Request) llmtest.Response {
+	return llmtest.Text("THOUGHT: go\nTOOL: play_action\nARGS: {\"action\": \"look\"}")
+}
 
 // A reasoning model under a name no list knows (a deployment's, a
 // router's): the client learns from OpenAI's two 400s that temperature 0
