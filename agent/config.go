@@ -181,12 +181,12 @@ func New(cfg Config) *Agent {
 
 		ReasoningEffort: cfg.ReasoningEffort,
 		ExtraBody:       maps.Clone(cfg.ExtraBody),
-		System:    cfg.System,
-		Protocol:  strings.ToLower(strings.TrimSpace(cfg.Protocol)),
-		Builder:   DefaultPrompt{},
-		ToolNames: append([]string(nil), cfg.Tools...),
-		LoopLimit: cfg.LoopLimit,
-		Limits:    cfg.Limits,
+		System:          cfg.System,
+		Protocol:        strings.ToLower(strings.TrimSpace(cfg.Protocol)),
+		Builder:         DefaultPrompt{},
+		ToolNames:       append([]string(nil), cfg.Tools...),
+		LoopLimit:       cfg.LoopLimit,
+		Limits:          cfg.Limits,
 	}
 	if a.Protocol == "" {
 		a.Protocol = ProtocolText
