@@ -110,6 +110,13 @@ recorded run again exactly, with no model server at all.`,
 	fl.DurationVar(&f.timeout, "timeout", 0, "time limit of each try of a model call (default 60s)")
 	fl.IntVar(&f.retries, "retries", 0, "retries of a failed model call (default 5; -1 for none)")
 	addModelFlags(fl, &f.reasoningEffort, &f.extraBody, &f.dropParams)
+	completeWords(cmd, "reasoning-effort", "minimal", "low", "medium", "high")
+	completeWords(cmd, "drop-param", llm.DroppableParams...)
+
+	completeWords(cmd, "policy", policyLLM, policyRandom, policyWalkthrough, policyExplorer)
+	completeWords(cmd, "protocol", agent.ProtocolText, agent.ProtocolNative)
+	completeWords(cmd, "memory", "none", "conversation", "window", "summary", "hybrid")
+	completeWords(cmd, "cache-mode", "off", "read", "write", "read-write", "replay")
 
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "end the episode once it has cost this many dollars (0: no limit)")
 	fl.IntVar(&f.maxEpisodeTk, "max-episode-tokens", 0, "end the episode once it has used this many tokens (0: no limit)")
@@ -491,6 +498,11 @@ func addModelFlags(fl *pflag.FlagSet, effort, extra *string, drop *[]string) {
 	fl.StringVar(effort, "reasoning-effort", "", "reasoning_effort sent to the model: minimal, low, medium, high (what the model takes; default: none sent)")
 	fl.StringVar(extra, "extra-body", "", `JSON object of request body fields sent verbatim, e.g. '{"options":{"num_ctx":32768}}' (Ollama), '{"chat_template_kwargs":{"enable_thinking":false}}' (vLLM)`)
 	fl.StringSliceVar(drop, "drop-param", nil, "request parameter never sent to this endpoint (repeatable): "+strings.Join(llm.DroppableParams, ", ")+"; refused ones are also learned from the server's 400")
+}
+
+// completeWords makes the shell complete flag name of cmd with words.
+func completeWords(cmd *cobra.Command, name string, words ...string) {
+	_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // parseExtraBody reads --extra-body: a JSON object, numbers kept as
