@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"maps"
 	"bytes"
 	"cmp"
 	"crypto/sha256"
@@ -152,6 +153,16 @@ type Variant struct {
 	LoopLimit  *int  `json:"loop_limit,omitempty"`
 	// Stream asks the model for server-sent events.
 	Stream bool `json:"stream,omitempty"`
+
+	// ReasoningEffort is sent as reasoning_effort (minimal, low, medium,
+	// high). ExtraBody's fields are sent verbatim in every request body
+	// (Ollama's options.num_ctx and think, vLLM's chat_template_kwargs,
+	// a router's provider preferences). DropParams names parameters
+	// never sent to this variant's endpoint (llm.DroppableParams), as
+	// the client would otherwise learn from the endpoint's 400s.
+	ReasoningEffort string         `json:"reasoning_effort,omitempty"`
+	ExtraBody       map[string]any `json:"extra_body,omitempty"`
+	DropParams      []string       `json:"drop_params,omitempty"`
 }
 
 // Limits end an episode early; zero means no limit.
@@ -705,6 +716,8 @@ func (v Variant) AgentConfig() agent.Config {
 	if v.LoopLimit != nil {
 		cfg.LoopLimit = *v.LoopLimit
 	}
+	cfg.ReasoningEffort = v.ReasoningEffort
+	cfg.ExtraBody = maps.Clone(v.ExtraBody)
 	return cfg
 }
 
