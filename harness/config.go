@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"maps"
 	"bytes"
 	"cmp"
 	"crypto/sha256"
@@ -9,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
