@@ -67,7 +67,8 @@ type ToolSpec struct {
 
 // Request is one call to a model. Zero values mean the client's default,
 // except Temperature, which is sent as given whenever Temperature is
-// non-nil (0 is a real temperature).
+// non-nil (0 is a real temperature), unless the endpoint refuses it
+// (see DroppableParams).
 type Request struct {
 	// Model overrides the client's model when set.
 	Model    string     `json:"model,omitempty"`
