@@ -163,6 +163,10 @@ type Variant struct {
 	ReasoningEffort string         `json:"reasoning_effort,omitempty"`
 	ExtraBody       map[string]any `json:"extra_body,omitempty"`
 	DropParams      []string       `json:"drop_params,omitempty"`
+	// ReasoningModel, when set, says whether the model reasons from the
+	// first request instead of guessing by its name
+	// (llm.Config.ReasoningModel).
+	ReasoningModel *bool `json:"reasoning_model,omitempty"`
 }
 
 // Limits end an episode early; zero means no limit.

@@ -644,5 +644,6 @@ func variantLLMConfig(v Variant, env llm.Config) llm.Config {
 	}
 	lc.Stream = v.Stream
 	lc.DropParams = slices.Clone(v.DropParams)
+	lc.ReasoningModel = v.ReasoningModel
 	return lc
 }

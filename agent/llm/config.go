@@ -75,6 +75,12 @@ type Config struct {
 	// (see DroppableParams): what the client would otherwise learn from
 	// the endpoint's first 400, given up front.
 	DropParams []string `json:"drop_params,omitempty"`
+	// ReasoningModel overrides the guess from the model's name (o1, o3,
+	// o4, gpt-5 reason): true treats the model as a reasoning model from
+	// the first request (max_completion_tokens with the reasoning
+	// allowance, no temperature), false as a plain one; nil guesses.
+	// What the endpoint refuses is learned either way.
+	ReasoningModel *bool `json:"reasoning_model,omitempty"`
 	// ReasoningTokens is the allowance added to a request's max tokens
 	// for a model that reasons (known by name, by a reasoning_effort, by
 	// a refused max_tokens, or by reasoning in a reply), so that its

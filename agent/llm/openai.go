@@ -85,7 +85,7 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 		jitter:        cfg.Jitter,
 
 		reasoningTokens: cfg.ReasoningTokens,
-		quirks:          &quirkBook{configured: slices.Clone(cfg.DropParams)},
+		quirks:          &quirkBook{configured: slices.Clone(cfg.DropParams), reasoning: cfg.ReasoningModel},
 	}
 	switch {
 	case cfg.ReasoningTokens == 0:

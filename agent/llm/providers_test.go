@@ -276,3 +276,25 @@ func TestCheckModel(t *testing.T) {
 		t.Errorf("CheckModel sent a chat request")
 	}
 }
+
+// Config.ReasoningModel overrides the guess from the name both ways.
+func TestReasoningModelOverride(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Fallback(ok)
+	zero := 0.0
+	req := chat("look")
+	req.Temperature, req.MaxTokens = &zero, 100
+	yes, no := true, false
+	deploy, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "prod-deployment-7"; cfg.ReasoningModel = &yes })
+	complete(t, deploy, req)
+	plain, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "gpt-5-chat-latest"; cfg.ReasoningModel = &no })
+	complete(t, plain, req)
+	reqs := srv.Requests()
+	if reqs[0].Has("temperature") || reqs[0].MaxCompletionTokens != 100+llm.DefaultReasoningTokens {
+		t.Errorf("reasoning_model true: %s", reqs[0].Raw)
+	}
+	if reqs[1].Field("temperature") != "0" || reqs[1].MaxTokens != 100 {
+		t.Errorf("reasoning_model false: %s", reqs[1].Raw)
+	}
+}

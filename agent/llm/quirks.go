@@ -26,6 +26,7 @@ var DroppableParams = []string{
 // concurrent use.
 type quirkBook struct {
 	configured []string // Config.DropParams
+	reasoning  *bool    // Config.ReasoningModel
 	mu         sync.Mutex
 	models     map[string]*modelQuirks
 }
@@ -37,8 +38,9 @@ type modelQuirks struct {
 	// reasoning: the model reasons (by name, refused max_tokens, or
 	// reasoning seen in a reply).
 	reasoning bool
-	// byName: reasoning is the name's guess (o1, o3, o4, gpt-5), which
-	// also prefers max_completion_tokens.
+	// byName: reasoning is known before any answer (by the name, o1,
+	// o3, o4, gpt-5, or Config.ReasoningModel), which also prefers
+	// max_completion_tokens.
 	byName bool
 }
 
@@ -67,12 +69,16 @@ func (b *quirkBook) get(model string) *modelQuirks {
 		for _, p := range b.configured {
 			q.dropped[p] = "drop_params"
 		}
-		if reasoningName(model) {
+		known, why := reasoningName(model), "a reasoning model by its name"
+		if b.reasoning != nil {
+			known, why = *b.reasoning, "reasoning_model"
+		}
+		if known {
 			q.reasoning, q.byName = true, true
 			if _, set := q.dropped["temperature"]; !set {
 				// OpenAI's reasoning models take only the default
 				// temperature: saves a refused call.
-				q.dropped["temperature"] = "a reasoning model by its name"
+				q.dropped["temperature"] = why
 			}
 		}
 		b.models[model] = q

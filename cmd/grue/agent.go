@@ -55,6 +55,7 @@ type agentFlags struct {
 	retries     int
 
 	reasoningEffort string
+	reasoningModel  string
 	extraBody       string
 	dropParams      []string
 
@@ -110,6 +111,8 @@ recorded run again exactly, with no model server at all.`,
 	fl.DurationVar(&f.timeout, "timeout", 0, "time limit of each try of a model call (default 60s)")
 	fl.IntVar(&f.retries, "retries", 0, "retries of a failed model call (default 5; -1 for none)")
 	addModelFlags(fl, &f.reasoningEffort, &f.extraBody, &f.dropParams)
+	fl.StringVar(&f.reasoningModel, "reasoning-model", "", "treat the model as a reasoning model (yes) or not (no) from the first request, instead of guessing by its name and learning from the server")
+	completeWords(cmd, "reasoning-model", "yes", "no")
 	completeWords(cmd, "reasoning-effort", "minimal", "low", "medium", "high")
 	completeWords(cmd, "drop-param", llm.DroppableParams...)
 
@@ -265,6 +268,17 @@ func agentPolicy(cmd *cobra.Command, f agentFlags) (agent.Policy, llm.Client, st
 	lc.Timeout = f.timeout
 	lc.MaxRetries = f.retries
 	lc.DropParams = f.dropParams
+	switch strings.ToLower(f.reasoningModel) {
+	case "":
+	case "yes", "true":
+		yes := true
+		lc.ReasoningModel = &yes
+	case "no", "false":
+		no := false
+		lc.ReasoningModel = &no
+	default:
+		return nil, nil, "", usageError{fmt.Errorf("--reasoning-model %q: want yes or no", f.reasoningModel)}
+	}
 
 	mode := llm.CacheOff
 	if f.cacheDir != "" {

@@ -135,7 +135,7 @@ func TestAgentModelFlags(t *testing.T) {
 			t.Errorf("request: %s", req.Raw)
 		}
 	}
-	for _, bad := range [][]string{{"--extra-body", "[1]"}, {"--extra-body", "null"}, {"--drop-param", "messages"}} {
+	for _, bad := range [][]string{{"--extra-body", "[1]"}, {"--extra-body", "null"}, {"--drop-param", "messages"}, {"--reasoning-model", "maybe"}} {
 		if _, errs, code := grueAgent(t, append([]string{"--steps", "1"}, bad...)...); code == 0 || !strings.Contains(errs, strings.TrimPrefix(bad[0], "--")) && !strings.Contains(errs, "messages") {
 			t.Errorf("%v: exit %d, %s", bad, code, errs)
 		}
