@@ -125,9 +125,11 @@ func TestOllamaReasoningField(t *testing.T) {
 	srv := llmtest.NewServer().LikeOllama("qwen3")
 	defer srv.Close()
 	srv.Fallback(ok)
-	c, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "qwen3" })
-	if r := complete(t, c, chat("look")); r.Reasoning != "Thinking about the game." {
-		t.Errorf("reasoning %q", r.Reasoning)
+	for _, stream := range []bool{false, true} {
+		c, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "qwen3"; cfg.Stream = stream })
+		if r := complete(t, c, chat("look")); r.Reasoning != "Thinking about the game." {
+			t.Errorf("stream %v: reasoning %q", stream, r.Reasoning)
+		}
 	}
 	cfg, err := llm.CheckModel(context.Background(), llm.Config{Model: "qwen3", BaseURL: srv.URL()})
 	if err != nil || cfg.Model != "qwen3" {
