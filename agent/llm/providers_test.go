@@ -206,6 +206,14 @@ func TestExtraBodyVerbatim(t *testing.T) {
 		}
 	}
 
+	// An extra field may replace one grue sets itself, the model too.
+	routed := chat("look")
+	routed.Extra = map[string]any{"model": "routed/model", "seed": 9}
+	complete(t, c, routed)
+	if got := srv.Requests()[1]; got.Model != "routed/model" || got.Field("seed") != "9" || len(got.Messages) != 2 {
+		t.Errorf("extra model and seed: %s", got.Raw)
+	}
+
 	srv.Refuse("think", nil, llmtest.ParamError("think", "unsupported_parameter", "Unsupported parameter: 'think'"))
 	_, err := c.Complete(context.Background(), req)
 	if err == nil || !strings.Contains(err.Error(), "think") {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -143,17 +144,36 @@ func (t *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// mergeBody sets params on the JSON object body.
+// mergeBody sets params on the JSON object body. go-openai's body holds
+// only model, messages and stream (chatRequest sets nothing else on it),
+// so params that name none of those are appended to it as they are,
+// without decoding the messages; an extra body field that replaces one of
+// them makes the body decoded and written anew.
 func mergeBody(body []byte, params wireParams) ([]byte, error) {
 	if len(params) == 0 {
 		return body, nil
+	}
+	keys := slices.Sorted(maps.Keys(params))
+	trimmed := bytes.TrimRight(body, " \t\r\n")
+	if !slices.ContainsFunc(keys, func(k string) bool { return k == "model" || k == "messages" || k == "stream" }) &&
+		len(trimmed) > 2 && trimmed[len(trimmed)-1] == '}' {
+		out := append([]byte(nil), trimmed[:len(trimmed)-1]...)
+		for _, k := range keys {
+			v, err := json.Marshal(params[k])
+			if err != nil {
+				return nil, fmt.Errorf("request body field %s: %w", k, err)
+			}
+			name, _ := json.Marshal(k)
+			out = append(append(append(append(out, ','), name...), ':'), v...)
+		}
+		return append(out, '}'), nil
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil {
 		return nil, fmt.Errorf("request body: %w", err)
 	}
-	for k, v := range params {
-		b, err := json.Marshal(v)
+	for _, k := range keys {
+		b, err := json.Marshal(params[k])
 		if err != nil {
 			return nil, fmt.Errorf("request body field %s: %w", k, err)
 		}
