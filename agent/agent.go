@@ -36,6 +36,11 @@ type Agent struct {
 	Temperature *float64
 	Seed        *int
 	MaxTokens   int
+	// ReasoningEffort goes into every request as reasoning_effort when
+	// set ("low", "medium", "high"...); ExtraBody's fields go into every
+	// request body verbatim (llm.Request.Extra).
+	ReasoningEffort string
+	ExtraBody       map[string]any
 
 	// System is the system prompt; Protocol is ProtocolText or
 	// ProtocolNative; Builder makes the prompt (DefaultPrompt).
@@ -286,6 +291,9 @@ func (a *Agent) request(msgs []llm.Message, n int) llm.Request {
 		Seed:        a.Seed,
 		MaxTokens:   a.MaxTokens,
 		Label:       fmt.Sprintf("step %d", n),
+
+		ReasoningEffort: a.ReasoningEffort,
+		Extra:           maps.Clone(a.ExtraBody),
 	}
 	if a.Label != "" {
 		req.Label = a.Label + ", " + req.Label
@@ -471,6 +479,7 @@ func (a *Agent) Clone() *Agent {
 	}
 	c.ToolNames = slices.Clone(a.ToolNames)
 	c.Verbs = maps.Clone(a.Verbs)
+	c.ExtraBody = maps.Clone(a.ExtraBody)
 	c.History = slices.Clone(a.History)
 	c.Locations = slices.Clone(a.Locations)
 	c.visited = maps.Clone(a.visited)

@@ -38,8 +38,17 @@ type Config struct {
 	// Temperature and Seed are sent when set.
 	Temperature *float64 `json:"temperature,omitempty"`
 	Seed        *int     `json:"seed,omitempty"`
-	// MaxTokens caps each reply; 0 leaves it to the server.
+	// MaxTokens caps each reply; 0 leaves it to the server. A model that
+	// reasons gets the client's reasoning allowance on top
+	// (llm.Config.ReasoningTokens).
 	MaxTokens int `json:"max_tokens,omitempty"`
+	// ReasoningEffort is sent as reasoning_effort when set (minimal, low,
+	// medium, high; what the model takes).
+	ReasoningEffort string `json:"reasoning_effort,omitempty"`
+	// ExtraBody holds request body fields sent verbatim with every
+	// request: Ollama's {"options": {"num_ctx": 32768}}, vLLM's
+	// chat_template_kwargs, a router's provider preferences.
+	ExtraBody map[string]any `json:"extra_body,omitempty"`
 	// System is the system prompt: how to play. The protocol's format and
 	// the list of tools are added by the prompt builder.
 	System string `json:"system,omitempty"`
@@ -169,12 +178,15 @@ func New(cfg Config) *Agent {
 	a := &Agent{
 		Model:     cfg.Model,
 		MaxTokens: cfg.MaxTokens,
-		System:    cfg.System,
-		Protocol:  strings.ToLower(strings.TrimSpace(cfg.Protocol)),
-		Builder:   DefaultPrompt{},
-		ToolNames: append([]string(nil), cfg.Tools...),
-		LoopLimit: cfg.LoopLimit,
-		Limits:    cfg.Limits,
+
+		ReasoningEffort: cfg.ReasoningEffort,
+		ExtraBody:       maps.Clone(cfg.ExtraBody),
+		System:          cfg.System,
+		Protocol:        strings.ToLower(strings.TrimSpace(cfg.Protocol)),
+		Builder:         DefaultPrompt{},
+		ToolNames:       append([]string(nil), cfg.Tools...),
+		LoopLimit:       cfg.LoopLimit,
+		Limits:          cfg.Limits,
 	}
 	if a.Protocol == "" {
 		a.Protocol = ProtocolText

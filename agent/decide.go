@@ -40,8 +40,22 @@ func (a *Agent) decide(r *llm.Reply, step int) decision {
 	default:
 		p = ParseText(r.Content)
 	}
+	if r.CutOff() {
+		// An empty reply cut off at the token limit (a reasoning model
+		// that spent its budget thinking) says so, not merely that it
+		// could not be read.
+		why := fmt.Sprintf("the reply was cut off at its token limit (finish_reason length) before any answer, after %d completion tokens", r.Usage.CompletionTokens)
+		if r.Usage.ReasoningTokens > 0 || r.Reasoning != "" {
+			why += fmt.Sprintf(" (%d of them reasoning)", r.Usage.ReasoningTokens)
+		}
+		why += ": raise max_tokens or lower reasoning_effort"
+		p.Repairs = append([]Repair{{Kind: RepairCutOff, Detail: why}}, p.Repairs...)
+	}
 	d := a.resolve(p)
 	d.callID = callID
+	if r.CutOff() {
+		d.warning = "Your last reply was cut off at its length limit before it gave any answer, so the agent looked around. Think briefly, then answer."
+	}
 	return d
 }
 

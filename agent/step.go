@@ -124,6 +124,11 @@ const (
 	// RepairExtra: more than one call in a reply; all but the first
 	// ignored.
 	RepairExtra = "extra"
+	// RepairCutOff: the reply was cut off at its token limit before it
+	// gave any answer (finish_reason length, no content, no tool call),
+	// as a reasoning model whose budget went on reasoning is; Detail
+	// says how many tokens, and the safe default action follows.
+	RepairCutOff = "cut-off"
 	// RepairTextFallback: a native-protocol reply with no tool call, read
 	// with the text parser.
 	RepairTextFallback = "text-fallback"

@@ -39,6 +39,7 @@ func init() {
 		"ProtocolNative":      reflect.ValueOf(constant.MakeFromLiteral("\"native\"", token.STRING, 0)),
 		"ProtocolText":        reflect.ValueOf(constant.MakeFromLiteral("\"text\"", token.STRING, 0)),
 		"RepairArgs":          reflect.ValueOf(constant.MakeFromLiteral("\"args\"", token.STRING, 0)),
+		"RepairCutOff":        reflect.ValueOf(constant.MakeFromLiteral("\"cut-off\"", token.STRING, 0)),
 		"RepairDefault":       reflect.ValueOf(constant.MakeFromLiteral("\"default-action\"", token.STRING, 0)),
 		"RepairExtra":         reflect.ValueOf(constant.MakeFromLiteral("\"extra\"", token.STRING, 0)),
 		"RepairJSON":          reflect.ValueOf(constant.MakeFromLiteral("\"json\"", token.STRING, 0)),

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -153,6 +154,20 @@ type Variant struct {
 	LoopLimit  *int  `json:"loop_limit,omitempty"`
 	// Stream asks the model for server-sent events.
 	Stream bool `json:"stream,omitempty"`
+
+	// ReasoningEffort is sent as reasoning_effort (minimal, low, medium,
+	// high). ExtraBody's fields are sent verbatim in every request body
+	// (Ollama's options.num_ctx and think, vLLM's chat_template_kwargs,
+	// a router's provider preferences). DropParams names parameters
+	// never sent to this variant's endpoint (llm.DroppableParams), as
+	// the client would otherwise learn from the endpoint's 400s.
+	ReasoningEffort string         `json:"reasoning_effort,omitempty"`
+	ExtraBody       map[string]any `json:"extra_body,omitempty"`
+	DropParams      []string       `json:"drop_params,omitempty"`
+	// ReasoningModel, when set, says whether the model reasons from the
+	// first request instead of guessing by its name
+	// (llm.Config.ReasoningModel).
+	ReasoningModel *bool `json:"reasoning_model,omitempty"`
 }
 
 // Limits end an episode early; zero means no limit.
@@ -703,6 +718,8 @@ func (v Variant) AgentConfig() agent.Config {
 	if v.LoopLimit != nil {
 		cfg.LoopLimit = *v.LoopLimit
 	}
+	cfg.ReasoningEffort = v.ReasoningEffort
+	cfg.ExtraBody = maps.Clone(v.ExtraBody)
 	return cfg
 }
 

@@ -53,6 +53,10 @@ type Endpoint struct {
 	Variant string `json:"variant"`
 	Model   string `json:"model"`
 	BaseURL string `json:"base_url"`
+	// SeedIgnored says why the endpoint does not honour the model's seed
+	// (llm.Config.SeedIgnored), so that the run is not seed-reproducible
+	// there; empty when nothing is known against it.
+	SeedIgnored string `json:"seed_ignored,omitempty"`
 }
 
 // Resume is one resumption of a run: when, by which grue, with which

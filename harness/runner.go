@@ -117,7 +117,7 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	}
 	all := cfg.Episodes()
 	var err error
-	if r.clients, err = newClients(cfg); err != nil {
+	if r.clients, err = newClients(ctx, cfg); err != nil {
 		return nil, fmt.Errorf("run experiment %s: %w", cfg.Name, err)
 	}
 	done, err := r.prepare(all)
@@ -567,7 +567,7 @@ type variantClient struct {
 // newClients builds a model client for each llm variant: its model and
 // endpoint from the config or the environment, behind the endpoint's
 // shared rate limiter and the experiment's response cache.
-func newClients(cfg *Config) (*clients, error) {
+func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 	cs := &clients{byVariant: map[string]*variantClient{}}
 	mode := llm.CacheOff
 	if cfg.Cache.Dir != "" {
@@ -588,11 +588,21 @@ func newClients(cfg *Config) (*clients, error) {
 			continue
 		}
 		lc := variantLLMConfig(v, env)
+		if lc.BaseURL != "" && mode != llm.CacheReplayOnly {
+			// One call to /models before any episode: a misspelt
+			// model fails here, and a server's one model is the
+			// default.
+			checked, err := llm.CheckModel(ctx, lc)
+			if err != nil {
+				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
+			}
+			lc = checked
+		}
 		if !lc.Configured() {
 			return nil, fmt.Errorf("variant %s: no model configured: give model and base_url in the config, or set OPENAI_BASE_URL and GRUE_MODEL (or OPENAI_API_KEY, or HF_TOKEN)", v.Name)
 		}
 		base := strings.TrimRight(lc.BaseURL, "/")
-		cs.endpoints = append(cs.endpoints, Endpoint{Variant: v.Name, Model: lc.Model, BaseURL: base})
+		cs.endpoints = append(cs.endpoints, Endpoint{Variant: v.Name, Model: lc.Model, BaseURL: base, SeedIgnored: lc.SeedIgnored()})
 		if mode != llm.CacheOff && cache == nil {
 			c, err := llm.NewCache(cfg.path(cfg.Cache.Dir), mode)
 			if err != nil {
@@ -636,5 +646,7 @@ func variantLLMConfig(v Variant, env llm.Config) llm.Config {
 		lc.APIKey = os.Getenv(v.APIKeyEnv)
 	}
 	lc.Stream = v.Stream
+	lc.DropParams = slices.Clone(v.DropParams)
+	lc.ReasoningModel = v.ReasoningModel
 	return lc
 }

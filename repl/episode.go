@@ -80,6 +80,12 @@ func (s *Session) choosePlayer(a *agent.Agent) (string, error) {
 		lc.BaseURL = s.opts.BaseURL
 	}
 	var why string
+	if lc.BaseURL != "" && lc.Model == "" {
+		// A server that serves one model needs no GRUE_MODEL.
+		if checked, err := llm.CheckModel(context.Background(), lc); err == nil {
+			lc = checked
+		}
+	}
 	switch {
 	case lc.Configured():
 		c, err := llm.NewOpenAI(lc)

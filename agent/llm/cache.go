@@ -157,6 +157,10 @@ type keyPayload struct {
 	Seed        *int       `json:"seed,omitempty"`
 	MaxTokens   int        `json:"max_tokens,omitempty"`
 	JSON        bool       `json:"json,omitempty"`
+	// Added after the first cache format: empty, they leave a key as it
+	// was.
+	ReasoningEffort string         `json:"reasoning_effort,omitempty"`
+	Extra           map[string]any `json:"extra,omitempty"`
 }
 
 func payloadOf(req Request, baseURL string) keyPayload {
@@ -168,13 +172,14 @@ func payloadOf(req Request, baseURL string) keyPayload {
 		Model: req.Model, BaseURL: strings.TrimRight(baseURL, "/"),
 		Messages: msgs, Tools: req.Tools, ToolChoice: req.ToolChoice,
 		Temperature: req.Temperature, Seed: req.Seed, MaxTokens: req.MaxTokens, JSON: req.JSON,
+		ReasoningEffort: req.ReasoningEffort, Extra: req.Extra,
 	}
 }
 
 // CacheKey returns the cache key of req sent to baseURL: the hex SHA-256
 // of a canonical JSON of the model (req.Model), the base URL, the
-// messages, tools, tool choice, temperature, seed, max tokens and JSON
-// flag. The request should have the client's defaults filled in (see
+// messages, tools, tool choice, temperature, seed, max tokens, JSON
+// flag, reasoning effort and extra body fields. The request should have the client's defaults filled in (see
 // Resolver); Cached does that.
 func CacheKey(req Request, baseURL string) string {
 	b, err := json.Marshal(payloadOf(req, baseURL))

@@ -215,6 +215,9 @@ func TestCacheKeyDecidingFields(t *testing.T) {
 		"seed":         func(r *llm.Request) { r.Seed = &seed },
 		"max tokens":   func(r *llm.Request) { r.MaxTokens = 10 },
 		"json":         func(r *llm.Request) { r.JSON = true },
+		"effort":       func(r *llm.Request) { r.ReasoningEffort = "low" },
+		"extra":        func(r *llm.Request) { r.Extra = map[string]any{"think": false} },
+		"extra value":  func(r *llm.Request) { r.Extra = map[string]any{"think": true} },
 	}
 	seen := map[string]string{key: "base"}
 	for name, change := range changes {

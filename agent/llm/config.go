@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -26,6 +29,9 @@ const (
 	DefaultMinBackoff    = 500 * time.Millisecond
 	DefaultMaxBackoff    = 30 * time.Second
 	DefaultMaxRetryAfter = 60 * time.Second
+	// DefaultReasoningTokens is the allowance for reasoning added to the
+	// max tokens of a request to a model that reasons.
+	DefaultReasoningTokens = 8192
 )
 
 // Config configures an OpenAI client. Zero fields take the defaults above;
@@ -60,6 +66,35 @@ type Config struct {
 	Seed        *int     `json:"seed,omitempty"`
 	MaxTokens   int      `json:"max_tokens,omitempty"`
 
+	// ReasoningEffort and ExtraBody are used when a Request leaves them
+	// unset (see Request.ReasoningEffort and Request.Extra; a Request's
+	// Extra keys go on top of ExtraBody's).
+	ReasoningEffort string         `json:"reasoning_effort,omitempty"`
+	ExtraBody       map[string]any `json:"extra_body,omitempty"`
+	// DropParams names request parameters never sent to this endpoint
+	// (see DroppableParams): what the client would otherwise learn from
+	// the endpoint's first 400, given up front.
+	DropParams []string `json:"drop_params,omitempty"`
+	// ReasoningModel overrides the guess from the model's name (o1, o3,
+	// o4, gpt-5 reason): true treats the model as a reasoning model from
+	// the first request (max_completion_tokens with the reasoning
+	// allowance, no temperature), false as a plain one; nil guesses.
+	// What the endpoint refuses is learned either way.
+	ReasoningModel *bool `json:"reasoning_model,omitempty"`
+	// ReasoningTokens is the allowance added to a request's max tokens
+	// for a model that reasons (known by name, by a reasoning_effort, by
+	// a refused max_tokens, or by reasoning in a reply), so that its
+	// reasoning does not eat the whole budget of the answer: 0 means
+	// DefaultReasoningTokens, a negative number none.
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
+	// APIVersion is the api-version of a classic Azure OpenAI endpoint
+	// (https://NAME.openai.azure.com with a deployment): set, or read
+	// from a base URL such as
+	// https://NAME.openai.azure.com/openai/deployments/DEPLOYMENT?api-version=2024-10-21,
+	// it makes the client speak Azure's URLs and api-key header, with
+	// the deployment as the model.
+	APIVersion string `json:"api_version,omitempty"`
+
 	// Stream asks for server-sent events and accumulates them: the Reply
 	// is the same as without streaming.
 	Stream bool `json:"stream,omitempty"`
@@ -92,6 +127,8 @@ type Config struct {
 //   - HF_TOKEN alone (neither OPENAI_API_KEY nor OPENAI_BASE_URL) means the
 //     Hugging Face router (HFRouterBaseURL) with HF_TOKEN as the key, and
 //     DefaultHFModel unless GRUE_MODEL names one.
+//   - OPENAI_API_VERSION is a classic Azure endpoint's api-version
+//     (Config.APIVersion).
 //   - GRUE_PRICES names a JSON price file merged into DefaultPrices (see
 //     PriceTable.Load); NewOpenAI reports an error loading it.
 //
@@ -99,9 +136,10 @@ type Config struct {
 // the caller then runs a baseline policy or reports what to set.
 func ConfigFromEnv() Config {
 	c := Config{
-		Model:   os.Getenv("GRUE_MODEL"),
-		BaseURL: os.Getenv("OPENAI_BASE_URL"),
-		APIKey:  os.Getenv("OPENAI_API_KEY"),
+		Model:      os.Getenv("GRUE_MODEL"),
+		BaseURL:    os.Getenv("OPENAI_BASE_URL"),
+		APIKey:     os.Getenv("OPENAI_API_KEY"),
+		APIVersion: os.Getenv("OPENAI_API_VERSION"),
 	}
 	hf := os.Getenv("HF_TOKEN")
 	switch {
@@ -142,3 +180,18 @@ func (c Config) String() string {
 
 // GoString describes c without its API key, for %#v.
 func (c Config) GoString() string { return "llm.Config{" + c.String() + "}" }
+
+// SeedIgnored says why c's endpoint does not honour a request's seed, so
+// that a seeded run there is not reproducible: Anthropic's
+// OpenAI-compatible endpoint (api.anthropic.com) ignores it, and a seed
+// in DropParams is never sent. "" when the seed is sent and nothing is
+// known against it.
+func (c Config) SeedIgnored() string {
+	if slices.Contains(c.DropParams, "seed") {
+		return "seed is in drop_params: it is not sent"
+	}
+	if u, err := url.Parse(c.BaseURL); err == nil && (u.Hostname() == "api.anthropic.com" || strings.HasSuffix(u.Hostname(), ".anthropic.com")) {
+		return "Anthropic's OpenAI-compatible endpoint ignores seed"
+	}
+	return ""
+}

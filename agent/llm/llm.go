@@ -21,6 +21,7 @@ package llm
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -41,6 +42,10 @@ type Message struct {
 	Name       string     `json:"name,omitempty"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
+	// Reasoning is sent as the message's reasoning_content when set. The
+	// agent never sets it (a model's reasoning is not sent back to it);
+	// a script or prompt builder that wants it sent sets it.
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // ToolCall is one native tool call in a reply. Arguments is the raw JSON
@@ -62,7 +67,8 @@ type ToolSpec struct {
 
 // Request is one call to a model. Zero values mean the client's default,
 // except Temperature, which is sent as given whenever Temperature is
-// non-nil (0 is a real temperature).
+// non-nil (0 is a real temperature), unless the endpoint refuses it
+// (see DroppableParams).
 type Request struct {
 	// Model overrides the client's model when set.
 	Model    string     `json:"model,omitempty"`
@@ -75,6 +81,15 @@ type Request struct {
 	MaxTokens   int      `json:"max_tokens,omitempty"`
 	// JSON asks for a JSON object reply (response_format json_object).
 	JSON bool `json:"json,omitempty"`
+	// ReasoningEffort is sent as reasoning_effort ("minimal", "low",
+	// "medium", "high", ...) when set; servers that refuse it get none.
+	ReasoningEffort string `json:"reasoning_effort,omitempty"`
+	// Extra holds request body fields sent verbatim, on top of the
+	// client's Config.ExtraBody (a key here replaces the same key
+	// there): Ollama's options and think, vLLM's chat_template_kwargs, a
+	// router's provider preferences. A field grue sets itself is
+	// replaced too.
+	Extra map[string]any `json:"extra,omitempty"`
 	// Label names the call in errors and cache misses ("episode 3, step
 	// 17"). It is not sent, and it is not part of the cache key.
 	Label string `json:"-"`
@@ -85,6 +100,9 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// ReasoningTokens is how many of CompletionTokens the model spent
+	// reasoning, when the server says (completion_tokens_details).
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
 }
 
 // Add returns u plus v.
@@ -93,6 +111,7 @@ func (u Usage) Add(v Usage) Usage {
 		PromptTokens:     u.PromptTokens + v.PromptTokens,
 		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
 		TotalTokens:      u.TotalTokens + v.TotalTokens,
+		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
 	}
 }
 
@@ -102,11 +121,20 @@ type Attempt struct {
 	Error  string        `json:"error"`
 	Status int           `json:"status,omitempty"` // HTTP status, 0 when none came back
 	Wait   time.Duration `json:"wait"`
+	// Learned is what the client learned from this try about the
+	// endpoint and changed for the next one ("temperature refused: no
+	// longer sent"), when it did; such a try is retried at once.
+	Learned string `json:"learned,omitempty"`
 }
 
 // Reply is a model's answer to one Request.
 type Reply struct {
-	Content      string     `json:"content"`
+	Content string `json:"content"`
+	// Reasoning is the model's reasoning as the server sent it apart
+	// from the content (reasoning_content from vLLM, DeepSeek and Qwen3
+	// servers; reasoning from Ollama and routers). It is kept for the
+	// record and not sent back to the model (Message leaves it out).
+	Reasoning    string     `json:"reasoning,omitempty"`
 	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
 	FinishReason string     `json:"finish_reason,omitempty"`
 	Model        string     `json:"model,omitempty"` // the model that answered
@@ -120,6 +148,17 @@ type Reply struct {
 	Cached bool `json:"cached,omitempty"`
 	// Retries lists the failed tries before this reply, in order.
 	Retries []Attempt `json:"retries,omitempty"`
+	// Omitted lists the request parameters the client did not send
+	// because the endpoint refuses them (learned from its answers, or
+	// configured: Config.DropParams), each with why.
+	Omitted []string `json:"omitted,omitempty"`
+}
+
+// CutOff reports whether the reply ended at its token limit before it
+// gave any answer: finish reason length, no content and no tool call.
+// A reasoning model whose budget went on reasoning answers so.
+func (r *Reply) CutOff() bool {
+	return r.FinishReason == "length" && len(r.ToolCalls) == 0 && strings.TrimSpace(r.Content) == ""
 }
 
 // Message returns the reply as the assistant message to append to a chat.

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +39,9 @@ type OpenAI struct {
 	maxRetryAfter time.Duration
 	sleep         func(context.Context, time.Duration) error
 	jitter        func(time.Duration) time.Duration
+
+	reasoningTokens int
+	quirks          *quirkBook
 }
 
 // NewOpenAI returns a client for cfg, or an error saying what cfg lacks.
@@ -51,8 +56,15 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", cfg.BaseURL)
 	}
+	azure, err := azureOf(&cfg)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Model == "" {
 		return nil, errors.New("llm: no model: set GRUE_MODEL or pass --model")
+	}
+	if err := checkDropParams(cfg.DropParams); err != nil {
+		return nil, err
 	}
 	for name, d := range map[string]time.Duration{
 		"Timeout": cfg.Timeout, "MinBackoff": cfg.MinBackoff, "MaxBackoff": cfg.MaxBackoff, "MaxRetryAfter": cfg.MaxRetryAfter,
@@ -71,6 +83,15 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 		maxRetryAfter: orDefault(cfg.MaxRetryAfter, DefaultMaxRetryAfter),
 		sleep:         cfg.Sleep,
 		jitter:        cfg.Jitter,
+
+		reasoningTokens: cfg.ReasoningTokens,
+		quirks:          &quirkBook{configured: slices.Clone(cfg.DropParams), reasoning: cfg.ReasoningModel},
+	}
+	switch {
+	case cfg.ReasoningTokens == 0:
+		c.reasoningTokens = DefaultReasoningTokens
+	case cfg.ReasoningTokens < 0:
+		c.reasoningTokens = 0
 	}
 	switch {
 	case cfg.MaxRetries == 0:
@@ -104,6 +125,9 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	hc.Transport = &recorder{base: base}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if azure != nil {
+		oc = *azure
+	}
 	oc.HTTPClient = hc
 	c.api = openai.NewClientWithConfig(oc)
 	return c, nil
@@ -138,6 +162,14 @@ func (c *OpenAI) Resolve(req Request) Request {
 	}
 	if req.MaxTokens == 0 {
 		req.MaxTokens = c.cfg.MaxTokens
+	}
+	if req.ReasoningEffort == "" {
+		req.ReasoningEffort = c.cfg.ReasoningEffort
+	}
+	if len(c.cfg.ExtraBody) > 0 {
+		extra := maps.Clone(c.cfg.ExtraBody)
+		maps.Copy(extra, req.Extra)
+		req.Extra = extra
 	}
 	return req
 }
@@ -182,24 +214,50 @@ func (e *CallError) Error() string {
 
 func (e *CallError) Unwrap() error { return e.Err }
 
-// Complete sends req, retrying what can succeed on a second try.
+// Complete sends req, retrying what can succeed on a second try. A 400
+// that refuses one of the DroppableParams is retried at once without it,
+// and the parameter is not sent to that model again; a reply that spent
+// its whole budget on reasoning (Reply.CutOff, with reasoning in it) from
+// a model not yet known to reason is asked again with the reasoning
+// allowance (Config.ReasoningTokens), its tokens counted in the reply's
+// usage. Both are recorded in the reply's Retries (Attempt.Learned).
 func (c *OpenAI) Complete(ctx context.Context, req Request) (*Reply, error) {
 	start := time.Now()
-	creq, err := c.chatRequest(req)
-	if err != nil {
-		return nil, &CallError{Label: req.Label, Model: creq.Model, Tries: 0, Err: err}
-	}
 	var attempts []Attempt
-	for try := 1; ; try++ {
-		reply, f := c.try(ctx, creq)
+	var wasted Usage
+	for try, learned := 1, 0; ; {
+		creq, params, omitted, err := c.chatRequest(req)
+		if err != nil {
+			return nil, &CallError{Label: req.Label, Model: creq.Model, Tries: 0, Err: err}
+		}
+		reply, f := c.try(ctx, creq, params)
+		if f == nil && reply.CutOff() && (reply.Reasoning != "" || reply.Usage.ReasoningTokens > 0) &&
+			c.reasoningTokens > 0 && c.Resolve(req).MaxTokens > 0 && learned < len(DroppableParams)+1 && c.quirks.reasons(creq.Model) {
+			learned++
+			wasted = wasted.Add(reply.Usage)
+			attempts = append(attempts, Attempt{
+				Error:   fmt.Sprintf("finish_reason length with no answer: the %d completion tokens went on reasoning", reply.Usage.CompletionTokens),
+				Status:  http.StatusOK,
+				Learned: fmt.Sprintf("the model reasons: %d tokens allowed for reasoning on top of max tokens", c.reasoningTokens),
+			})
+			continue
+		}
 		if f == nil {
 			reply.Retries = attempts
+			reply.Omitted = omitted
 			reply.Latency = time.Since(start)
 			if reply.Model == "" {
 				reply.Model = creq.Model
 			}
+			reply.Usage = reply.Usage.Add(wasted)
 			reply.Cost = c.cost(reply.Model, creq.Model, reply.Usage)
 			return reply, nil
+		}
+		if p := refusedParam(f.status, f.param, f.msg, params, req.Extra); p != "" && ctx.Err() == nil &&
+			learned < len(DroppableParams)+1 && c.quirks.refuse(creq.Model, p, "refused: "+clipped(f.msg, 120)) {
+			learned++
+			attempts = append(attempts, Attempt{Error: f.msg, Status: f.status, Learned: p + " refused: no longer sent"})
+			continue
 		}
 		fail := &CallError{Label: req.Label, Model: creq.Model, Status: f.status, Tries: try, Retryable: f.retryable}
 		if ctx.Err() != nil {
@@ -219,7 +277,16 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (*Reply, error) {
 			fail.Attempts = attempts
 			return nil, fail
 		}
+		try++
 	}
+}
+
+// clipped is s cut to n bytes.
+func clipped(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
 }
 
 // cost prices usage by the model that answered, or else the one asked.
@@ -239,6 +306,7 @@ func (c *OpenAI) Price(model string, u Usage) float64 { return c.cost(model, c.c
 // failure is one failed try.
 type failure struct {
 	msg           string
+	param         string // the param an API error names
 	status        int
 	retryable     bool
 	retryAfter    time.Duration
@@ -246,8 +314,8 @@ type failure struct {
 }
 
 // try makes one try under the per-try timeout.
-func (c *OpenAI) try(ctx context.Context, creq openai.ChatCompletionRequest) (*Reply, *failure) {
-	rec := &tryRecord{}
+func (c *OpenAI) try(ctx context.Context, creq openai.ChatCompletionRequest, params wireParams) (*Reply, *failure) {
+	rec := &tryRecord{params: params}
 	tctx, cancel := context.WithTimeout(context.WithValue(ctx, tryKey{}, rec), c.timeout)
 	defer cancel()
 	var reply *Reply
@@ -258,6 +326,9 @@ func (c *OpenAI) try(ctx context.Context, creq openai.ChatCompletionRequest) (*R
 		reply, err = c.plainTry(tctx, creq)
 	}
 	if err == nil {
+		if reply.Reasoning == "" {
+			reply.Reasoning = reasoningOf(rec.body.Bytes(), creq.Stream)
+		}
 		return reply, nil
 	}
 	return nil, c.classify(ctx, tctx, rec, err)
@@ -275,14 +346,24 @@ func (c *OpenAI) plainTry(ctx context.Context, creq openai.ChatCompletionRequest
 	ch := resp.Choices[0]
 	r := &Reply{
 		Content:      ch.Message.Content,
+		Reasoning:    ch.Message.ReasoningContent,
 		FinishReason: string(ch.FinishReason),
 		Model:        resp.Model,
-		Usage:        Usage{resp.Usage.PromptTokens, resp.Usage.CompletionTokens, resp.Usage.TotalTokens},
+		Usage:        usageOf(&resp.Usage),
 	}
 	for _, tc := range ch.Message.ToolCalls {
 		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
 	return r, nil
+}
+
+// usageOf is go-openai's usage as grue's.
+func usageOf(u *openai.Usage) Usage {
+	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	if d := u.CompletionTokensDetails; d != nil {
+		out.ReasoningTokens = d.ReasoningTokens
+	}
+	return out
 }
 
 // errMalformed is a 200 answer that is not a usable completion.
@@ -311,14 +392,19 @@ func (c *OpenAI) classify(ctx, tctx context.Context, rec *tryRecord, err error) 
 	case errors.Is(tctx.Err(), context.DeadlineExceeded):
 		f.msg = fmt.Sprintf("no complete reply within the per-try timeout of %v", c.timeout)
 		f.retryable = true
-	case errors.As(err, &apiErr):
-		f.status = apiErr.HTTPStatusCode
-		f.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, oneLine(apiErr.Message))
-		f.retryable = retryableStatus(apiErr.HTTPStatusCode)
+	// A RequestError comes first: one whose body is not OpenAI's error
+	// object (LM Studio's bare string) wraps an empty APIError.
 	case errors.As(err, &reqErr):
 		f.status = reqErr.HTTPStatusCode
 		f.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, oneLine(string(reqErr.Body)))
 		f.retryable = retryableStatus(reqErr.HTTPStatusCode)
+	case errors.As(err, &apiErr):
+		f.status = apiErr.HTTPStatusCode
+		f.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, oneLine(apiErr.Message))
+		if apiErr.Param != nil {
+			f.param = *apiErr.Param
+		}
+		f.retryable = retryableStatus(apiErr.HTTPStatusCode)
 	case errors.As(err, &malformed):
 		f.msg = "malformed reply: " + malformed.why
 		f.retryable = true

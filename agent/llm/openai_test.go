@@ -177,8 +177,10 @@ func TestSamplingOnTheWire(t *testing.T) {
 		{"temperature 0.7", c, func(r *llm.Request) { r.Temperature = &warm }, map[string]string{"temperature": "0.7"}},
 		{"seed and max tokens", c, func(r *llm.Request) { r.Seed = &seed; r.MaxTokens = 64 },
 			map[string]string{"seed": "42", "max_tokens": "64", "temperature": ""}},
-		{"reasoning model", c, func(r *llm.Request) { r.Model = "o3-mini"; r.MaxTokens = 64 },
-			map[string]string{"max_completion_tokens": "64", "max_tokens": ""}},
+		// A reasoning model by its name: its max tokens get the reasoning
+		// allowance, and temperature 0, which it refuses, is not sent.
+		{"reasoning model", c, func(r *llm.Request) { r.Model = "o3-mini"; r.MaxTokens = 64; r.Temperature = &zero },
+			map[string]string{"max_completion_tokens": fmt.Sprint(64 + llm.DefaultReasoningTokens), "max_tokens": "", "temperature": ""}},
 		{"config defaults", withDefaults, func(*llm.Request) {}, map[string]string{"temperature": "0.7", "seed": "42", "max_tokens": "128"}},
 		{"request beats config", withDefaults, func(r *llm.Request) { r.Temperature = &zero; r.MaxTokens = 5 },
 			map[string]string{"temperature": "0", "seed": "42", "max_tokens": "5"}},

@@ -39,6 +39,7 @@ func (c *OpenAI) streamTry(ctx context.Context, creq openai.ChatCompletionReques
 // the usage.
 type streamAccumulator struct {
 	content  strings.Builder
+	thought  strings.Builder
 	calls    map[int]*ToolCall
 	finish   string
 	finished bool
@@ -51,13 +52,14 @@ func (a *streamAccumulator) add(chunk openai.ChatCompletionStreamResponse) {
 		a.model = chunk.Model
 	}
 	if u := chunk.Usage; u != nil {
-		a.usage = Usage{u.PromptTokens, u.CompletionTokens, u.TotalTokens}
+		a.usage = usageOf(u)
 	}
 	for _, ch := range chunk.Choices {
 		if ch.Index != 0 {
 			continue
 		}
 		a.content.WriteString(ch.Delta.Content)
+		a.thought.WriteString(ch.Delta.ReasoningContent)
 		for pos, d := range ch.Delta.ToolCalls {
 			i := pos
 			if d.Index != nil {
@@ -88,7 +90,7 @@ func (a *streamAccumulator) reply() (*Reply, error) {
 	if !a.finished {
 		return nil, errMalformed{"the stream ended before the reply finished (truncated)"}
 	}
-	r := &Reply{Content: a.content.String(), FinishReason: a.finish, Model: a.model, Usage: a.usage}
+	r := &Reply{Content: a.content.String(), Reasoning: a.thought.String(), FinishReason: a.finish, Model: a.model, Usage: a.usage}
 	idx := make([]int, 0, len(a.calls))
 	for i := range a.calls {
 		idx = append(idx, i)

@@ -2,36 +2,40 @@ package llm
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
-	"math"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// zeroTemperature stands for a temperature of 0 in go-openai's request,
-// whose temperature field is dropped from the JSON when it is 0 (the
-// server would then use its default, usually 1; go-openai issue #9).
-// It marshals as zeroTemperatureJSON, which the recorder transport turns
-// back into a true 0 on the wire.
-const zeroTemperature = float32(math.SmallestNonzeroFloat32)
+// The request body is built in two parts. go-openai's request carries the
+// model, the messages and the stream flag, and nothing go-openai checks
+// by model name (it refuses a temperature or max_tokens for names it
+// takes for reasoning models, and drops a temperature of 0). Everything
+// else is a wireParams, which the recorder transport writes into the body
+// go-openai marshalled: each value exactly as given (a temperature of 0
+// is sent as 0), minus what the endpoint refuses, plus the extra body.
 
-var (
-	zeroTemperatureJSON = []byte(`"temperature":1e-45`)
-	trueZeroJSON        = []byte(`"temperature":0`)
-)
+// wireParams are the top-level body fields set on top of go-openai's.
+type wireParams map[string]any
 
-// chatRequest maps req, with the client's defaults, to go-openai's request.
-func (c *OpenAI) chatRequest(req Request) (openai.ChatCompletionRequest, error) {
+// chatRequest maps req, with the client's defaults filled in, to
+// go-openai's request and the parameters set on top of it, leaving out
+// those the endpoint refuses; omitted says which and why.
+func (c *OpenAI) chatRequest(req Request) (creq openai.ChatCompletionRequest, params wireParams, omitted []string, err error) {
 	req = c.Resolve(req)
-	creq := openai.ChatCompletionRequest{Model: req.Model, Stream: c.cfg.Stream, Seed: req.Seed}
+	creq = openai.ChatCompletionRequest{Model: req.Model, Stream: c.cfg.Stream}
 	if len(req.Messages) == 0 {
-		return creq, errors.New("the request has no messages")
+		return creq, nil, nil, errors.New("the request has no messages")
 	}
 	for _, m := range req.Messages {
-		cm := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID}
+		cm := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID, ReasoningContent: m.Reasoning}
 		for _, tc := range m.ToolCalls {
 			cm.ToolCalls = append(cm.ToolCalls, openai.ToolCall{
 				ID: tc.ID, Type: openai.ToolTypeFunction,
@@ -40,80 +44,90 @@ func (c *OpenAI) chatRequest(req Request) (openai.ChatCompletionRequest, error) 
 		}
 		creq.Messages = append(creq.Messages, cm)
 	}
-	for _, t := range req.Tools {
-		var params any = t.Parameters
-		if t.Parameters == nil {
-			params = map[string]any{"type": "object", "properties": map[string]any{}}
+	q := c.quirks.of(req.Model)
+	params = wireParams{}
+	if len(req.Tools) > 0 {
+		var tools []openai.Tool
+		for _, t := range req.Tools {
+			var ps any = t.Parameters
+			if t.Parameters == nil {
+				ps = map[string]any{"type": "object", "properties": map[string]any{}}
+			}
+			tools = append(tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+				Name: t.Name, Description: t.Description, Parameters: ps,
+			}})
 		}
-		creq.Tools = append(creq.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
-			Name: t.Name, Description: t.Description, Parameters: params,
-		}})
+		params["tools"] = tools
 	}
 	switch req.ToolChoice {
 	case "":
 	case "auto", "none", "required":
-		creq.ToolChoice = req.ToolChoice
+		params["tool_choice"] = req.ToolChoice
 	default:
-		creq.ToolChoice = openai.ToolChoice{Type: openai.ToolTypeFunction, Function: openai.ToolFunction{Name: req.ToolChoice}}
+		params["tool_choice"] = openai.ToolChoice{Type: openai.ToolTypeFunction, Function: openai.ToolFunction{Name: req.ToolChoice}}
 	}
 	if t := req.Temperature; t != nil {
-		if *t == 0 {
-			creq.Temperature = zeroTemperature
-		} else {
-			creq.Temperature = float32(*t)
-		}
+		params["temperature"] = *t
 	}
-	if reasoningModel(creq.Model) {
-		creq.MaxCompletionTokens = req.MaxTokens
-	} else {
-		creq.MaxTokens = req.MaxTokens
+	if req.Seed != nil {
+		params["seed"] = *req.Seed
+	}
+	if n := req.MaxTokens; n > 0 {
+		if q.reasons(req) && c.reasoningTokens > 0 {
+			n += c.reasoningTokens
+		}
+		params[q.preferredTokensKey()] = n
 	}
 	if req.JSON {
-		creq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+		params["response_format"] = map[string]string{"type": "json_object"}
 	}
 	if creq.Stream {
-		creq.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
+		params["stream_options"] = map[string]bool{"include_usage": true}
 	}
-	return creq, nil
-}
-
-// reasoningModel reports whether model is one of OpenAI's reasoning models,
-// which take max_completion_tokens instead of max_tokens (and which
-// go-openai refuses to send max_tokens to).
-func reasoningModel(model string) bool {
-	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
-		if strings.HasPrefix(model, p) {
-			return true
-		}
+	if req.ReasoningEffort != "" {
+		params["reasoning_effort"] = req.ReasoningEffort
 	}
-	return false
+	omitted = q.strip(params)
+	// The extra body is sent as given, whatever the endpoint refused:
+	// it is what the user asked for by name.
+	maps.Copy(params, req.Extra)
+	return creq, params, omitted, nil
 }
 
 // tryKey is the context key of a try's tryRecord.
 type tryKey struct{}
 
-// tryRecord is what the transport saw of a try's HTTP response: go-openai's
-// errors keep the status but not the headers.
+// maxRecorded bounds the response body a tryRecord keeps.
+const maxRecorded = 16 << 20
+
+// tryRecord is what the transport is to write into a try's request and
+// what it saw of the response: go-openai's errors keep the status but
+// not the headers, and its replies drop fields it does not know (the
+// reasoning of servers that call it reasoning).
 type tryRecord struct {
+	params wireParams
+
 	status       int
 	retryAfter   string
 	retryAfterMs string
+	body         bytes.Buffer
 }
 
-// recorder is the transport under go-openai: it restores a zero
-// temperature in the request body and records the response's status and
-// Retry-After headers in the try's tryRecord.
+// recorder is the transport under go-openai: it writes the try's
+// parameters into the request body and records the response's status,
+// Retry-After headers and body in the try's tryRecord.
 type recorder struct{ base http.RoundTripper }
 
 func (t *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Body != nil && r.Method == http.MethodPost {
+	rec, _ := r.Context().Value(tryKey{}).(*tryRecord)
+	if rec != nil && r.Body != nil && r.Method == http.MethodPost {
 		b, err := io.ReadAll(r.Body)
 		r.Body.Close()
 		if err != nil {
 			return nil, err
 		}
-		if i := bytes.Index(b, zeroTemperatureJSON); i >= 0 {
-			b = append(b[:i:i], append(trueZeroJSON, b[i+len(zeroTemperatureJSON):]...)...)
+		if b, err = mergeBody(b, rec.params); err != nil {
+			return nil, err
 		}
 		r = r.Clone(r.Context())
 		r.Body = io.NopCloser(bytes.NewReader(b))
@@ -121,10 +135,114 @@ func (t *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 	}
 	resp, err := t.base.RoundTrip(r)
-	if rec, ok := r.Context().Value(tryKey{}).(*tryRecord); ok && resp != nil {
+	if rec != nil && resp != nil {
 		rec.status = resp.StatusCode
 		rec.retryAfter = resp.Header.Get("Retry-After")
 		rec.retryAfterMs = resp.Header.Get("Retry-After-Ms")
+		resp.Body = &teeBody{ReadCloser: resp.Body, into: &rec.body}
 	}
 	return resp, err
+}
+
+// mergeBody sets params on the JSON object body. go-openai's body holds
+// only model, messages and stream (chatRequest sets nothing else on it),
+// so params that name none of those are appended to it as they are,
+// without decoding the messages; an extra body field that replaces one of
+// them makes the body decoded and written anew.
+func mergeBody(body []byte, params wireParams) ([]byte, error) {
+	if len(params) == 0 {
+		return body, nil
+	}
+	keys := slices.Sorted(maps.Keys(params))
+	trimmed := bytes.TrimRight(body, " \t\r\n")
+	if !slices.ContainsFunc(keys, func(k string) bool { return k == "model" || k == "messages" || k == "stream" }) &&
+		len(trimmed) > 2 && trimmed[len(trimmed)-1] == '}' {
+		out := append([]byte(nil), trimmed[:len(trimmed)-1]...)
+		for _, k := range keys {
+			v, err := json.Marshal(params[k])
+			if err != nil {
+				return nil, fmt.Errorf("request body field %s: %w", k, err)
+			}
+			name, _ := json.Marshal(k)
+			out = append(append(append(append(out, ','), name...), ':'), v...)
+		}
+		return append(out, '}'), nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, fmt.Errorf("request body: %w", err)
+	}
+	for _, k := range keys {
+		b, err := json.Marshal(params[k])
+		if err != nil {
+			return nil, fmt.Errorf("request body field %s: %w", k, err)
+		}
+		m[k] = b
+	}
+	return json.Marshal(m)
+}
+
+// teeBody copies what is read of a response body, up to maxRecorded.
+type teeBody struct {
+	io.ReadCloser
+	into *bytes.Buffer
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	if n > 0 && t.into.Len() < maxRecorded {
+		t.into.Write(p[:min(n, maxRecorded-t.into.Len())])
+	}
+	return n, err
+}
+
+// rawChoice is what grue reads of a reply's first choice itself.
+type rawChoice struct {
+	Message *rawReasoning `json:"message"`
+	Delta   *rawReasoning `json:"delta"`
+}
+
+type rawReasoning struct {
+	ReasoningContent string `json:"reasoning_content"`
+	Reasoning        any    `json:"reasoning"`
+}
+
+func (r *rawReasoning) text() string {
+	if r == nil {
+		return ""
+	}
+	if r.ReasoningContent != "" {
+		return r.ReasoningContent
+	}
+	s, _ := r.Reasoning.(string)
+	return s
+}
+
+type rawReply struct {
+	Choices []rawChoice `json:"choices"`
+}
+
+// reasoningOf reads the reasoning of the first choice from a recorded
+// body: a completion, or a stream's events ("data: {...}" lines).
+func reasoningOf(body []byte, stream bool) string {
+	if !stream {
+		var r rawReply
+		if json.Unmarshal(body, &r) != nil || len(r.Choices) == 0 {
+			return ""
+		}
+		return r.Choices[0].Message.text()
+	}
+	var sb strings.Builder
+	for line := range strings.SplitSeq(string(body), "\n") {
+		data, ok := strings.CutPrefix(strings.TrimSpace(line), "data:")
+		if !ok {
+			continue
+		}
+		var r rawReply
+		if json.Unmarshal([]byte(strings.TrimSpace(data)), &r) != nil || len(r.Choices) == 0 {
+			continue
+		}
+		sb.WriteString(r.Choices[0].Delta.text())
+	}
+	return sb.String()
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
@@ -52,6 +53,11 @@ type agentFlags struct {
 	cacheMode   string
 	timeout     time.Duration
 	retries     int
+
+	reasoningEffort string
+	reasoningModel  string
+	extraBody       string
+	dropParams      []string
 
 	maxCost      float64
 	maxEpisodeTk int
@@ -104,6 +110,16 @@ recorded run again exactly, with no model server at all.`,
 	fl.StringVar(&f.cacheMode, "cache-mode", "", "cache mode: off, read, write, read-write or replay (default: read-write with --cache)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "time limit of each try of a model call (default 60s)")
 	fl.IntVar(&f.retries, "retries", 0, "retries of a failed model call (default 5; -1 for none)")
+	addModelFlags(fl, &f.reasoningEffort, &f.extraBody, &f.dropParams)
+	fl.StringVar(&f.reasoningModel, "reasoning-model", "", "treat the model as a reasoning model (yes) or not (no) from the first request, instead of guessing by its name and learning from the server")
+	completeWords(cmd, "reasoning-model", "yes", "no")
+	completeWords(cmd, "reasoning-effort", "minimal", "low", "medium", "high")
+	completeWords(cmd, "drop-param", llm.DroppableParams...)
+
+	completeWords(cmd, "policy", policyLLM, policyRandom, policyWalkthrough, policyExplorer)
+	completeWords(cmd, "protocol", agent.ProtocolText, agent.ProtocolNative)
+	completeWords(cmd, "memory", "none", "conversation", "window", "summary", "hybrid")
+	completeWords(cmd, "cache-mode", "off", "read", "write", "read-write", "replay")
 
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "end the episode once it has cost this many dollars (0: no limit)")
 	fl.IntVar(&f.maxEpisodeTk, "max-episode-tokens", 0, "end the episode once it has used this many tokens (0: no limit)")
@@ -143,6 +159,12 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 	if f.maxTokens > 0 {
 		cfg.MaxTokens = f.maxTokens
 	}
+	cfg.ReasoningEffort = f.reasoningEffort
+	extra, err := parseExtraBody(f.extraBody)
+	if err != nil {
+		return usageError{err}
+	}
+	cfg.ExtraBody = extra
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}
@@ -245,6 +267,18 @@ func agentPolicy(cmd *cobra.Command, f agentFlags) (agent.Policy, llm.Client, st
 	lc.Stream = f.stream
 	lc.Timeout = f.timeout
 	lc.MaxRetries = f.retries
+	lc.DropParams = f.dropParams
+	switch strings.ToLower(f.reasoningModel) {
+	case "":
+	case "yes", "true":
+		yes := true
+		lc.ReasoningModel = &yes
+	case "no", "false":
+		no := false
+		lc.ReasoningModel = &no
+	default:
+		return nil, nil, "", usageError{fmt.Errorf("--reasoning-model %q: want yes or no", f.reasoningModel)}
+	}
 
 	mode := llm.CacheOff
 	if f.cacheDir != "" {
@@ -274,6 +308,19 @@ func agentPolicy(cmd *cobra.Command, f agentFlags) (agent.Policy, llm.Client, st
 		return nil, llm.ReplayFrom(cache, lc.Model, strings.TrimRight(lc.BaseURL, "/")), "", nil
 	}
 
+	if lc.BaseURL != "" {
+		// One call to /models: the one model a server serves is the
+		// default, and a misspelt model fails now, not at every step.
+		checked, err := llm.CheckModel(cmd.Context(), lc)
+		switch {
+		case err == nil:
+			lc = checked
+		case lc.Model != "" || f.policy == policyLLM:
+			return nil, nil, "", err
+		default:
+			return agent.NewExplorer(f.seed), nil, fmt.Sprintf("grue agent: %v: playing the explorer baseline", err), nil
+		}
+	}
 	if !lc.Configured() {
 		if f.policy == policyLLM {
 			return nil, nil, "", errors.New("--policy llm: no model is configured: set OPENAI_API_KEY, OPENAI_BASE_URL or HF_TOKEN (and GRUE_MODEL), or pass --model and --base-url")
@@ -423,10 +470,20 @@ func printStep(w io.Writer, s *agent.Step) {
 	}
 	if s.Reply != nil {
 		for _, r := range s.Reply.Retries {
+			if r.Learned != "" {
+				fmt.Fprintf(w, "retry: %s (learned: %s)\n", r.Error, r.Learned)
+				continue
+			}
 			fmt.Fprintf(w, "retry: %s (waited %s)\n", r.Error, r.Wait.Round(time.Millisecond))
 		}
 		if s.Reply.Cached {
 			fmt.Fprintln(w, "reply: from the cache")
+		}
+		if len(s.Reply.Omitted) > 0 {
+			fmt.Fprintf(w, "not sent: %s\n", strings.Join(s.Reply.Omitted, "; "))
+		}
+		if s.Reply.Reasoning != "" {
+			fmt.Fprintf(w, "REASONING: %s\n", oneLine(s.Reply.Reasoning))
 		}
 	}
 	if s.Thought != "" {
@@ -447,6 +504,40 @@ func printStep(w io.Writer, s *agent.Step) {
 	}
 	obs := strings.TrimSpace(s.Observation)
 	fmt.Fprintf(w, "%s\n", indent(obs, "  "))
+}
+
+// addModelFlags adds the flags that shape model requests beyond the
+// usual sampling ones: --reasoning-effort, --extra-body and --drop-param.
+func addModelFlags(fl *pflag.FlagSet, effort, extra *string, drop *[]string) {
+	fl.StringVar(effort, "reasoning-effort", "", "reasoning_effort sent to the model: minimal, low, medium, high (what the model takes; default: none sent)")
+	fl.StringVar(extra, "extra-body", "", `JSON object of request body fields sent verbatim, e.g. '{"options":{"num_ctx":32768}}' (Ollama), '{"chat_template_kwargs":{"enable_thinking":false}}' (vLLM)`)
+	fl.StringSliceVar(drop, "drop-param", nil, "request parameter never sent to this endpoint (repeatable): "+strings.Join(llm.DroppableParams, ", ")+"; refused ones are also learned from the server's 400")
+}
+
+// completeWords makes the shell complete flag name of cmd with words.
+func completeWords(cmd *cobra.Command, name string, words ...string) {
+	_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// parseExtraBody reads --extra-body: a JSON object, numbers kept as
+// written.
+func parseExtraBody(s string) (map[string]any, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("--extra-body: want a JSON object, such as '{\"think\": false}': %w", err)
+	}
+	if m == nil {
+		return nil, errors.New("--extra-body: want a JSON object, such as '{\"think\": false}', not null")
+	}
+	if dec.More() {
+		return nil, errors.New("--extra-body: text after the JSON object")
+	}
+	return m, nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -239,6 +240,15 @@ func evalClient(f evalFlags) (llm.Client, string, error) {
 	}
 	if f.baseURL != "" {
 		lc.BaseURL = f.baseURL
+	}
+	if lc.BaseURL != "" {
+		// One call to /models: a server's one model is the default, and
+		// a misspelt model fails before any task.
+		checked, err := llm.CheckModel(context.Background(), lc)
+		if err != nil {
+			return nil, "", err
+		}
+		lc = checked
 	}
 	if !lc.Configured() {
 		return nil, "", errors.New("no model is configured: set OPENAI_API_KEY, OPENAI_BASE_URL or HF_TOKEN (and GRUE_MODEL), or pass --model and --base-url; --policy reference runs the tasks' reference solutions without a model")

@@ -88,7 +88,11 @@ grue's packages and a game at hand (:help inside says more).`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageError{err}
 	})
-	root.CompletionOptions.DisableDefaultCmd = true
+	// grue completion bash|zsh|fish|powershell prints a shell's
+	// completion script (cobra's); grue --version prints what grue
+	// version does.
+	root.Version = Version()
+	root.SetVersionTemplate("grue {{.Version}}\n")
 	root.AddCommand(newVersionCmd(), newPlayCmd(), newGamesCmd(), newServeCmd())
 	setupREPL(root, stdin, stdout, stderr)
 	root.AddCommand(newAgentCmd(stdout, stderr))

@@ -135,8 +135,12 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 		return err
 	}
 	defer rl.Close()
-	return playTerminal(m, rl, out, width)
+	return playTerminal(m, rl, out, width, noColor())
 }
+
+// noColor reports whether the user asked for no colours or other ANSI
+// styling: NO_COLOR set and not empty (https://no-color.org).
+func noColor() bool { return os.Getenv("NO_COLOR") != "" }
 
 // machine is what grue play needs of a *zmachine.Machine.
 type machine interface {
@@ -202,16 +206,20 @@ type lineReader interface {
 }
 
 // playTerminal plays m in a terminal: the status line in reverse video when
-// it changes, then the game's text; the text's last line (the game's prompt,
+// it changes (plain when plain is set: NO_COLOR), then the game's text; the text's last line (the game's prompt,
 // such as ">") becomes the prompt of the line editor. It ends when the game
 // halts, at Ctrl-D, or at Ctrl-C on an empty line.
-func playTerminal(m machine, rl lineReader, out io.Writer, width int) error {
+func playTerminal(m machine, rl lineReader, out io.Writer, width int, plain bool) error {
+	style := "\x1b[7m%s\x1b[0m\n"
+	if plain {
+		style = "%s\n"
+	}
 	status := ""
 	show := func(text string) error {
 		if s := m.StatusLine(); s != status {
 			status = s
 			if s != "" {
-				if _, err := fmt.Fprintf(out, "\x1b[7m%s\x1b[0m\n", padRight(s, width)); err != nil {
+				if _, err := fmt.Fprintf(out, style, padRight(s, width)); err != nil {
 					return err
 				}
 			}

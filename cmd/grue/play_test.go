@@ -127,7 +127,7 @@ func TestPlayTerminal(t *testing.T) {
 	m := &fakeMachine{}
 	rl := &fakeReadline{lines: []string{"look", "wait"}, errs: []error{nil, nil}}
 	var out strings.Builder
-	if err := playTerminal(m, rl, &out, 30); err != nil {
+	if err := playTerminal(m, rl, &out, 30, false); err != nil {
 		t.Fatal(err)
 	}
 	// The status line shows at the start and again when it changes; the
@@ -144,7 +144,7 @@ func TestPlayTerminal(t *testing.T) {
 	m = &fakeMachine{}
 	rl = &fakeReadline{lines: []string{"quit", "look"}, errs: []error{nil, nil}}
 	out.Reset()
-	if err := playTerminal(m, rl, &out, 30); err != nil {
+	if err := playTerminal(m, rl, &out, 30, false); err != nil {
 		t.Fatal(err)
 	}
 	if want := status("0") + "Welcome.\n\nBye.\n"; out.String() != want {
@@ -154,7 +154,7 @@ func TestPlayTerminal(t *testing.T) {
 	// Ctrl-C clears a line being typed; on an empty line it ends the game.
 	m = &fakeMachine{}
 	rl = &fakeReadline{lines: []string{"half", "", "look"}, errs: []error{readline.ErrInterrupt, readline.ErrInterrupt, nil}}
-	if err := playTerminal(m, rl, io.Discard, 30); err != nil {
+	if err := playTerminal(m, rl, io.Discard, 30, false); err != nil {
 		t.Fatal(err)
 	}
 	if len(m.inputs) != 0 {
@@ -164,7 +164,7 @@ func TestPlayTerminal(t *testing.T) {
 	// Machine errors come back.
 	rl = &fakeReadline{lines: []string{"boom"}, errs: []error{nil}}
 	var zerr *zmachine.Error
-	if err := playTerminal(&fakeMachine{}, rl, io.Discard, 30); !errors.As(err, &zerr) {
+	if err := playTerminal(&fakeMachine{}, rl, io.Discard, 30, false); !errors.As(err, &zerr) {
 		t.Errorf("playTerminal error = %v, want a *zmachine.Error", err)
 	}
 }
@@ -190,5 +190,19 @@ func TestPadRight(t *testing.T) {
 	}
 	if got := padRight("abcdef", 4); got != "abcdef" {
 		t.Errorf("padRight(abcdef, 4) = %q", got)
+	}
+}
+
+// With NO_COLOR the status line is plain text: no escape sequences.
+func TestPlayTerminalNoColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	m := &fakeMachine{}
+	rl := &fakeReadline{lines: []string{"look"}, errs: []error{nil}}
+	var out strings.Builder
+	if err := playTerminal(m, rl, &out, 30, noColor()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "\x1b") || !strings.HasPrefix(out.String(), padRight("Room          Moves: 0", 30)+"\n") {
+		t.Errorf("screen %q", out.String())
 	}
 }

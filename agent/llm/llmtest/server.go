@@ -72,6 +72,14 @@ type Response struct {
 	Truncate bool
 	// Drop closes the connection without any answer.
 	Drop bool
+	// Reasoning is sent in the message (or the stream's deltas) under
+	// ReasoningField: "reasoning_content" (vLLM, DeepSeek) when "", or
+	// "reasoning" (Ollama, routers). ReasoningTokens, when not 0, is
+	// reported in usage.completion_tokens_details.reasoning_tokens and
+	// counted in the completion tokens.
+	Reasoning       string
+	ReasoningField  string
+	ReasoningTokens int
 }
 
 // Text returns a reply whose message is content.
@@ -129,6 +137,10 @@ type Server struct {
 	fallback func(Request) Response
 	requests []Request
 	served   int
+
+	models []string                  // GET /models lists them; nil: 404
+	checks []func(Request) *Response // run before an answer is taken
+	think  *thinking
 }
 
 // NewServer starts a server with an empty queue.
@@ -140,6 +152,10 @@ func NewServer() *Server {
 
 // URL returns the base URL a client is given: http://127.0.0.1:PORT/v1.
 func (s *Server) URL() string { return s.ts.URL + "/v1" }
+
+// Root returns the server's URL with no path: http://127.0.0.1:PORT, the
+// base of a classic Azure URL.
+func (s *Server) Root() string { return s.ts.URL }
 
 // Close stops the server, cutting short any answer that is waiting out a
 // delay.
@@ -222,22 +238,29 @@ func (s *Server) Requests() []Request {
 
 // serve answers one request.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+		s.listModels(w, r)
+		return
+	}
 	body, err := io.ReadAll(r.Body)
-	req := Request{Raw: body, Header: r.Header.Clone(), Path: r.URL.Path}
+	req := Request{Raw: body, Header: r.Header.Clone(), Path: r.URL.Path, Query: r.URL.RawQuery}
 	if err == nil {
 		err = json.Unmarshal(body, &req)
-		req.Raw, req.Header, req.Path = body, r.Header.Clone(), r.URL.Path
+		req.Raw, req.Header, req.Path, req.Query = body, r.Header.Clone(), r.URL.Path, r.URL.RawQuery
 	}
 
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	n := len(s.requests)
 	var resp Response
+	refused := s.check(req)
 	switch {
-	case r.URL.Path != "/v1/chat/completions":
+	case !strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		resp = Error(http.StatusNotFound, "", fmt.Sprintf("llmtest: no endpoint %s %s", r.Method, r.URL.Path))
 	case err != nil:
 		resp = Error(http.StatusBadRequest, "", fmt.Sprintf("llmtest: request %d: body is not a chat request: %v", n, err))
+	case refused != nil:
+		resp = *refused
 	case len(s.queue) > 0:
 		resp = s.queue[0]
 		s.queue = s.queue[1:]
@@ -251,6 +274,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.served++
 	id := fmt.Sprintf("chatcmpl-llmtest-%d", s.served)
+	if refused == nil && err == nil {
+		s.think.apply(req, &resp)
+	}
 	s.mu.Unlock()
 
 	if resp.Delay > 0 {
@@ -331,12 +357,18 @@ func usageOf(req Request, resp Response) *wireUsage {
 	if resp.NoUsage {
 		return nil
 	}
+	var u *wireUsage
 	if resp.Usage != nil {
-		return &wireUsage{resp.Usage.PromptTokens, resp.Usage.CompletionTokens, resp.Usage.TotalTokens}
+		u = &wireUsage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, TotalTokens: resp.Usage.TotalTokens}
+	} else {
+		p := llm.EstimateMessages(req.LLMMessages())
+		c := llm.EstimateMessages([]llm.Message{{Content: resp.Content, ToolCalls: resp.ToolCalls}}) + resp.ReasoningTokens
+		u = &wireUsage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
 	}
-	p := llm.EstimateMessages(req.LLMMessages())
-	c := llm.EstimateMessages([]llm.Message{{Content: resp.Content, ToolCalls: resp.ToolCalls}})
-	return &wireUsage{p, c, p + c}
+	if resp.ReasoningTokens > 0 {
+		u.Details = &wireDetails{ReasoningTokens: resp.ReasoningTokens}
+	}
+	return u
 }
 
 // modelOf is the model the answer names.
@@ -369,6 +401,7 @@ func completionOf(req Request, resp Response, id string) completion {
 	if content != "" || len(msg.ToolCalls) == 0 {
 		msg.Content = &content
 	}
+	msg.setReasoning(resp, resp.Reasoning)
 	return completion{
 		ID: id, Object: "chat.completion", Created: created, Model: modelOf(req, resp),
 		Choices: []choice{{Index: 0, Message: msg, FinishReason: &fr}},
@@ -390,6 +423,11 @@ func (s *Server) stream(w http.ResponseWriter, req Request, resp Response, id st
 	str := func(s string) *string { return &s }
 	var events []completion
 	events = append(events, chunk(&wireMessage{Role: llm.Assistant, Content: str("")}, nil))
+	for _, piece := range pieces(resp.Reasoning, 0) {
+		d := &wireMessage{}
+		d.setReasoning(resp, piece)
+		events = append(events, chunk(d, nil))
+	}
 	for _, piece := range pieces(resp.Content, 0) {
 		events = append(events, chunk(&wireMessage{Content: str(piece)}, nil))
 	}

@@ -25,13 +25,16 @@ type Request struct {
 	ResponseFormat      *ResponseFormat `json:"response_format,omitempty"`
 	Stream              bool            `json:"stream,omitempty"`
 	StreamOptions       *StreamOptions  `json:"stream_options,omitempty"`
+	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
 
 	// Raw is the request body as received.
 	Raw json.RawMessage `json:"-"`
 	// Header is the request's HTTP header (Authorization included).
 	Header http.Header `json:"-"`
-	// Path is the URL path the request was sent to.
-	Path string `json:"-"`
+	// Path is the URL path the request was sent to, Query its query
+	// (api-version=... on an Azure path).
+	Path  string `json:"-"`
+	Query string `json:"-"`
 }
 
 // Message is a chat message on the wire. Content given as a list of parts
@@ -196,15 +199,31 @@ type choice struct {
 }
 
 type wireMessage struct {
-	Role      string     `json:"role,omitempty"`
-	Content   *string    `json:"content,omitempty"`
-	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	Role             string     `json:"role,omitempty"`
+	Content          *string    `json:"content,omitempty"`
+	ReasoningContent string     `json:"reasoning_content,omitempty"`
+	Reasoning        string     `json:"reasoning,omitempty"`
+	ToolCalls        []ToolCall `json:"tool_calls,omitempty"`
+}
+
+// setReasoning puts text in the field resp names.
+func (m *wireMessage) setReasoning(resp Response, text string) {
+	if resp.ReasoningField == "reasoning" {
+		m.Reasoning = text
+	} else {
+		m.ReasoningContent = text
+	}
 }
 
 type wireUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
+	PromptTokens     int          `json:"prompt_tokens"`
+	CompletionTokens int          `json:"completion_tokens"`
+	TotalTokens      int          `json:"total_tokens"`
+	Details          *wireDetails `json:"completion_tokens_details,omitempty"`
+}
+
+type wireDetails struct {
+	ReasoningTokens int `json:"reasoning_tokens"`
 }
 
 type errorBody struct {
