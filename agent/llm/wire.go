@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -100,12 +101,26 @@ type tryRecord struct {
 	retryAfterMs string
 }
 
-// recorder is the transport under go-openai: it restores a zero
-// temperature in the request body and records the response's status and
-// Retry-After headers in the try's tryRecord.
-type recorder struct{ base http.RoundTripper }
+// recorder is the transport under go-openai: it adds the base URL's query
+// to the request's, restores a zero temperature in the request body and
+// records the response's status and Retry-After headers in the try's
+// tryRecord.
+type recorder struct {
+	base  http.RoundTripper
+	query url.Values
+}
 
 func (t *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.query) > 0 {
+		q := r.URL.Query()
+		for k, vs := range t.query {
+			if !q.Has(k) {
+				q[k] = vs
+			}
+		}
+		r = r.Clone(r.Context())
+		r.URL.RawQuery = q.Encode()
+	}
 	if r.Body != nil && r.Method == http.MethodPost {
 		b, err := io.ReadAll(r.Body)
 		r.Body.Close()
