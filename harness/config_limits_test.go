@@ -253,3 +253,21 @@ func TestRunRecordsKeyVariableNotKeys(t *testing.T) {
 		t.Errorf("the echo variant's error %q: want the echoed URL there, masked", rec.Error)
 	}
 }
+
+// TestLoadResultsFIFO: grue exp compare on a named pipe blocked forever.
+func TestLoadResultsFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), ResultsFile)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := LoadResults(fifo); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, boundedfile.ErrNotRegular) {
+			t.Errorf("LoadResults(named pipe) = %v, want it refused", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("LoadResults blocked on a named pipe")
+	}
+}

@@ -55,6 +55,32 @@ func (e *Error) Error() string {
 // Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Open opens the regular file at path for reading (symbolic links
+// followed), for a caller that reads it as a stream and bounds what it
+// reads itself; anything but a regular file is refused, as by [ReadFile],
+// without blocking on a named pipe.
+func Open(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{Path: path, Kind: kind(fi.Mode()), Err: ErrNotRegular}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = &Error{Path: path, Kind: kind(fi.Mode()), Err: ErrNotRegular}
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
 // ReadFile reads the regular file at path (symbolic links followed), or
 // returns an error without reading a byte when it is anything else, and
 // an [*Error] matching [ErrTooLarge] when it holds more than limit bytes
