@@ -104,11 +104,14 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	// go-openai appends the path to the base URL as a string, which puts
 	// it inside a query the URL has (?api-version=..., ?api_key=...): the
 	// transport adds the query to each request instead.
-	query := u.Query()
-	u.RawQuery, u.ForceQuery = "", false
+	query, baseURL := u.Query(), cfg.BaseURL
+	if u.RawQuery != "" || u.ForceQuery {
+		u.RawQuery, u.ForceQuery = "", false
+		baseURL = u.String()
+	}
 	hc.Transport = &recorder{base: base, query: query}
 	oc := openai.DefaultConfig(cfg.APIKey)
-	oc.BaseURL = strings.TrimRight(u.String(), "/")
+	oc.BaseURL = strings.TrimRight(baseURL, "/")
 	oc.HTTPClient = hc
 	c.api = openai.NewClientWithConfig(oc)
 	return c, nil
