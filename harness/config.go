@@ -222,13 +222,13 @@ func LoadConfig(path string) (*Config, error) {
 // ParseConfig decodes YAML into a Config without validating it (see
 // Validate). Unknown fields and values of the wrong type are errors; name
 // is the file name used in them. Dir is left "". data must be at most
-// MaxConfigBytes, and expand (aliases replaced by what they stand for) to
-// at most MaxConfigNodes values.
+// MaxConfigBytes, nest at most MaxConfigDepth deep, and expand (aliases
+// replaced by what they stand for) to at most MaxConfigNodes values.
 func ParseConfig(data []byte, name string) (*Config, error) {
 	if len(data) > MaxConfigBytes {
 		return nil, &FieldError{File: name, Msg: fmt.Sprintf("larger than the limit of %s", boundedfile.FormatSize(MaxConfigBytes))}
 	}
-	if err := checkExpansion(data, name); err != nil {
+	if err := checkDocument(data, name); err != nil {
 		return nil, err
 	}
 	var cfg Config
