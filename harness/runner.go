@@ -599,7 +599,8 @@ func newClients(cfg *Config) (*clients, error) {
 			if err := llm.CheckKeyEnv(v.APIKeyEnv); err != nil {
 				return nil, fmt.Errorf("variant %s: api_key_env: %w", v.Name, err)
 			}
-			if lc.APIKey == "" {
+			if lc.APIKey == "" && mode != llm.CacheReplayOnly {
+				// A replay sends nothing: it needs no key.
 				return nil, fmt.Errorf("variant %s: api_key_env: the variable %s is not set", v.Name, v.APIKeyEnv)
 			}
 		}
