@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -25,6 +24,7 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/memory"
 	"github.com/grue-lab/grue/game/mcp"
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
 // The policies a variant may play with: the ReAct agent asking a model,
@@ -217,9 +217,10 @@ func (e *FieldError) Error() string {
 
 // LoadConfig reads and validates the experiment config in the YAML file
 // path. Relative paths in it are taken from the file's folder. Every error
-// names the file, the line and column, and the field.
+// names the file, the line and column, and the field. The file must be a
+// regular file of at most MaxConfigBytes.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.ReadFile(path, MaxConfigBytes)
 	if err != nil {
 		return nil, fmt.Errorf("experiment config: %w", err)
 	}
@@ -236,8 +237,16 @@ func LoadConfig(path string) (*Config, error) {
 
 // ParseConfig decodes YAML into a Config without validating it (see
 // Validate). Unknown fields and values of the wrong type are errors; name
-// is the file name used in them. Dir is left "".
+// is the file name used in them. Dir is left "". data must be at most
+// MaxConfigBytes, nest at most MaxConfigDepth deep, and expand (aliases
+// replaced by what they stand for) to at most MaxConfigNodes values.
 func ParseConfig(data []byte, name string) (*Config, error) {
+	if len(data) > MaxConfigBytes {
+		return nil, &FieldError{File: name, Msg: fmt.Sprintf("larger than the limit of %s", boundedfile.FormatSize(MaxConfigBytes))}
+	}
+	if err := checkDocument(data, name); err != nil {
+		return nil, err
+	}
 	var cfg Config
 	err := yaml.UnmarshalWithOptions(data, &cfg, yaml.Strict())
 	if err != nil {
@@ -348,12 +357,19 @@ var variantName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // and one game, variant names unique and usable as file names, known
 // policies, protocols, memory strategies and tools, games that open and,
 // for the walkthrough policy, have a walkthrough, prompt files that can be
-// read, seeds and limits in range. It reports every problem it finds, each
-// a *FieldError naming the field, joined (errors.Join).
+// read, seeds and limits in range, api_key_env naming an LLM key variable
+// (llm.CheckKeyEnv). It reports every problem it finds, each a
+// *FieldError naming the field, joined (errors.Join). A config over the
+// size limits (MaxVariants, MaxGames, MaxSeeds, MaxEpisodes, MaxSteps,
+// MaxParallel, MaxRetries) is reported for that alone, before anything
+// is done for its variants, games or seeds.
 func (c *Config) Validate() error {
 	var errs []error
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, &FieldError{File: c.File, Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	if c.checkSizes(bad) {
+		return errors.Join(errs...)
 	}
 	if strings.TrimSpace(c.Name) == "" {
 		bad("name", "the experiment has no name")
@@ -406,8 +422,13 @@ func (c *Config) Validate() error {
 		if v.SystemPrompt != "" && v.SystemPromptFile != "" {
 			bad(at("system_prompt_file"), "give system_prompt or system_prompt_file, not both")
 		} else if v.SystemPromptFile != "" {
-			if _, err := os.ReadFile(c.path(v.SystemPromptFile)); err != nil {
+			if _, err := boundedfile.ReadFile(c.path(v.SystemPromptFile), MaxPromptBytes); err != nil {
 				bad(at("system_prompt_file"), "%v", err)
+			}
+		}
+		if v.APIKeyEnv != "" {
+			if err := llm.CheckKeyEnv(v.APIKeyEnv); err != nil {
+				bad(at("api_key_env"), "%v", err)
 			}
 		}
 		if len(v.Tools) > 0 {
@@ -458,10 +479,12 @@ func (c *Config) Validate() error {
 	case c.Trials < 0:
 		bad("trials", "negative trials %d", c.Trials)
 	}
+	seenSeed := make(map[int64]bool, len(c.Seeds))
 	for i, s := range c.Seeds {
-		if slices.Index(c.Seeds, s) != i {
+		if seenSeed[s] {
 			bad(fmt.Sprintf("seeds[%d]", i), "seed %d is listed twice", s)
 		}
+		seenSeed[s] = true
 	}
 	if c.MaxSteps < 0 {
 		bad("max_steps", "negative max_steps %d", c.MaxSteps)
@@ -494,6 +517,41 @@ func (c *Config) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkSizes reports (through bad) the counts of c over their limits, and
+// whether there was one: such a config is not looked at further.
+func (c *Config) checkSizes(bad func(field, format string, args ...any)) bool {
+	over := false
+	check := func(field string, n, limit int, what string) {
+		if n > limit {
+			bad(field, "%d %s, more than the limit of %d", n, what, limit)
+			over = true
+		}
+	}
+	check("variants", len(c.Variants), MaxVariants, "variants")
+	check("games", len(c.Games), MaxGames, "games")
+	check("seeds", len(c.Seeds), MaxSeeds, "seeds")
+	check("trials", c.Trials, MaxSeeds, "trials")
+	check("max_steps", c.MaxSteps, MaxSteps, "steps")
+	check("parallel", c.Parallel, MaxParallel, "episodes at once")
+	check("retries", c.Retries, MaxRetries, "retries")
+	if over {
+		return true
+	}
+	seeds := len(c.Seeds)
+	field := "seeds"
+	if seeds == 0 {
+		seeds, field = max(c.Trials, DefaultTrials), "trials"
+		if c.Trials == 0 {
+			field = "games"
+		}
+	}
+	if n := len(c.Variants) * len(c.Games) * seeds; n > MaxEpisodes {
+		bad(field, "%d variants x %d games x %d seeds = %d episodes, more than the limit of %d", len(c.Variants), len(c.Games), seeds, n, MaxEpisodes)
+		return true
+	}
+	return false
 }
 
 // locate gives the FieldErrors in err the line and column of their field
@@ -553,12 +611,13 @@ func (c *Config) path(p string) string {
 }
 
 // SeedList returns the game seeds the config plays: Seeds, or Trials
-// seeds from BaseSeed (DefaultTrials when neither is given).
+// seeds from BaseSeed (DefaultTrials when neither is given), at most
+// MaxSeeds of them (Validate refuses a config with more).
 func (c *Config) SeedList() []int64 {
 	if len(c.Seeds) > 0 {
 		return slices.Clone(c.Seeds)
 	}
-	n := c.Trials
+	n := min(c.Trials, MaxSeeds)
 	if n <= 0 {
 		n = DefaultTrials
 	}
@@ -606,9 +665,11 @@ type canonicalVariant struct {
 func (c *Config) Hash() string {
 	cv := canonical{Name: c.Name, Games: slices.Clone(c.Games), Seeds: c.SeedList(), MaxSteps: c.Steps(), Limits: c.Limits}
 	for _, v := range c.Variants {
+		// A key in the base URL's query is no part of the experiment.
+		v.BaseURL = llm.RedactURL(v.BaseURL)
 		x := canonicalVariant{Variant: v}
 		if v.SystemPromptFile != "" {
-			if b, err := os.ReadFile(c.path(v.SystemPromptFile)); err == nil {
+			if b, err := boundedfile.ReadFile(c.path(v.SystemPromptFile), MaxPromptBytes); err == nil {
 				x.SystemPromptText = string(b)
 			}
 			x.SystemPromptFile = filepath.Base(v.SystemPromptFile)
@@ -729,7 +790,7 @@ func (v Variant) AgentConfig() agent.Config {
 func (c *Config) AgentConfig(v Variant, llmSeed int64) (agent.Config, error) {
 	cfg := v.AgentConfig()
 	if v.SystemPromptFile != "" {
-		b, err := os.ReadFile(c.path(v.SystemPromptFile))
+		b, err := boundedfile.ReadFile(c.path(v.SystemPromptFile), MaxPromptBytes)
 		if err != nil {
 			return cfg, fmt.Errorf("variant %s: system_prompt_file: %w", v.Name, err)
 		}

@@ -7,9 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
+	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
 // DefaultVersion is the grue version stored with a result or manifest
@@ -48,11 +51,15 @@ type Manifest struct {
 	Resumes []Resume `json:"resumes,omitempty"`
 }
 
-// Endpoint is the model an llm variant was run with.
+// Endpoint is the model an llm variant was run with: the model, the
+// endpoint (its credentials masked by llm.RedactURL) and the name of the
+// environment variable whose value was sent as the API key ("" when none
+// was), never the key.
 type Endpoint struct {
-	Variant string `json:"variant"`
-	Model   string `json:"model"`
-	BaseURL string `json:"base_url"`
+	Variant   string `json:"variant"`
+	Model     string `json:"model"`
+	BaseURL   string `json:"base_url"`
+	APIKeyEnv string `json:"api_key_env,omitempty"`
 	// SeedIgnored says why the endpoint does not honour the model's seed
 	// (llm.Config.SeedIgnored), so that the run is not seed-reproducible
 	// there; empty when nothing is known against it.
@@ -70,10 +77,13 @@ type Resume struct {
 	Retried     int       `json:"retried,omitempty"`
 }
 
+// MaxManifestBytes is the largest manifest ReadManifest reads.
+const MaxManifestBytes = 64 << 20
+
 // ReadManifest reads the manifest of run directory dir.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
-	b, err := os.ReadFile(path)
+	b, err := boundedfile.ReadFile(path, MaxManifestBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
@@ -95,6 +105,17 @@ func (m *Manifest) Write(dir string) error {
 		return fmt.Errorf("write manifest: %w", err)
 	}
 	return nil
+}
+
+// redacted returns a copy of c for a record: the credentials in its base
+// URLs masked (llm.RedactURL).
+func (c *Config) redacted() *Config {
+	r := *c
+	r.Variants = slices.Clone(c.Variants)
+	for i := range r.Variants {
+		r.Variants[i].BaseURL = llm.RedactURL(r.Variants[i].BaseURL)
+	}
+	return &r
 }
 
 // exists reports whether path exists.

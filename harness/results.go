@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
 // ResultsFile is the name of the JSON Lines file in a run directory that
@@ -75,7 +77,7 @@ func LoadResults(paths ...string) (*ResultSet, error) {
 		} else if fi.IsDir() {
 			file = filepath.Join(p, ResultsFile)
 		}
-		f, err := os.Open(file)
+		f, err := boundedfile.Open(file)
 		if err != nil {
 			return nil, fmt.Errorf("load results: %w", err)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
 // TrajectoriesDir is the folder of a run directory that holds one
@@ -109,6 +110,9 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("run experiment: %w", err)
+	}
+	if opts.Parallel > MaxParallel {
+		return nil, fmt.Errorf("run experiment: %d episodes at once, more than the limit of %d", opts.Parallel, MaxParallel)
 	}
 	r := &runner{cfg: cfg, opts: opts, hash: cfg.Hash(), steps: cfg.Steps(), retry: map[EpisodeKey]EpisodeRecord{}}
 	r.out = opts.Out
@@ -273,7 +277,7 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 			return nil, fmt.Errorf("run experiment: %w", err)
 		}
 		r.manifest = &Manifest{
-			Config: r.cfg, ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: versionOr(r.opts.Version),
+			Config: r.cfg.redacted(), ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: versionOr(r.opts.Version),
 			Started: time.Now().UTC(), Command: r.opts.Command, Episodes: len(all),
 		}
 		return done, nil
@@ -320,7 +324,7 @@ func (r *runner) checkEndpoints(m *Manifest, rs *ResultSet) error {
 		i := slices.IndexFunc(m.Endpoints, func(e Endpoint) bool { return e.Variant == now.Variant })
 		if i >= 0 {
 			was := m.Endpoints[i]
-			if was.Model == now.Model && strings.TrimRight(was.BaseURL, "/") == strings.TrimRight(now.BaseURL, "/") {
+			if was.Model == now.Model && llm.RedactURL(strings.TrimRight(was.BaseURL, "/")) == strings.TrimRight(now.BaseURL, "/") {
 				continue
 			}
 			return fmt.Errorf("variant %s was played with model %q at %s, and now gets model %q at %s%s: %w; set them as they were, or run into a new directory",
@@ -486,12 +490,15 @@ type Trajectory struct {
 	*agent.RunResult
 }
 
+// MaxTrajectoryBytes is the largest trajectory file ReadTrajectory reads.
+const MaxTrajectoryBytes = 1 << 30
+
 // ReadTrajectory reads the trajectory file of rec in run directory dir.
 func ReadTrajectory(dir string, rec EpisodeRecord) (*Trajectory, error) {
 	if rec.Trajectory == "" {
 		return nil, fmt.Errorf("read trajectory: %s has none", rec.Key())
 	}
-	b, err := os.ReadFile(filepath.Join(dir, rec.Trajectory))
+	b, err := boundedfile.ReadFile(filepath.Join(dir, rec.Trajectory), MaxTrajectoryBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read trajectory: %w", err)
 	}
@@ -601,8 +608,17 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 		if !lc.Configured() {
 			return nil, fmt.Errorf("variant %s: no model configured: give model and base_url in the config, or set OPENAI_BASE_URL and GRUE_MODEL (or OPENAI_API_KEY, or HF_TOKEN)", v.Name)
 		}
+		if v.APIKeyEnv != "" {
+			if err := llm.CheckKeyEnv(v.APIKeyEnv); err != nil {
+				return nil, fmt.Errorf("variant %s: api_key_env: %w", v.Name, err)
+			}
+			if lc.APIKey == "" && mode != llm.CacheReplayOnly {
+				// A replay sends nothing: it needs no key.
+				return nil, fmt.Errorf("variant %s: api_key_env: the variable %s is not set", v.Name, v.APIKeyEnv)
+			}
+		}
 		base := strings.TrimRight(lc.BaseURL, "/")
-		cs.endpoints = append(cs.endpoints, Endpoint{Variant: v.Name, Model: lc.Model, BaseURL: base, SeedIgnored: lc.SeedIgnored()})
+		cs.endpoints = append(cs.endpoints, Endpoint{Variant: v.Name, Model: lc.Model, BaseURL: llm.RedactURL(base), APIKeyEnv: lc.KeyEnv, SeedIgnored: lc.SeedIgnored()})
 		if mode != llm.CacheOff && cache == nil {
 			c, err := llm.NewCache(cfg.path(cfg.Cache.Dir), mode)
 			if err != nil {
@@ -640,10 +656,13 @@ func variantLLMConfig(v Variant, env llm.Config) llm.Config {
 	}
 	if v.BaseURL != "" && strings.TrimRight(v.BaseURL, "/") != strings.TrimRight(env.BaseURL, "/") {
 		lc.BaseURL = v.BaseURL
-		lc.APIKey = ""
+		lc.APIKey, lc.KeyEnv = "", ""
 	}
 	if v.APIKeyEnv != "" {
-		lc.APIKey = os.Getenv(v.APIKeyEnv)
+		lc.APIKey, lc.KeyEnv = os.Getenv(v.APIKeyEnv), v.APIKeyEnv
+	}
+	if lc.APIKey == "" {
+		lc.KeyEnv = ""
 	}
 	lc.Stream = v.Stream
 	lc.DropParams = slices.Clone(v.DropParams)

@@ -95,7 +95,7 @@ func (s *Session) choosePlayer(a *agent.Agent) (string, error) {
 		}
 		why = fmt.Sprintf("the model cannot be used: %v", err)
 	case lc.BaseURL != "":
-		why = fmt.Sprintf("no model named for %s: set GRUE_MODEL or start grue with --model", lc.BaseURL)
+		why = fmt.Sprintf("no model named for %s: set GRUE_MODEL or start grue with --model", llm.RedactURL(lc.BaseURL))
 	case lc.Model != "":
 		why = fmt.Sprintf("no endpoint for model %s: set OPENAI_API_KEY or OPENAI_BASE_URL, or start grue with --base-url", lc.Model)
 	default:

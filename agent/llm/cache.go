@@ -15,7 +15,12 @@ import (
 	"sync/atomic"
 
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
+
+// MaxCacheEntryBytes is the largest cache file Get reads: a larger one, or
+// one that is not a regular file, is a corrupt entry (a miss).
+const MaxCacheEntryBytes = 64 << 20
 
 // CacheMode says what a Cache does with a call.
 type CacheMode int
@@ -169,7 +174,7 @@ func payloadOf(req Request, baseURL string) keyPayload {
 		msgs = []Message{}
 	}
 	return keyPayload{
-		Model: req.Model, BaseURL: strings.TrimRight(baseURL, "/"),
+		Model: req.Model, BaseURL: RedactURL(strings.TrimRight(baseURL, "/")),
 		Messages: msgs, Tools: req.Tools, ToolChoice: req.ToolChoice,
 		Temperature: req.Temperature, Seed: req.Seed, MaxTokens: req.MaxTokens, JSON: req.JSON,
 		ReasoningEffort: req.ReasoningEffort, Extra: req.Extra,
@@ -177,9 +182,11 @@ func payloadOf(req Request, baseURL string) keyPayload {
 }
 
 // CacheKey returns the cache key of req sent to baseURL: the hex SHA-256
-// of a canonical JSON of the model (req.Model), the base URL, the
-// messages, tools, tool choice, temperature, seed, max tokens, JSON
-// flag, reasoning effort and extra body fields. The request should have the client's defaults filled in (see
+// of a canonical JSON of the model (req.Model), the base URL (with its
+// credentials masked by RedactURL, so that no cache file holds them and a
+// new key does not empty the cache), the messages, tools, tool choice,
+// temperature, seed, max tokens, JSON flag, reasoning effort and extra
+// body fields. The request should have the client's defaults filled in (see
 // Resolver); Cached does that.
 func CacheKey(req Request, baseURL string) string {
 	b, err := json.Marshal(payloadOf(req, baseURL))
@@ -213,7 +220,7 @@ func (c *Cache) Get(key string) (reply *Reply, ok bool, err error) {
 	if len(key) < 2 {
 		return nil, false, fmt.Errorf("llm cache: bad key %q", key)
 	}
-	b, err := os.ReadFile(c.path(key))
+	b, err := boundedfile.ReadFile(c.path(key), MaxCacheEntryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.misses.Add(1)
 		return nil, false, nil

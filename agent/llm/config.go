@@ -45,6 +45,10 @@ type Config struct {
 	Model   string `json:"model"`
 	BaseURL string `json:"base_url"`
 	APIKey  string `json:"-"`
+	// KeyEnv names the environment variable APIKey was read from
+	// (OPENAI_API_KEY, HF_TOKEN...), "" when none was: what a record may
+	// say about the key.
+	KeyEnv string `json:"key_env,omitempty"`
 
 	// Timeout bounds each try (a streamed reply included), not the whole
 	// call with its retries.
@@ -141,10 +145,13 @@ func ConfigFromEnv() Config {
 		APIKey:     os.Getenv("OPENAI_API_KEY"),
 		APIVersion: os.Getenv("OPENAI_API_VERSION"),
 	}
+	if c.APIKey != "" {
+		c.KeyEnv = "OPENAI_API_KEY"
+	}
 	hf := os.Getenv("HF_TOKEN")
 	switch {
 	case c.APIKey == "" && c.BaseURL == "" && hf != "":
-		c.BaseURL, c.APIKey = HFRouterBaseURL, hf
+		c.BaseURL, c.APIKey, c.KeyEnv = HFRouterBaseURL, hf, "HF_TOKEN"
 		if c.Model == "" {
 			c.Model = DefaultHFModel
 		}
@@ -169,13 +176,17 @@ func ConfigFromEnv() Config {
 // client needs.
 func (c Config) Configured() bool { return c.BaseURL != "" && c.Model != "" }
 
-// String describes c without its API key.
+// String describes c without its API key, and with the credentials of
+// its base URL masked (RedactURL).
 func (c Config) String() string {
 	key := "none"
 	if c.APIKey != "" {
 		key = "set"
+		if c.KeyEnv != "" {
+			key = "from " + c.KeyEnv
+		}
 	}
-	return fmt.Sprintf("model=%q base_url=%q api_key=%s", c.Model, c.BaseURL, key)
+	return fmt.Sprintf("model=%q base_url=%q api_key=%s", c.Model, RedactURL(c.BaseURL), key)
 }
 
 // GoString describes c without its API key, for %#v.

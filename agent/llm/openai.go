@@ -54,7 +54,7 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	}
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", cfg.BaseURL)
+		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", RedactURL(cfg.BaseURL))
 	}
 	azure, err := azureOf(&cfg)
 	if err != nil {
@@ -122,9 +122,17 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc.Transport = &recorder{base: base}
+	// go-openai appends the path to the base URL as a string, which puts
+	// it inside a query the URL has (?api-version=..., ?api_key=...): the
+	// transport adds the query to each request instead.
+	query, baseURL := u.Query(), cfg.BaseURL
+	if u.RawQuery != "" || u.ForceQuery {
+		u.RawQuery, u.ForceQuery = "", false
+		baseURL = u.String()
+	}
+	hc.Transport = &recorder{base: base, query: query}
 	oc := openai.DefaultConfig(cfg.APIKey)
-	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	oc.BaseURL = strings.TrimRight(baseURL, "/")
 	if azure != nil {
 		oc = *azure
 	}
@@ -143,7 +151,8 @@ func orDefault(d, def time.Duration) time.Duration {
 // Model returns the model the client asks when a Request names none.
 func (c *OpenAI) Model() string { return c.cfg.Model }
 
-// BaseURL returns the endpoint the client calls.
+// BaseURL returns the endpoint the client calls, credentials in its
+// query included: pass it through RedactURL before showing it.
 func (c *OpenAI) BaseURL() string { return c.cfg.BaseURL }
 
 // Resolve returns req with the client's defaults filled in: the model,
@@ -463,12 +472,13 @@ func oneLine(s string) string {
 	return s
 }
 
-// redact removes the API key from s.
+// redact removes the API key and the credentials of URLs (RedactURL)
+// from s.
 func (c *OpenAI) redact(s string) string {
 	if k := c.cfg.APIKey; len(k) >= 4 {
-		s = strings.ReplaceAll(s, k, "[redacted]")
+		s = strings.ReplaceAll(s, k, Redacted)
 	}
-	return s
+	return RedactURL(s)
 }
 
 // backoff is the wait before retry n (1 for the first retry).

@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
+
+// MaxPriceFileBytes is the largest price file (GRUE_PRICES) Load reads.
+const MaxPriceFileBytes = 1 << 20
 
 // Price is what a model costs, in US dollars per million tokens.
 type Price struct {
@@ -84,7 +88,7 @@ func LoadPrices(path string) (*PriceTable, error) {
 // An unknown field or a negative price is an error naming the file and the
 // model; nothing is changed then.
 func (t *PriceTable) Load(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := boundedfile.ReadFile(path, MaxPriceFileBytes)
 	if err != nil {
 		return fmt.Errorf("load prices: %w", err)
 	}

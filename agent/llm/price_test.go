@@ -145,3 +145,17 @@ func TestPricerPricesUncountedTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadPricesRefusesSpecialFiles: GRUE_PRICES=/dev/zero grew memory
+// until the process died; a directory gave a puzzling error.
+func TestLoadPricesRefusesSpecialFiles(t *testing.T) {
+	for _, path := range []string{"/dev/zero", t.TempDir()} {
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		_, err := llm.LoadPrices(path)
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("LoadPrices(%s) = %v, want it refused as not a regular file", path, err)
+		}
+	}
+}

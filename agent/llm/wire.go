@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -113,12 +114,26 @@ type tryRecord struct {
 	body         bytes.Buffer
 }
 
-// recorder is the transport under go-openai: it writes the try's
-// parameters into the request body and records the response's status,
-// Retry-After headers and body in the try's tryRecord.
-type recorder struct{ base http.RoundTripper }
+// recorder is the transport under go-openai: it adds the base URL's query
+// to the request's, writes the try's parameters into the request body and
+// records the response's status, Retry-After headers and body in the
+// try's tryRecord.
+type recorder struct {
+	base  http.RoundTripper
+	query url.Values
+}
 
 func (t *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.query) > 0 {
+		q := r.URL.Query()
+		for k, vs := range t.query {
+			if !q.Has(k) {
+				q[k] = vs
+			}
+		}
+		r = r.Clone(r.Context())
+		r.URL.RawQuery = q.Encode()
+	}
 	rec, _ := r.Context().Value(tryKey{}).(*tryRecord)
 	if rec != nil && r.Body != nil && r.Method == http.MethodPost {
 		b, err := io.ReadAll(r.Body)

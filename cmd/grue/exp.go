@@ -232,6 +232,15 @@ func applyOverrides(cfg *harness.Config, f expRunFlags) error {
 	if f.steps < 0 || f.trials < 0 {
 		return errors.New("--steps and --trials must be positive")
 	}
+	if f.steps > harness.MaxSteps {
+		return fmt.Errorf("--steps %d: more than the limit of %d", f.steps, harness.MaxSteps)
+	}
+	if f.trials > harness.MaxSeeds {
+		return fmt.Errorf("--trials %d: more than the limit of %d", f.trials, harness.MaxSeeds)
+	}
+	if f.parallel > harness.MaxParallel {
+		return fmt.Errorf("--parallel %d: more than the limit of %d", f.parallel, harness.MaxParallel)
+	}
 	if f.steps > 0 {
 		cfg.MaxSteps = f.steps
 	}
@@ -243,7 +252,11 @@ func applyOverrides(cfg *harness.Config, f expRunFlags) error {
 	}
 	if f.seeds != "" {
 		var seeds []int64
-		for _, s := range strings.Split(f.seeds, ",") {
+		list := strings.Split(f.seeds, ",")
+		if len(list) > harness.MaxSeeds {
+			return fmt.Errorf("--seeds: %d seeds, more than the limit of %d", len(list), harness.MaxSeeds)
+		}
+		for _, s := range list {
 			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 			if err != nil {
 				return fmt.Errorf("--seeds: %q is not a number", s)

@@ -1,0 +1,66 @@
+package llm
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Redacted stands for a secret that RedactURL took out.
+const Redacted = "[redacted]"
+
+var (
+	// urlQueryParam matches a query parameter in a URL: its separator
+	// and name (group 1, with the '='), and its value (group 2), which
+	// runs to the next parameter, fragment, space or quote.
+	urlQueryParam = regexp.MustCompile(`([?&;][A-Za-z0-9_.\-\[\]]+=)([^&;#\s"'<>]*)`)
+	// urlPassword matches the password of a URL's userinfo
+	// (scheme://user:PASSWORD@host): group 1 is what comes before it.
+	urlPassword = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/?#@\s:"'<>]*:)([^/?#@\s"'<>]*)@`)
+)
+
+// secretParamSuffixes end the (normalised) names of query parameters
+// that hold credentials: api_key, apiKey, access_token, x-amz-signature,
+// client_secret, password...
+var secretParamSuffixes = []string{"key", "token", "secret", "password", "passwd", "signature", "credential", "credentials"}
+
+// secretParams are other names of query parameters that hold credentials.
+var secretParams = []string{"sig", "pwd", "pass", "auth", "authorization", "session", "sessionid", "code", "jwt", "bearer"}
+
+// secretParam reports whether a query parameter called name holds a
+// credential.
+func secretParam(name string) bool {
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "", ".", "", "[", "", "]", "").Replace(name))
+	if slices.Contains(secretParams, n) {
+		return true
+	}
+	for _, s := range secretParamSuffixes {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactURL returns s with the credentials of every URL in it masked as
+// Redacted: the values of query parameters that hold credentials (api_key,
+// key, token, access_token, sig, signature, password, client_secret, and
+// the like) and userinfo passwords (https://user:PASSWORD@host). s may be
+// a URL or any text holding URLs, such as an error that quotes one, so
+// grue passes every base URL it prints, logs or records through it, and
+// every error of a model client.
+//
+//	RedactURL("https://h/v1?api_key=sk-1&api-version=2") == "https://h/v1?api_key=[redacted]&api-version=2"
+func RedactURL(s string) string {
+	if !strings.Contains(s, "=") && !strings.Contains(s, "@") {
+		return s
+	}
+	s = urlPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
+	return urlQueryParam.ReplaceAllStringFunc(s, func(m string) string {
+		sub := urlQueryParam.FindStringSubmatch(m)
+		if sub[2] == "" || !secretParam(strings.TrimSuffix(sub[1][1:], "=")) {
+			return m
+		}
+		return sub[1] + Redacted
+	})
+}

@@ -1,0 +1,170 @@
+package llm_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/grue-lab/grue/agent/llm"
+)
+
+const urlSecret = "SECRET-in-the-url-42"
+
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://api.example.com/v1":                                      "https://api.example.com/v1",
+		"https://h/v1?api_key=" + urlSecret:                               "https://h/v1?api_key=[redacted]",
+		"https://h/v1?api-version=2024-06-01&api-key=" + urlSecret:        "https://h/v1?api-version=2024-06-01&api-key=[redacted]",
+		"https://h/v1?key=" + urlSecret + "#x":                            "https://h/v1?key=[redacted]#x",
+		"https://h/v1?access_token=" + urlSecret:                          "https://h/v1?access_token=[redacted]",
+		"https://h/v1?X-Amz-Signature=" + urlSecret + "&sig=" + urlSecret: "https://h/v1?X-Amz-Signature=[redacted]&sig=[redacted]",
+		"https://h/v1?token=" + urlSecret + "&password=" + urlSecret:      "https://h/v1?token=[redacted]&password=[redacted]",
+		"https://h/v1?client_secret=" + urlSecret + "&model=m":            "https://h/v1?client_secret=[redacted]&model=m",
+		"https://alice:" + urlSecret + "@h/v1":                            "https://alice:[redacted]@h/v1",
+		"https://alice@h/v1?page=2":                                       "https://alice@h/v1?page=2",
+		// In an error that quotes the URL go-openai made of it.
+		`Post "http://127.0.0.1:1/v1?api_key=` + urlSecret + `/chat/completions": dial tcp: refused`: `Post "http://127.0.0.1:1/v1?api_key=[redacted]": dial tcp: refused`,
+		"": "",
+	} {
+		if got := llm.RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q)\n = %q\nwant %q", in, got, want)
+		}
+	}
+}
+
+// TestKeyInBaseURLNeverPrinted is the attack of issue 11, item 14:
+// OPENAI_BASE_URL=...?api_key=SECRET printed the key in errors (the
+// connection's error quotes the URL go-openai makes).
+func TestKeyInBaseURLNeverPrinted(t *testing.T) {
+	base := "http://127.0.0.1:1/v1?api_key=" + urlSecret
+	t.Setenv("OPENAI_BASE_URL", base)
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("GRUE_MODEL", "m")
+	cfg := llm.ConfigFromEnv()
+	cfg.MaxRetries = -1
+	c, err := llm.NewOpenAI(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: "hi"}}})
+	if err == nil {
+		t.Fatal("a call to a closed port succeeded")
+	}
+	for _, s := range []string{err.Error(), fmt.Sprintf("%+v", err), cfg.String(), fmt.Sprintf("%#v", cfg), c.String()} {
+		if strings.Contains(s, urlSecret) {
+			t.Errorf("the key in the base URL is printed: %s", s)
+		}
+	}
+	if !strings.Contains(cfg.String(), "api_key=[redacted]") {
+		t.Errorf("Config.String() = %s: want the query's key masked", cfg.String())
+	}
+
+	_, err = llm.NewOpenAI(llm.Config{Model: "m", BaseURL: "ftp://h/v1?token=" + urlSecret})
+	if err == nil || strings.Contains(err.Error(), urlSecret) {
+		t.Errorf("NewOpenAI of a bad URL: %v: want an error without the key", err)
+	}
+}
+
+// TestBaseURLQueryIsSent checks that a base URL's query (Azure's
+// api-version, a proxy's key) reaches the server on every request, after
+// the path: go-openai alone appended the path to the query.
+func TestBaseURLQueryIsSent(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.URL.Path+" "+r.URL.Query().Get("api_key")+" "+r.URL.Query().Get("api-version"))
+		mu.Unlock()
+		// A proxy that echoes what it was asked.
+		http.Error(w, `{"error":{"message":"no model at `+r.URL.String()+`"}}`, http.StatusNotFound)
+	}))
+	defer srv.Close()
+	c, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL + "/v1/?api-version=7&api_key=" + urlSecret, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: "hi"}}})
+	if err == nil || strings.Contains(err.Error(), urlSecret) || !strings.Contains(err.Error(), "api_key=[redacted]") {
+		t.Errorf("error %v: want the echoed key masked", err)
+	}
+	want := "/v1/chat/completions " + urlSecret + " 7"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("the server got %q, want [%q]", got, want)
+	}
+}
+
+// TestCacheFileHoldsNoURLKey checks that a reply cached from an endpoint
+// whose URL holds a key is stored without it.
+func TestCacheFileHoldsNoURLKey(t *testing.T) {
+	dir := t.TempDir()
+	cache, err := llm.NewCache(dir, llm.CacheReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := llm.Request{Model: "m", Messages: []llm.Message{{Role: "user", Content: "hi"}}}
+	key := llm.CacheKey(req, "https://h/v1?api_key="+urlSecret)
+	if key != llm.CacheKey(req, "https://h/v1?api_key=another") {
+		t.Error("the cache key depends on the key in the URL")
+	}
+	if err := cache.Put(key, req, "https://h/v1?api_key="+urlSecret, &llm.Reply{Content: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if strings.Contains(string(b), urlSecret) {
+			t.Errorf("cache file %s holds the key", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCheckKeyEnv(t *testing.T) {
+	for _, ok := range []string{
+		"OPENAI_API_KEY", "HF_TOKEN", "ANTHROPIC_API_KEY", "GROQ_API_KEY", "TOGETHER_API_KEY",
+		"MISTRAL_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+		"AZURE_OPENAI_API_KEY", "HUGGING_FACE_HUB_TOKEN", "XAI_API_KEY", "GRUE_LAB_SERVER_API_KEY",
+	} {
+		if err := llm.CheckKeyEnv(ok); err != nil {
+			t.Errorf("CheckKeyEnv(%s) = %v, want it allowed", ok, err)
+		}
+	}
+	for _, bad := range []string{
+		"GH_PAT", "GITHUB_TOKEN", "GITLAB_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+		"SSH_AUTH_SOCK", "GPG_PASSPHRASE", "DATABASE_URL", "PGPASSWORD", "MYSQL_PWD", "NPM_TOKEN",
+		"STRIPE_API_KEY", "SLACK_TOKEN", "AZURE_STORAGE_KEY", "GRUE_SERVE_TOKEN", "HOME", "OPENAI",
+		"openai_api_key", "OPENAI_API_KEY;rm", "",
+	} {
+		if err := llm.CheckKeyEnv(bad); err == nil {
+			t.Errorf("CheckKeyEnv(%q) allowed it", bad)
+		}
+	}
+	if err := llm.CheckKeyEnv("GH_PAT"); err == nil || !strings.Contains(err.Error(), "GH_PAT") || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+		t.Errorf("error %v: want the name and the names allowed", err)
+	}
+}
+
+func TestConfigFromEnvNamesKeyVariable(t *testing.T) {
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("HF_TOKEN", "hf-"+urlSecret)
+	if c := llm.ConfigFromEnv(); c.KeyEnv != "HF_TOKEN" || !strings.Contains(c.String(), "from HF_TOKEN") {
+		t.Errorf("with HF_TOKEN: KeyEnv %q, String %s", c.KeyEnv, c)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-"+urlSecret)
+	if c := llm.ConfigFromEnv(); c.KeyEnv != "OPENAI_API_KEY" {
+		t.Errorf("with OPENAI_API_KEY: KeyEnv %q", c.KeyEnv)
+	}
+}
