@@ -62,7 +62,7 @@ func TestRunShellCannotReadGrue(t *testing.T) {
 
 // In new namespaces the command sees only its own processes.
 func TestRunShellSeesOnlyItsProcesses(t *testing.T) {
-	w, reg, _ := newWorkspace(t)
+	_, reg, _ := newWorkspace(t)
 	r := wsCall(t, reg, "run_shell", map[string]any{"command": "echo $PPID; ls -d /proc/[0-9]* | wc -l; cat /proc/self/status | grep CapEff"})
 	f := strings.Fields(r.Text)
 	if len(f) < 4 || f[0] != "1" || f[3] != "0000000000000000" {
@@ -71,7 +71,6 @@ func TestRunShellSeesOnlyItsProcesses(t *testing.T) {
 	if n, err := strconv.Atoi(f[1]); err != nil || n > 5 {
 		t.Errorf("the command sees %s processes:\n%s", f[1], r.Text)
 	}
-	_ = w
 }
 
 // running returns the processes on the machine whose command line holds
@@ -181,8 +180,7 @@ func TestRunShellProcessCap(t *testing.T) {
 	waitGone(t, "3031")
 }
 
-// A command's failures to set up are Go errors only when the helper
-// cannot run at all; a limit of -1 means none.
+// A limit of -1 means none, and 0 the default.
 func TestRunShellNoLimits(t *testing.T) {
 	w, _, _ := newWorkspace(t)
 	w.MaxCPU, w.MaxMemory, w.MaxFileSize, w.MaxProcs = -1, -1, -1, -1

@@ -1,55 +1,60 @@
 // Package sandbox runs the shell commands of tools.Workspace (run_shell)
-// confined, on Linux.
-//
-// It is a package of its own, with no dependency beyond the standard
-// library and x/sys, so that its init function, which turns grue's
-// executable started again into the sandbox's helper, runs before the
-// initialisation of grue's heavier packages: a command costs two such
-// starts.
-package sandbox
-
-// The confinement. The mechanism, in layers, each
-// detected at run time:
+// confined, on Linux. The mechanism, in layers, each detected at run
+// time:
 //
 //  1. grue makes itself non-dumpable (prctl PR_SET_DUMPABLE 0) before it
-//     starts a command. The kernel then lets only a process with
-//     CAP_SYS_PTRACE in the initial user namespace open grue's
-//     /proc/<pid>/environ, mem, maps or fd, or ptrace it, whatever its
-//     uid. Core dumps of grue are off from then on, and a debugger must
-//     attach as root.
+//     starts a command ([MakeUndumpable]). The kernel then lets only a
+//     process with CAP_SYS_PTRACE in the initial user namespace read
+//     grue's /proc/<pid>/environ, mem, maps or fd, or ptrace it, whatever
+//     its uid. From then on grue leaves no core dump, and a debugger
+//     must attach as root.
 //  2. The command runs under a helper: grue's own executable started
 //     again (/proc/self/exe) with argv[0] "grue-shell-sandbox", which
 //     this package's init function recognises before main runs. The
-//     helper sets the resource limits (Go's SysProcAttr has none, and
-//     prlimit after the start would race the command), gives up every
+//     helper starts the executable once more as "grue-shell-exec", which
+//     sets the resource limits on itself (Go's SysProcAttr has none, and
+//     prlimit after the start would race the command; set in the helper
+//     they would also hold the helper's own threads), gives up every
 //     capability (empties the bounding set, locks the securebits so that
-//     uid 0 gets none back at exec, clears the rest) and sets
-//     no_new_privs, then starts `sh -c`. So the command has no
-//     capability at all, even when grue runs as root, and layer 1 holds
-//     against it.
+//     uid 0 gets none back at exec, clears the rest), sets no_new_privs
+//     and execs `sh -c`. So the command has no capability at all, even
+//     when grue runs as root, and layer 1 holds against it.
 //  3. Where user namespaces can be made (the default of most
 //     distributions, for ordinary users and root alike), the helper is
-//     started in new user, PID and mount namespaces with a fresh /proc,
-//     uid 0 inside mapped to grue's uid. The command then sees no process
-//     but its own (its $PPID is the helper, whose environment is the
-//     filtered one); it cannot unmount the fresh /proc, having no
-//     capability; and killing the helper, the namespace's init, kills
-//     every process in it: setsid and double forks do not escape the time
-//     limit. The helper also counts the namespace's processes and ends
-//     the command when they pass Workspace.MaxProcs, which matters for
-//     root, whom the kernel exempts from RLIMIT_NPROC.
+//     started in new user, PID and mount namespaces, uid 0 inside mapped
+//     to grue's uid, and mounts a fresh /proc. The command sees no
+//     process but its own (its $PPID is the helper, whose environment is
+//     the filtered one); having no capability, it cannot unmount that
+//     /proc to see the machine's; and killing the helper, the
+//     namespace's init, kills every process in it: setsid and double
+//     forks do not escape the time limit. The helper also counts the
+//     namespace's processes and ends the command when they pass the cap,
+//     which matters for root, whom the kernel exempts from RLIMIT_NPROC.
 //  4. Without user namespaces (a container that forbids them), the
 //     helper runs in grue's namespaces as a child subreaper: orphans of
 //     the command are re-parented to it, and it kills every descendant
-//     when the command ends or the time limit comes. A command that kills
-//     the helper itself (it runs as the same user) can still leave
-//     processes behind: that mode is best-effort.
+//     when the command ends or the time limit comes. That mode is
+//     best-effort: a command that kills the helper (it runs as the same
+//     user) can leave processes behind; other processes of grue's user
+//     are visible, and readable when they are dumpable (the shell that
+//     started grue may hold the API key in its environment); the
+//     process cap is RLIMIT_NPROC alone, counted over all of the user's
+//     processes, and not enforced for root.
 //
 // What it is not: a filesystem sandbox. The command runs as grue's user
 // (as uid 0 without capabilities when grue is root) and can read and
 // write whatever that user can, outside the workspace too: the user's
 // own files (a key in a dotfile), and, for root, root-owned files. Run
 // untrusted agents as an unprivileged user, or in a container or VM.
+//
+// The limits are rlimits, per process: CPU time (SIGXCPU, then SIGKILL a
+// second later), address space (RLIMIT_AS, so `go test -race` needs a
+// large one), file size (SIGXFSZ) and processes (RLIMIT_NPROC, counted
+// per user namespace since Linux 5.14). A command costs two starts of
+// grue's executable: this package has no dependency beyond the standard
+// library and x/sys, so that its init function runs before grue's
+// heavier packages are initialised (about 30 ms a command in all).
+package sandbox
 
 import (
 	"encoding/json"
@@ -136,7 +141,7 @@ func Command(dir, command string, cfg Config, env []string, out, status *os.File
 // memory become unreadable to any process without CAP_SYS_PTRACE.
 func MakeUndumpable() error {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
-		return fmt.Errorf("run_shell: cannot make grue non-dumpable: %w", err)
+		return fmt.Errorf("make the process non-dumpable: %w", err)
 	}
 	return nil
 }
