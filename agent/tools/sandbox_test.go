@@ -195,3 +195,39 @@ func TestRunShellNoLimits(t *testing.T) {
 		t.Errorf("default limits: %q, %v; want %q", r.Output, err, want)
 	}
 }
+
+// Root can run commands as an unprivileged uid, to which root-owned
+// files outside the workspace are out of reach; others cannot ask.
+func TestRunShellAsOtherUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		w, _, _ := newWorkspace(t)
+		w.ShellUID = 65534
+		if _, err := w.Run(context.Background(), "true"); err == nil || !strings.Contains(err.Error(), "only root") {
+			t.Errorf("ShellUID for an ordinary user: %v", err)
+		}
+		return
+	}
+	confinements(t, func(t *testing.T, w *Workspace, reg *Registry) {
+		w.ShellUID = 65534
+		base := filepath.Dir(w.Dir)
+		for _, d := range []string{filepath.Dir(base), base} {
+			if err := os.Chmod(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Chmod(w.Dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		r := wsCall(t, reg, "run_shell", map[string]any{"command": "echo pwned >> ../outside.txt; touch made-here && echo made"})
+		if !strings.Contains(r.Text, "made\n") || !strings.Contains(r.Text, "ermission denied") {
+			t.Errorf("as uid 65534: %q", r.Text)
+		}
+		if b, _ := os.ReadFile(filepath.Join(base, "outside.txt")); string(b) != "the user's own file" {
+			t.Errorf("root's file outside now holds %q", b)
+		}
+		info, err := os.Stat(filepath.Join(w.Dir, "made-here"))
+		if err != nil || info.Sys().(*syscall.Stat_t).Uid != 65534 {
+			t.Errorf("the file the command made: %v, %v", info, err)
+		}
+	})
+}

@@ -88,6 +88,14 @@ type Workspace struct {
 	// the kernel does not hold root to RLIMIT_NPROC; DefaultMaxProcs when
 	// 0).
 	MaxProcs int
+	// ShellUID, when above 0 and grue runs as root, is the uid (and
+	// gid) run_shell's commands run as, instead of uid 0 without
+	// capabilities: root-owned files are then out of their reach, and
+	// RLIMIT_NPROC holds. Dir, and every folder a command needs to write
+	// (the go command's build cache), must be reachable and writable to
+	// that uid; grue changes no owner. It is an error when grue is not
+	// root.
+	ShellUID int
 	// Env holds extra "NAME=value" variables for run_shell, added after
 	// the filtered environment (see SafeEnv) and not filtered themselves.
 	Env []string
@@ -122,6 +130,7 @@ func (w *Workspace) sandboxConfig() sandbox.Config {
 		Memory:     limit64(w.MaxMemory, DefaultMaxMemory),
 		FileSize:   limit64(w.MaxFileSize, DefaultMaxFileSize),
 		Procs:      limit64(int64(w.MaxProcs), DefaultMaxProcs),
+		UID:        w.ShellUID,
 	}
 }
 

@@ -20,14 +20,18 @@
 //     and execs `sh -c`. So the command has no capability at all, even
 //     when grue runs as root, and layer 1 holds against it.
 //  3. Where user namespaces can be made (the default of most
-//     distributions, for ordinary users and root alike), the helper is
-//     started in new user, PID and mount namespaces, uid 0 inside mapped
-//     to grue's uid, and mounts a fresh /proc. The command sees no
-//     process but its own (its $PPID is the helper, whose environment is
-//     the filtered one); having no capability, it cannot unmount that
-//     /proc to see the machine's; and killing the helper, the
-//     namespace's init, kills every process in it: setsid and double
-//     forks do not escape the time limit. The helper also counts the
+//     distributions, for ordinary users and root alike), the helper
+//     starts the executable as "grue-shell-init" in new user, PID and
+//     mount namespaces, uid 0 inside mapped to grue's uid, which mounts a
+//     fresh /proc and starts "grue-shell-exec". (The helper, not grue,
+//     makes the namespaces: writing a child's uid_map needs the child
+//     dumpable, and a child of a non-dumpable grue is not, while the
+//     helper, a fresh exec, is.) The command sees no process but its own
+//     (its $PPID is that init, whose environment is the filtered one);
+//     having no capability, it cannot unmount that /proc to see the
+//     machine's; and killing the helper kills the init (its parent-death
+//     signal), and so every process of the namespace: setsid and double
+//     forks do not escape the time limit. The init also counts the
 //     namespace's processes and ends the command when they pass the cap,
 //     which matters for root, whom the kernel exempts from RLIMIT_NPROC.
 //  4. Without user namespaces (a container that forbids them), the
@@ -44,8 +48,12 @@
 // What it is not: a filesystem sandbox. The command runs as grue's user
 // (as uid 0 without capabilities when grue is root) and can read and
 // write whatever that user can, outside the workspace too: the user's
-// own files (a key in a dotfile), and, for root, root-owned files. Run
-// untrusted agents as an unprivileged user, or in a container or VM.
+// own files (a key in a dotfile), and, for root, root-owned files. Root
+// can ask for another uid (Config.UID, tools.Workspace.ShellUID): the
+// command then runs as that unprivileged user, to whom the workspace and
+// the caches it uses must be reachable and writable (grue changes no
+// owner). Run untrusted agents as an unprivileged user, or in a
+// container or VM.
 //
 // The limits are rlimits, per process: CPU time (SIGXCPU, then SIGKILL a
 // second later), address space (RLIMIT_AS, so `go test -race` needs a
@@ -68,6 +76,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -76,6 +85,7 @@ import (
 // helper's child that limits itself and becomes sh, instead of grue.
 const (
 	helperArg0 = "grue-shell-sandbox"
+	initArg0   = "grue-shell-init"
 	execArg0   = "grue-shell-exec"
 )
 
@@ -84,6 +94,8 @@ func init() {
 		switch os.Args[0] {
 		case helperArg0:
 			os.Exit(helperMain(os.Args[1], os.Args[2]))
+		case initArg0:
+			os.Exit(initMain(os.Args[1], os.Args[2]))
 		case execArg0:
 			os.Exit(execMain(os.Args[1], os.Args[2]))
 		}
@@ -100,6 +112,9 @@ type Config struct {
 	Memory     uint64 `json:"mem,omitempty"`
 	FileSize   uint64 `json:"fsize,omitempty"`
 	Procs      uint64 `json:"procs,omitempty"`
+	// UID, when above 0, is the uid (and gid) the command runs as
+	// instead of grue's; only root may ask for it.
+	UID int `json:"uid,omitempty"`
 }
 
 // The helper's answers on its status pipe (file descriptor 3): a line
@@ -127,11 +142,15 @@ func Command(dir, command string, cfg Config, env []string, out, status *os.File
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.ExtraFiles = []*os.File{status}
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if cfg.NS {
-		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
-		attr.GidMappingsEnableSetgroups = false
+	uid, gid := os.Getuid(), os.Getgid()
+	if cfg.UID > 0 {
+		if uid != 0 {
+			return nil, fmt.Errorf("only root can run commands as uid %d", cfg.UID)
+		}
+		uid, gid = cfg.UID, cfg.UID
+	}
+	if cfg.UID > 0 && !cfg.NS {
+		attr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
 	}
 	cmd.SysProcAttr = attr
 	return cmd, nil
@@ -146,36 +165,87 @@ func MakeUndumpable() error {
 	return nil
 }
 
-// helperMain is the helper: it sets up /proc (or becomes a subreaper),
-// runs `sh -c command` through execMain and reports how sh ended on
-// file descriptor 3, a line "kind detail". It returns the helper's exit
-// status.
+// helperMain is the helper: in namespace mode it starts initMain in new
+// namespaces and waits for it; otherwise it supervises the command
+// itself as a subreaper. Reports go to file descriptor 3, a line "kind
+// detail". It returns the helper's exit status.
 func helperMain(cfgArg, command string) int {
 	syscall.CloseOnExec(3)
 	status := os.NewFile(3, "status")
-	report := func(kind, detail string) { fmt.Fprintf(status, "%s %s\n", kind, detail) }
 	var cfg Config
 	if err := json.Unmarshal([]byte(cfgArg), &cfg); err != nil {
-		report(StatusFail, "bad configuration: "+err.Error())
+		fmt.Fprintf(status, "%s bad configuration: %v\n", StatusFail, err)
 		return 125
 	}
-	// The helper's own memory is nobody's business either.
+	// The helper's own memory is nobody's business either (set after
+	// the exec: a fresh exec is dumpable).
 	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
-	if cfg.NS {
-		if err := mountProc(); err != nil {
-			report(StatusNSFail, err.Error())
+	if !cfg.NS {
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			fmt.Fprintf(status, "%s subreaper: %v\n", StatusFail, err)
 			return 125
 		}
-	} else if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		report(StatusFail, "subreaper: "+err.Error())
+		return supervise(cfg, cfgArg, command, status)
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	if cfg.UID > 0 {
+		uid, gid = cfg.UID, cfg.UID
+	}
+	// The init's parent-death signal follows the thread that forks it.
+	runtime.LockOSThread()
+	// Dumpable again for a moment, so that the child's uid_map can be
+	// written; nothing of the helper is secret.
+	unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
+	pid, err := syscall.ForkExec("/proc/self/exe", []string{initArg0, cfgArg, command}, &syscall.ProcAttr{
+		Env: os.Environ(), Files: []uintptr{0, 1, 2, 3}, Sys: &syscall.SysProcAttr{
+			Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
+			UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}},
+			GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
+			GidMappingsEnableSetgroups: false,
+			Pdeathsig:                  syscall.SIGKILL,
+		}})
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	if err != nil {
+		fmt.Fprintf(status, "%s new namespaces: %v\n", StatusNSFail, err)
 		return 125
 	}
+	for {
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+			return 0
+		}
+	}
+}
+
+// initMain is the init of the new namespaces: it mounts a fresh /proc
+// and supervises the command.
+func initMain(cfgArg, command string) int {
+	syscall.CloseOnExec(3)
+	status := os.NewFile(3, "status")
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	var cfg Config
+	if err := json.Unmarshal([]byte(cfgArg), &cfg); err != nil {
+		fmt.Fprintf(status, "%s bad configuration: %v\n", StatusFail, err)
+		return 125
+	}
+	if err := mountProc(); err != nil {
+		fmt.Fprintf(status, "%s %v\n", StatusNSFail, err)
+		return 125
+	}
+	return supervise(cfg, cfgArg, command, status)
+}
+
+// supervise runs `sh -c command` through execMain, reaps every process
+// re-parented to it, and reports how sh ended on status. Outside
+// namespaces it then kills every descendant left.
+func supervise(cfg Config, cfgArg, command string, status *os.File) int {
+	report := func(kind, detail string) { fmt.Fprintf(status, "%s %s\n", kind, detail) }
 	// Handled (not ignored) signals go back to their defaults in sh. The
 	// parent ends a helper outside namespaces with SIGUSR1.
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE)
 	// The limits are set in the child, which then becomes sh: set here,
-	// they would hold the helper's own threads too.
+	// they would hold the supervisor's own threads too.
 	pid, err := syscall.ForkExec("/proc/self/exe", []string{execArg0, cfgArg, command}, &syscall.ProcAttr{
 		Env: os.Environ(), Files: []uintptr{0, 1, 2, 3}, Sys: &syscall.SysProcAttr{Setpgid: true},
 	})
@@ -205,14 +275,29 @@ func execMain(cfgArg, command string) int {
 	if err := json.Unmarshal([]byte(cfgArg), &cfg); err != nil {
 		return fail(fmt.Errorf("bad configuration: %w", err))
 	}
-	if err := setLimits(cfg); err != nil {
-		return fail(err)
-	}
 	if err := dropCapabilities(); err != nil {
 		return fail(err)
 	}
-	err := syscall.Exec("/bin/sh", []string{"sh", "-c", command}, os.Environ())
-	return fail(fmt.Errorf("start sh: %w", err))
+	// Everything execve needs is made before the limits: under a small
+	// address space, the Go runtime may not grow its heap any more.
+	path, err := syscall.BytePtrFromString("/bin/sh")
+	if err != nil {
+		return fail(err)
+	}
+	argv, err := syscall.SlicePtrFromStrings([]string{"sh", "-c", command})
+	if err != nil {
+		return fail(err)
+	}
+	envv, err := syscall.SlicePtrFromStrings(os.Environ())
+	if err != nil {
+		return fail(err)
+	}
+	if err := setLimits(cfg); err != nil {
+		return fail(err)
+	}
+	_, _, errno := syscall.RawSyscall(syscall.SYS_EXECVE, uintptr(unsafe.Pointer(path)),
+		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
+	return fail(fmt.Errorf("start sh: %w", errno))
 }
 
 // superviseShell reaps every process re-parented to the helper until sh
@@ -283,10 +368,10 @@ func setLimits(cfg Config) error {
 		v    uint64
 	}{
 		{unix.RLIMIT_CPU, "CPU time", cfg.CPUSeconds},
-		{unix.RLIMIT_AS, "memory", cfg.Memory},
 		{unix.RLIMIT_FSIZE, "file size", cfg.FileSize},
 		{unix.RLIMIT_NPROC, "processes", cfg.Procs},
 		{unix.RLIMIT_CORE, "core size", 0},
+		{unix.RLIMIT_AS, "memory", cfg.Memory}, // last: it may stop the heap growing
 	}
 	for _, l := range limits {
 		if l.v == 0 && l.res != unix.RLIMIT_CORE {

@@ -18,6 +18,7 @@ type Config struct {
 	Memory     uint64
 	FileSize   uint64
 	Procs      uint64
+	UID        int
 }
 
 // The helper's answers; see the Linux version.
