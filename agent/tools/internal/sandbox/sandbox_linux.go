@@ -11,7 +11,8 @@
 //  2. The command runs under a helper: grue's own executable started
 //     again (/proc/self/exe) with argv[0] "grue-shell-sandbox", which
 //     this package's init function recognises before main runs. The
-//     helper starts the executable once more as "grue-shell-exec", which
+//     helper (or, in namespaces, their init: see 3) starts the
+//     executable once more as "grue-shell-exec", which
 //     sets the resource limits on itself (Go's SysProcAttr has none, and
 //     prlimit after the start would race the command; set in the helper
 //     they would also hold the helper's own threads), gives up every
@@ -58,10 +59,11 @@
 // The limits are rlimits, per process: CPU time (SIGXCPU, then SIGKILL a
 // second later), address space (RLIMIT_AS, so `go test -race` needs a
 // large one), file size (SIGXFSZ) and processes (RLIMIT_NPROC, counted
-// per user namespace since Linux 5.14). A command costs two starts of
+// per user namespace since Linux 5.14). A command costs three starts of
 // grue's executable: this package has no dependency beyond the standard
 // library and x/sys, so that its init function runs before grue's
-// heavier packages are initialised (about 30 ms a command in all).
+// heavier packages are initialised (44 ms for `true` in all, against
+// 1.4 ms unconfined, on a busy 2-core machine).
 package sandbox
 
 import (
