@@ -14,8 +14,13 @@ import (
 func init() {
 	Symbols["github.com/grue-lab/grue/agent/tools/tools"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"DefaultMaxCPU":              reflect.ValueOf(tools.DefaultMaxCPU),
+		"DefaultMaxFileSize":         reflect.ValueOf(constant.MakeFromLiteral("134217728", token.INT, 0)),
+		"DefaultMaxMemory":           reflect.ValueOf(constant.MakeFromLiteral("4294967296", token.INT, 0)),
 		"DefaultMaxOutput":           reflect.ValueOf(constant.MakeFromLiteral("16384", token.INT, 0)),
+		"DefaultMaxProcs":            reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
 		"DefaultMaxRead":             reflect.ValueOf(constant.MakeFromLiteral("65536", token.INT, 0)),
+		"DefaultMaxWorkspace":        reflect.ValueOf(constant.MakeFromLiteral("536870912", token.INT, 0)),
 		"DefaultMaxWrite":            reflect.ValueOf(constant.MakeFromLiteral("1048576", token.INT, 0)),
 		"DefaultNotesMaxBytes":       reflect.ValueOf(constant.MakeFromLiteral("4096", token.INT, 0)),
 		"DefaultRecordMaxText":       reflect.ValueOf(constant.MakeFromLiteral("4096", token.INT, 0)),

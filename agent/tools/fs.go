@@ -3,12 +3,15 @@ package tools
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/grue-lab/grue/agent/llm"
 )
@@ -45,15 +48,11 @@ func (t *ReadFileTool) Call(ctx context.Context, args map[string]any) (Result, e
 		return Result{}, err
 	}
 	defer root.Close()
-	f, err := root.Open(rel)
+	f, info, err := openFile(root, rel, os.O_RDONLY, 0)
 	if err != nil {
 		return pathError("read", p, err), nil
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return pathError("read", p, err), nil
-	}
 	if info.IsDir() {
 		entries, err := f.ReadDir(-1)
 		if err != nil {
@@ -108,7 +107,9 @@ func (t *WriteFileTool) Spec() llm.ToolSpec {
 	}
 }
 
-// Call writes args["content"] to args["path"].
+// Call writes args["content"] to args["path"]. It refuses what
+// [Workspace.WriteFile] refuses, and content that would make the
+// workspace's files hold more than its MaxWorkspace bytes.
 func (t *WriteFileTool) Call(ctx context.Context, args map[string]any) (Result, error) {
 	p, _ := stringArg(args, "path")
 	content, ok := stringArg(args, "content")
@@ -127,12 +128,17 @@ func (t *WriteFileTool) Call(ctx context.Context, args map[string]any) (Result, 
 		return Result{}, err
 	}
 	defer root.Close()
-	if dir := filepath.Dir(rel); dir != "." {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
+	if max := t.W.maxWorkspace(); max > 0 {
+		used, err := usage(root, rel)
+		if err != nil {
 			return pathError("write", p, err), nil
 		}
+		if used+int64(len(content)) > max {
+			return errorf("cannot write %s: the workspace's other files hold %d bytes, and %d more is over the %d allowed in all; remove files first",
+				p, used, len(content), max), nil
+		}
 	}
-	if err := root.WriteFile(rel, []byte(content), 0o644); err != nil {
+	if err := writeFile(root, rel, []byte(content)); err != nil {
 		return pathError("write", p, err), nil
 	}
 	return Result{Text: fmt.Sprintf("Wrote %d bytes to %s.", len(content), filepath.ToSlash(rel)),
@@ -140,7 +146,9 @@ func (t *WriteFileTool) Call(ctx context.Context, args map[string]any) (Result, 
 }
 
 // ReadFile reads name in the workspace, confined as read_file is, for a
-// task's checks; it is not capped.
+// task's checks; it is not capped. Like read_file it refuses a FIFO, a
+// device or socket (which could block or never end) and a file with more
+// than one hard link (which may be a file outside the workspace).
 func (w *Workspace) ReadFile(name string) ([]byte, error) {
 	rel, err := w.rel(name)
 	if err != nil {
@@ -151,11 +159,25 @@ func (w *Workspace) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer root.Close()
-	return root.ReadFile(rel)
+	f, info, err := openFile(root, rel, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	defer f.Close()
+	if info.IsDir() {
+		return nil, fmt.Errorf("read %s: is a folder", name)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return data, nil
 }
 
 // Stat describes name in the workspace, confined as read_file is: a
-// symbolic link is followed only while it stays inside.
+// symbolic link is followed only while it stays inside. Only folders and
+// regular files with one link are described; anything else is an error,
+// as read_file would refuse it.
 func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
 	rel, err := w.rel(name)
 	if err != nil {
@@ -166,11 +188,20 @@ func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	defer root.Close()
-	return root.Stat(rel)
+	info, err := root.Stat(rel)
+	if err == nil {
+		err = checkFile(info)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stat %s: %w", name, err)
+	}
+	return info, nil
 }
 
 // WriteFile writes name in the workspace, confined as write_file is and
-// creating folders, for a task's setup; it is not capped.
+// creating folders, for a task's setup; it is not capped. It refuses to
+// write into anything but a regular file with one link: a hard link's
+// other name may be a file outside the workspace, and a FIFO would block.
 func (w *Workspace) WriteFile(name string, data []byte) error {
 	rel, err := w.rel(name)
 	if err != nil {
@@ -181,10 +212,103 @@ func (w *Workspace) WriteFile(name string, data []byte) error {
 		return err
 	}
 	defer root.Close()
+	if err := writeFile(root, rel, data); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// Errors for files the workspace tools refuse.
+var (
+	errNotRegular = errors.New("not a regular file (a FIFO, device or socket could block or never end)")
+	errLinked     = errors.New("the file has more than one hard link, and another of its names may lie outside the workspace")
+)
+
+// openFile opens rel in root with flag, without waiting for a FIFO's
+// other end, and refuses anything but a folder or a regular file with one
+// link. The check is made on the open file, so that nothing can be
+// swapped in between.
+func openFile(root *os.Root, rel string, flag int, perm os.FileMode) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(rel, flag|syscall.O_NONBLOCK, perm)
+	if errors.Is(err, syscall.ENXIO) {
+		// Opening a FIFO to write with no reader.
+		return nil, nil, errNotRegular
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err == nil {
+		err = checkFile(info)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
+}
+
+// checkFile refuses what is neither a folder nor a regular file with
+// one link.
+func checkFile(info fs.FileInfo) error {
+	if info.IsDir() {
+		return nil
+	}
+	if !info.Mode().IsRegular() {
+		return errNotRegular
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+		return errLinked
+	}
+	return nil
+}
+
+// writeFile replaces rel's content with data, creating it and its
+// folders as needed. An existing file is opened without truncating and
+// checked before a byte is changed.
+func writeFile(root *os.Root, rel string, data []byte) error {
 	if dir := filepath.Dir(rel); dir != "." {
 		if err := root.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
-	return root.WriteFile(rel, data, 0o644)
+	f, info, err := openFile(root, rel, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if info.IsDir() {
+		f.Close()
+		return errors.New("is a folder")
+	}
+	if err := f.Truncate(0); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// usage returns the bytes the workspace's regular files hold, less the
+// file rel (which a write replaces).
+func usage(root *os.Root, rel string) (int64, error) {
+	skip := filepath.Clean(rel)
+	var total int64
+	err := fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() || filepath.FromSlash(p) == skip {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // gone since the folder was read
+		}
+		total += info.Size()
+		return nil
+	})
+	return total, err
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -214,61 +215,37 @@ func alive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || (s[i+2] != 'Z' && s[i+2] != 'X')
 }
 
-func waitDead(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Errorf("process %d is still running", pid)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func readPID(t *testing.T, w *Workspace, name string) int {
-	t.Helper()
-	b, err := w.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatalf("%s: %q", name, b)
-	}
-	return pid
-}
-
-// At the time limit the whole process group dies: the shell, its
-// foreground child and a background sleeper that holds the output open.
+// At the time limit every process dies: the shell, its foreground child
+// and a background sleeper that holds the output open.
 func TestRunShellTimeoutKillsGroup(t *testing.T) {
-	w, reg, _ := newWorkspace(t)
-	w.ShellTimeout = 300 * time.Millisecond
-	start := time.Now()
-	r := wsCall(t, reg, "run_shell", map[string]any{"command": "echo started; sleep 300 & echo $! > bg.pid; echo $$ > sh.pid; sleep 300"})
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("run_shell took %v with a 300ms limit", took)
-	}
-	if !r.Bool("timed_out") || !strings.HasPrefix(r.Text, "started\n") || !strings.Contains(r.Text, "[killed: the command ran past its time limit of 300ms]") {
-		t.Errorf("timed out command = %+v", r)
-	}
-	waitDead(t, readPID(t, w, "bg.pid"))
-	waitDead(t, readPID(t, w, "sh.pid"))
+	confinements(t, func(t *testing.T, w *Workspace, reg *Registry) {
+		w.ShellTimeout = 2 * time.Second
+		start := time.Now()
+		r := wsCall(t, reg, "run_shell", map[string]any{"command": "echo started; sleep 3041 & sleep 3042"})
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("run_shell took %v with a 2s limit", took)
+		}
+		if !r.Bool("timed_out") || !strings.HasPrefix(r.Text, "started\n") || !strings.Contains(r.Text, "[killed: the command ran past its time limit of 2s]") {
+			t.Errorf("timed out command = %+v", r)
+		}
+		waitGone(t, "3041", "3042")
+	})
 }
 
 // A command that exits leaving a child behind returns at once, and the
 // child does not outlive it.
 func TestRunShellReapsLeftovers(t *testing.T) {
-	w, reg, _ := newWorkspace(t)
-	start := time.Now()
-	r := wsCall(t, reg, "run_shell", map[string]any{"command": "sleep 300 & echo $! > bg.pid; echo done"})
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("run_shell waited %v for a background child", took)
-	}
-	if r.Text != "done\n[exit status 0]" {
-		t.Errorf("text = %q", r.Text)
-	}
-	waitDead(t, readPID(t, w, "bg.pid"))
+	confinements(t, func(t *testing.T, w *Workspace, reg *Registry) {
+		start := time.Now()
+		r := wsCall(t, reg, "run_shell", map[string]any{"command": "sleep 3051 & echo done"})
+		if took := time.Since(start); took > 3*time.Second {
+			t.Errorf("run_shell waited %v for a background child", took)
+		}
+		if r.Text != "done\n[exit status 0]" {
+			t.Errorf("text = %q", r.Text)
+		}
+		waitGone(t, "3051")
+	})
 }
 
 func TestRunShellCancelled(t *testing.T) {
@@ -288,9 +265,116 @@ func TestRunShellCancelled(t *testing.T) {
 	}
 }
 
+// SafeEnv drops secrets by the patterns of their names and values, not
+// by a list: GH_PAT and a database URL with a password got through the
+// old list.
 func TestSafeEnv(t *testing.T) {
-	got := SafeEnv([]string{"PATH=/bin", "OPENAI_API_KEY=a", "HF_TOKEN=b", "aws_secret_access_key=c", "DB_PASSWORD=d", "HOME=/h", "GH_CREDENTIALS=e", "X"})
-	if strings.Join(got, " ") != "PATH=/bin HOME=/h X" {
-		t.Errorf("SafeEnv = %q", got)
+	secrets := []string{
+		"OPENAI_API_KEY=a", "HF_TOKEN=b", "aws_secret_access_key=c", "DB_PASSWORD=d", "GH_CREDENTIALS=e",
+		"GH_PAT=f", "GITHUB_TOKEN=g", "ANTHROPIC_API_KEY=h", "MY_APIKEY=i", "DB_PASS=j", "SSH_AUTH_SOCK=/tmp/agent",
+		"GOOGLE_APPLICATION_CREDENTIALS=/k.json", "SSL_KEY_FILE=/l.pem", "AWS_SESSION_TOKEN=m", "ROOT_PW=n",
+		"DATABASE_URL=postgres://user:hunter2@db:5432/x", "HTTPS_PROXY=http://me:pw@proxy:3128",
+		"MIRRORS=https://a.example, https://u:p@b.example/", "SOME_VAR=sk-proj-0123456789abcdef",
+		"OTHER=ghp_0123456789abcdefghij", "X_HF=hf_0123456789abcdefghij", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/bus",
+	}
+	plain := []string{"PATH=/bin", "HOME=/h", "PWD=/w", "OLDPWD=/v", "KEYBOARD=us", "GOFLAGS=-mod=mod", "GOPRIVATE=example.com",
+		"GOPROXY=https://proxy.golang.org", "URL=https://example.com/a@b", "EMAIL=me@example.com", "SKIP=sk-1", "X"}
+	got := SafeEnv(append(append([]string{}, secrets...), plain...))
+	if strings.Join(got, " ") != strings.Join(plain, " ") {
+		t.Errorf("SafeEnv kept %q\nwant %q", got, plain)
+	}
+}
+
+// The attack of issue 11, item 11: write_file on a hard link to a file
+// outside overwrote that file; reading through one shows it.
+func TestWorkspaceRefusesHardLinks(t *testing.T) {
+	w, reg, outside := newWorkspace(t)
+	if err := os.Link(outside, filepath.Join(w.Dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	r := wsCall(t, reg, "write_file", map[string]any{"path": "link.txt", "content": "pwned"})
+	if !r.IsError || !strings.Contains(r.Text, "more than one hard link") {
+		t.Errorf("write_file on a hard link = %+v", r)
+	}
+	if r := wsCall(t, reg, "read_file", map[string]any{"path": "link.txt"}); !r.IsError || strings.Contains(r.Text, "the user's own file") {
+		t.Errorf("read_file on a hard link = %+v", r)
+	}
+	if err := w.WriteFile("link.txt", []byte("pwned")); err == nil {
+		t.Error("Workspace.WriteFile on a hard link: no error")
+	}
+	if _, err := w.ReadFile("link.txt"); err == nil || !strings.Contains(err.Error(), "hard link") {
+		t.Errorf("Workspace.ReadFile on a hard link: %v", err)
+	}
+	if _, err := w.Stat("link.txt"); err == nil {
+		t.Error("Workspace.Stat on a hard link: no error")
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "the user's own file" {
+		t.Errorf("the file outside now holds %q", b)
+	}
+	// An ordinary file is still replaced, keeping its mode.
+	if err := w.WriteFile("run.sh", []byte("#!/bin/sh\n")); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(filepath.Join(w.Dir, "run.sh"), 0o755)
+	if r := wsCall(t, reg, "write_file", map[string]any{"path": "run.sh", "content": "#!/bin/sh\necho hi\n"}); r.IsError {
+		t.Errorf("write_file run.sh = %+v", r)
+	}
+	if info, err := os.Stat(filepath.Join(w.Dir, "run.sh")); err != nil || info.Mode().Perm() != 0o755 || info.Size() != 18 {
+		t.Errorf("run.sh after write_file: %v, %v", info, err)
+	}
+}
+
+// The attack of issue 11, item 11: read_file on a FIFO waited for a
+// writer forever, past any deadline (and so did the FileContains check).
+func TestWorkspaceRefusesFIFOs(t *testing.T) {
+	w, reg, _ := newWorkspace(t)
+	if err := syscall.Mkfifo(filepath.Join(w.Dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if r := wsCall(t, reg, "read_file", map[string]any{"path": "fifo"}); !r.IsError || !strings.Contains(r.Text, "not a regular file") {
+			t.Errorf("read_file fifo = %+v", r)
+		}
+		if r := wsCall(t, reg, "write_file", map[string]any{"path": "fifo", "content": "x"}); !r.IsError || !strings.Contains(r.Text, "not a regular file") {
+			t.Errorf("write_file fifo = %+v", r)
+		}
+		if _, err := w.ReadFile("fifo"); err == nil {
+			t.Error("Workspace.ReadFile fifo: no error")
+		}
+		if err := w.WriteFile("fifo", []byte("x")); err == nil {
+			t.Error("Workspace.WriteFile fifo: no error")
+		}
+		if _, err := w.Stat("fifo"); err == nil {
+			t.Error("Workspace.Stat fifo: no error")
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the file tools blocked on a FIFO")
+	}
+}
+
+// Issue 11, item 10: nothing capped the workspace's size. write_file
+// holds all its files under MaxWorkspace.
+func TestWorkspaceSizeCap(t *testing.T) {
+	w, reg, _ := newWorkspace(t)
+	w.MaxWorkspace = 1000
+	if r := wsCall(t, reg, "write_file", map[string]any{"path": "a.txt", "content": strings.Repeat("a", 600)}); r.IsError {
+		t.Fatalf("write_file a.txt = %+v", r)
+	}
+	r := wsCall(t, reg, "write_file", map[string]any{"path": "sub/b.txt", "content": strings.Repeat("b", 600)})
+	if !r.IsError || !strings.Contains(r.Text, "over the 1000 allowed") {
+		t.Errorf("write_file over the workspace's cap = %+v", r)
+	}
+	// Replacing a file counts its new size, not both.
+	if r := wsCall(t, reg, "write_file", map[string]any{"path": "a.txt", "content": strings.Repeat("a", 900)}); r.IsError {
+		t.Errorf("write_file replacing a.txt = %+v", r)
+	}
+	w.MaxWorkspace = -1
+	if r := wsCall(t, reg, "write_file", map[string]any{"path": "sub/b.txt", "content": strings.Repeat("b", 600)}); r.IsError {
+		t.Errorf("write_file without a cap = %+v", r)
 	}
 }
