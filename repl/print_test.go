@@ -61,8 +61,8 @@ func TestFold(t *testing.T) {
 		{"abcdefghijklmnop", 5, "abcde\nfghij\nklmno\np"},
 		{"keep\n\nblank lines", 20, "keep\n\nblank lines"},
 	} {
-		if got := fold(tc.in, tc.width); got != tc.want {
-			t.Errorf("fold(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
+		if got := Fold(tc.in, tc.width); got != tc.want {
+			t.Errorf("Fold(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
 		}
 	}
 	if got := inline(reflect.ValueOf(strings.Repeat("x", 50)), 10); got != `"xxxxxxxx…` {
