@@ -105,6 +105,7 @@ func init() {
 		"EpisodeKey":           reflect.ValueOf((*harness.EpisodeKey)(nil)),
 		"EpisodeRecord":        reflect.ValueOf((*harness.EpisodeRecord)(nil)),
 		"EpisodeSpec":          reflect.ValueOf((*harness.EpisodeSpec)(nil)),
+		"EpisodeSummary":       reflect.ValueOf((*harness.EpisodeSummary)(nil)),
 		"EvalOptions":          reflect.ValueOf((*harness.EvalOptions)(nil)),
 		"EvalSummary":          reflect.ValueOf((*harness.EvalSummary)(nil)),
 		"EvalTrajectory":       reflect.ValueOf((*harness.EvalTrajectory)(nil)),

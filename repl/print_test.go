@@ -6,9 +6,14 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/grue-lab/grue/game"
 )
+
+// info is a record with a name, as a bound package's would be.
+type info struct {
+	Score, MaxScore, Moves int
+	Location               string
+	LocationID             int
+}
 
 func TestDisplay(t *testing.T) {
 	type rec struct {
@@ -29,8 +34,8 @@ func TestDisplay(t *testing.T) {
 		{"number", 42, "42"},
 		{"error", errors.New("bad"), "error: bad"},
 		{"Stringer", 1500 * time.Millisecond, "1.5s"},
-		{"struct", game.Info{Score: 5, MaxScore: 60, Moves: 3, Location: "Meadow", LocationID: 29},
-			"game.Info\n  Score       5\n  MaxScore    60\n  Moves       3\n  Location    \"Meadow\"\n  LocationID  29"},
+		{"struct", info{Score: 5, MaxScore: 60, Moves: 3, Location: "Meadow", LocationID: 29},
+			"repl.info\n  Score       5\n  MaxScore    60\n  Moves       3\n  Location    \"Meadow\"\n  LocationID  29"},
 		{"pointer to struct", &rec{Name: "a", Tags: []string{"x"}}, "&repl.rec\n  Name   \"a\"\n  Score  0\n  Tags   [\"x\"]"},
 		{"long text in a field is folded under the name", rec{Name: long},
 			// 40 columns less the 9 of the names' column
