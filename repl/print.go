@@ -285,59 +285,11 @@ func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 		b.WriteString("&")
 		writeInline(b, v.Elem(), depth+1, limit)
 	case reflect.Struct:
-		if depth >= maxDepth {
-			b.WriteString("{...}")
-			return
-		}
-		if name == "" {
-			name = typeName(v.Type())
-		}
-		b.WriteString(name + "{")
-		for n, i := range exportedFields(v.Type()) {
-			if n > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(v.Type().Field(i).Name + ": ")
-			writeInline(b, v.Field(i), depth+1, limit)
-			if b.Len() > limit {
-				return
-			}
-		}
-		b.WriteString("}")
+		writeStruct(b, v, name, depth, limit)
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.IsNil() {
-			b.WriteString("[]")
-			return
-		}
-		if v.Type().Elem().Kind() == reflect.Uint8 && v.Kind() == reflect.Slice {
-			fmt.Fprintf(b, "[]byte(%q)", v.Bytes())
-			return
-		}
-		b.WriteString("[")
-		for i := 0; i < v.Len(); i++ {
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			writeInline(b, v.Index(i), depth+1, limit)
-			if b.Len() > limit {
-				return
-			}
-		}
-		b.WriteString("]")
+		writeList(b, v, depth, limit)
 	case reflect.Map:
-		b.WriteString("map[")
-		for i, k := range sortedKeys(v) {
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			writeInline(b, k, depth+1, limit)
-			b.WriteString(":")
-			writeInline(b, v.MapIndex(k), depth+1, limit)
-			if b.Len() > limit {
-				return
-			}
-		}
-		b.WriteString("]")
+		writeMap(b, v, depth, limit)
 	case reflect.Func:
 		if v.IsNil() {
 			b.WriteString("nil")
@@ -353,6 +305,69 @@ func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 			fmt.Fprint(b, v)
 		}
 	}
+}
+
+// writeStruct writes a struct in one line, under name ("" for its type's).
+func writeStruct(b *strings.Builder, v reflect.Value, name string, depth, limit int) {
+	if depth >= maxDepth {
+		b.WriteString("{...}")
+		return
+	}
+	if name == "" {
+		name = typeName(v.Type())
+	}
+	b.WriteString(name + "{")
+	for n, i := range exportedFields(v.Type()) {
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(v.Type().Field(i).Name + ": ")
+		writeInline(b, v.Field(i), depth+1, limit)
+		if b.Len() > limit {
+			return
+		}
+	}
+	b.WriteString("}")
+}
+
+// writeList writes a slice or an array in one line.
+func writeList(b *strings.Builder, v reflect.Value, depth, limit int) {
+	if v.Kind() == reflect.Slice && v.IsNil() {
+		b.WriteString("[]")
+		return
+	}
+	if v.Type().Elem().Kind() == reflect.Uint8 && v.Kind() == reflect.Slice {
+		fmt.Fprintf(b, "[]byte(%q)", v.Bytes())
+		return
+	}
+	b.WriteString("[")
+	for i := 0; i < v.Len(); i++ {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		writeInline(b, v.Index(i), depth+1, limit)
+		if b.Len() > limit {
+			return
+		}
+	}
+	b.WriteString("]")
+}
+
+// writeMap writes a map in one line, its keys sorted.
+func writeMap(b *strings.Builder, v reflect.Value, depth, limit int) {
+	b.WriteString("map[")
+	for i, k := range sortedKeys(v) {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		writeInline(b, k, depth+1, limit)
+		b.WriteString(":")
+		writeInline(b, v.MapIndex(k), depth+1, limit)
+		if b.Len() > limit {
+			return
+		}
+	}
+	b.WriteString("]")
 }
 
 // truncate cuts s to about limit runes, marking the cut.

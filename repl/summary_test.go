@@ -9,9 +9,8 @@ import (
 // run is a record that holds more than is shown: it is shown by its
 // Summary.
 type run struct {
-	Name    string
-	Steps   []string
-	private int
+	Name  string
+	Steps []string
 }
 
 type runSummary struct {
