@@ -77,6 +77,7 @@ func init() {
 		"Repair":            reflect.ValueOf((*agent.Repair)(nil)),
 		"RunResult":         reflect.ValueOf((*agent.RunResult)(nil)),
 		"Step":              reflect.ValueOf((*agent.Step)(nil)),
+		"StepRow":           reflect.ValueOf((*agent.StepRow)(nil)),
 		"View":              reflect.ValueOf((*agent.View)(nil)),
 		"WalkthroughPolicy": reflect.ValueOf((*agent.WalkthroughPolicy)(nil)),
 

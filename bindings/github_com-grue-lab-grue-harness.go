@@ -89,6 +89,7 @@ func init() {
 		"EpisodeKey":       reflect.ValueOf((*harness.EpisodeKey)(nil)),
 		"EpisodeRecord":    reflect.ValueOf((*harness.EpisodeRecord)(nil)),
 		"EpisodeSpec":      reflect.ValueOf((*harness.EpisodeSpec)(nil)),
+		"EpisodeSummary":   reflect.ValueOf((*harness.EpisodeSummary)(nil)),
 		"FieldError":       reflect.ValueOf((*harness.FieldError)(nil)),
 		"Interval":         reflect.ValueOf((*harness.Interval)(nil)),
 		"LeaderboardEntry": reflect.ValueOf((*harness.LeaderboardEntry)(nil)),

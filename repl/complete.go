@@ -4,8 +4,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-
-	"github.com/grue-lab/grue/bindings"
 )
 
 // Completions returns what may complete the word that ends at pos in
@@ -52,7 +50,7 @@ func cutLast(s, sep string) (before, after string, ok bool) {
 
 // members lists what may follow "head.": a package's exported symbols, or
 // the methods and fields of a variable's value, or of a field of it
-// ("ep.Agent.": the fields and methods of an *agent.Agent).
+// ("v.Field.": the fields and methods of the field's type).
 func (s *Session) members(head string) []string {
 	if name, path, ok := strings.Cut(head, "."); ok {
 		v, ok := s.Globals()[name]
@@ -77,7 +75,7 @@ func (s *Session) members(head string) []string {
 		return typeMembers(t)
 	}
 	if p, ok := s.imports[head]; ok {
-		b, _ := bindings.Lookup(p)
+		b, _ := s.packages.lookup(p)
 		var names []string
 		for name := range b.Symbols {
 			if !strings.HasPrefix(name, "_") {
@@ -148,8 +146,8 @@ func (s *Session) names() []string {
 	for n := range s.Imports() {
 		seen[n] = true
 	}
-	for _, p := range bindings.Packages(false) {
-		if _, ok := packageNamed(p.Name); ok {
+	for _, p := range s.packages.list {
+		if _, ok := s.packages.named(p.Name); ok {
 			seen[p.Name] = true
 		}
 	}

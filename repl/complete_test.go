@@ -7,7 +7,8 @@ import (
 
 func TestCompletions(t *testing.T) {
 	s, _ := newSession(t)
-	evalOK(t, s, "myVar := 1\nfunc myFunc() {}")
+	evalOK(t, s, "myVar := 1\nfunc myFunc() {}\nvar b strings.Builder")
+	evalOK(t, s, "import \"io\"\nimport \"bytes\"\ntype outer struct{ Inner *bytes.Buffer }\nrec := outer{}")
 	for _, tc := range []struct {
 		line   string
 		prefix string
@@ -16,24 +17,18 @@ func TestCompletions(t *testing.T) {
 	}{
 		{":ti", "ti", []string{"time"}, []string{"table"}},
 		{":", "", []string{"doc", "help", "who"}, nil},
-		{"gam", "gam", []string{"game"}, nil},
-		{"game.Op", "Op", []string{"Open"}, []string{"New"}},
+		{"stri", "stri", []string{"strings"}, nil},
+		{"strings.Bui", "Bui", []string{"Builder"}, nil},
 		{"x := strings.Rep", "Rep", []string{"Repeat", "Replace", "ReplaceAll"}, nil},
-		{"g.St", "St", []string{"Step", "StateHash", "Story"}, []string{"Score"}},
-		{"g.Info().", "", nil, nil}, // a call: not completed
+		{"b.Wr", "Wr", []string{"WriteString", "Write"}, []string{"Len"}},
+		{"b.Len().", "", nil, nil}, // a call: not completed
 		{"my", "my", []string{"myVar", "myFunc"}, nil},
 		{"fmt.Println(my", "my", []string{"myVar"}, nil},
 		{"tim", "tim", []string{"time"}, nil},               // a package the cell may import
 		{"ran", "ran", []string{"range"}, []string{"rand"}}, // rand is ambiguous: math/rand, crypto/rand
-		{"zmachine.Fi", "Fi", []string{"Files"}, []string{"_Files"}},
-		{"ep.F", "F", []string{"Fork"}, nil},
-		{"ep.Agent.Hi", "Hi", []string{"History"}, nil},
-		{"ep.Agent.Sy", "Sy", []string{"System"}, nil},
-		{"agent.NewEx", "NewEx", []string{"NewExplorer"}, nil},
-		{"memory.Str", "Str", []string{"Strategy"}, []string{"_Strategy"}},
-		{"harness.Com", "Com", []string{"Compare", "CompareOptions", "Comparison"}, nil},
-		{":st", "st", []string{"step"}, nil},
-		{":pr", "pr", []string{"prompt"}, nil},
+		{"io.Rea", "Rea", []string{"Reader", "ReadAll"}, []string{"_Reader"}},
+		{"rec.In", "In", []string{"Inner"}, nil},
+		{"rec.Inner.Le", "Le", []string{"Len"}, nil},
 	} {
 		got, prefix := s.Completions(tc.line, len(tc.line))
 		if prefix != tc.prefix {
@@ -51,8 +46,8 @@ func TestCompletions(t *testing.T) {
 		}
 	}
 	// readline's side: the rest of each candidate after the prefix.
-	rest, n := completer{s}.Do([]rune("game.Ope"), 8)
-	if n != 3 || len(rest) != 1 || string(rest[0]) != "n" {
-		t.Errorf("completer.Do(game.Ope) = %q, %d", rest, n)
+	rest, n := completer{s}.Do([]rune("strings.ToUpp"), 13)
+	if n != 5 || len(rest) != 2 || string(rest[0]) != "er" || string(rest[1]) != "erSpecial" {
+		t.Errorf("completer.Do(strings.ToUpp) = %q, %d", rest, n)
 	}
 }

@@ -7,14 +7,15 @@ import (
 )
 
 // CtxVar is the name of the session variable that holds the context of
-// the running cell: ep.Run(ctx, 50) stops when Ctrl-C interrupts the cell.
+// the running cell: a long call given ctx stops when Ctrl-C interrupts
+// the cell.
 const CtxVar = "ctx"
 
 // cellContext is the session's ctx: a context.Context that stands for the
 // cell that runs. Each cell gets a fresh context, cancelled when the cell
 // is interrupted; it stays as it is after the cell, until the next one
 // starts. So a call into compiled code that an interrupted cell leaves
-// running in the background (ep.Run(ctx, 100) on Ctrl-C) sees ctx done
+// running in the background (a long run given ctx, on Ctrl-C) sees ctx done
 // and stops, and a goroutine started by a cell that ended normally finds
 // ctx alive.
 type cellContext struct {

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-
-	"github.com/grue-lab/grue/bindings"
 )
 
-// magicDoc shows the documentation of a symbol: a package (game), a
-// package's symbol (game.Open, game.Game.Step), a session variable (g),
-// its method (g.Step), a function a cell declared, or a magic (:time).
-// The project's packages have their doc comments (bindings.DocOf); the
-// standard library's symbols show their type.
+// magicDoc shows the documentation of a symbol: a package (strings), a
+// package's symbol (strings.Split, strings.Builder.Len), a session
+// variable, its method, a function a cell declared, or a magic (:time).
+// The packages that Options.Docs documents have their doc comments;
+// others' symbols show their type.
 func magicDoc(ctx context.Context, s *Session, args string) error {
 	if args == "" {
 		return fmt.Errorf("usage: :doc SYMBOL")
@@ -29,11 +27,11 @@ func magicDoc(ctx context.Context, s *Session, args string) error {
 	}
 	if path, ok := s.packagePath(parts[0]); ok && len(parts) > 1 {
 		name := strings.Join(parts[1:], ".")
-		if d, ok := bindings.DocOf(path, name); ok {
+		if d, ok := s.docs.Doc(path, name); ok {
 			printDoc(w, d)
 			return nil
 		}
-		p, _ := bindings.Lookup(path)
+		p, _ := s.packages.lookup(path)
 		if v, ok := p.Symbols[parts[1]]; ok && len(parts) == 2 {
 			fmt.Fprintln(w, symbolSignature(p.Name, parts[1], v))
 			return nil
@@ -48,14 +46,14 @@ func magicDoc(ctx context.Context, s *Session, args string) error {
 	t := vals[0].Type()
 	if len(parts) == 1 {
 		fmt.Fprintf(w, "%s %s\n", args, t)
-		if d, ok := typeDoc(t, ""); ok {
+		if d, ok := s.typeDoc(t, ""); ok {
 			fmt.Fprintln(w)
 			printDoc(w, d)
 		}
 		return nil
 	}
 	member := parts[1]
-	if d, ok := typeDoc(t, member); ok {
+	if d, ok := s.typeDoc(t, member); ok {
 		printDoc(w, d)
 		return nil
 	}
@@ -82,7 +80,7 @@ func (s *Session) packagePath(name string) (string, bool) {
 	if p, ok := s.imports[name]; ok {
 		return p, true
 	}
-	if _, ok := bindings.Lookup(name); ok {
+	if _, ok := s.packages.lookup(name); ok {
 		return name, true
 	}
 	return "", false
@@ -91,16 +89,16 @@ func (s *Session) packagePath(name string) (string, bool) {
 // packageDoc prints a package's doc and a line for each documented symbol.
 func (s *Session) packageDoc(path string) error {
 	w := s.Stdout()
-	p, _ := bindings.Lookup(path)
-	d, ok := bindings.DocOf(path, "")
+	p, _ := s.packages.lookup(path)
+	d, ok := s.docs.Doc(path, "")
 	if !ok {
 		fmt.Fprintf(w, "package %s // import %q\n\n", p.Name, path)
-		fmt.Fprintln(w, "(the standard library: see go doc "+path+")")
+		fmt.Fprintln(w, "(no doc comments are bound for it: see go doc "+path+")")
 		return nil
 	}
 	printDoc(w, d)
 	fmt.Fprintln(w)
-	for _, sym := range bindings.Docs(path) {
+	for _, sym := range s.docs.Symbols(path) {
 		decl := strings.SplitN(sym.Decl, "\n", 2)[0]
 		if strings.HasSuffix(decl, "{") {
 			decl = strings.TrimSuffix(decl, " {") + " ..."
@@ -110,24 +108,24 @@ func (s *Session) packageDoc(path string) error {
 	return nil
 }
 
-// typeDoc finds the doc of a named type of a bound project package (or of
-// its member, "Step" for Game.Step), behind a pointer if need be.
-func typeDoc(t reflect.Type, member string) (bindings.Doc, bool) {
+// typeDoc finds the doc of a named type of a documented package (or of
+// its member, "Len" for Builder.Len), behind a pointer if need be.
+func (s *Session) typeDoc(t reflect.Type, member string) (Doc, bool) {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t.Name() == "" || t.PkgPath() == "" {
-		return bindings.Doc{}, false
+		return Doc{}, false
 	}
 	name := t.Name()
 	if member != "" {
 		name += "." + member
 	}
-	return bindings.DocOf(t.PkgPath(), name)
+	return s.docs.Doc(t.PkgPath(), name)
 }
 
 // symbolSignature describes a bound symbol that has no doc comment (the
-// standard library's) from its value.
+// standard library's, say) from its value.
 func symbolSignature(pkg, name string, v reflect.Value) string {
 	switch {
 	case v.Kind() == reflect.Func:
@@ -140,7 +138,7 @@ func symbolSignature(pkg, name string, v reflect.Value) string {
 	return fmt.Sprintf("%s.%s %s", pkg, name, v.Type())
 }
 
-func printDoc(w interface{ Write([]byte) (int, error) }, d bindings.Doc) {
+func printDoc(w interface{ Write([]byte) (int, error) }, d Doc) {
 	fmt.Fprintln(w, d.Decl)
 	if d.Text != "" {
 		fmt.Fprintln(w)

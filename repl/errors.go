@@ -14,11 +14,35 @@ import (
 // ErrQuit is returned by Eval for :quit.
 var ErrQuit = errors.New("quit")
 
+// The sentinels that an *Error of each kind matches with [errors.Is]:
+// errors.Is(err, repl.ErrInterrupted) tells a cell that Ctrl-C (or its
+// context) stopped from one that failed.
+var (
+	// ErrInterrupted matches an Error of Kind KindInterrupted.
+	ErrInterrupted = errors.New("interrupted")
+	// ErrPanic matches an Error of Kind KindPanic.
+	ErrPanic = errors.New("panic")
+)
+
+// Kind says what sort of failure an Error is.
+type Kind string
+
+// The kinds of Error.
+const (
+	// KindError is a compile error, or a (T, error) call of the cell
+	// that returned an error.
+	KindError Kind = "error"
+	// KindPanic is a panic in the cell, or in a function it called.
+	KindPanic Kind = "panic"
+	// KindInterrupted is a cell stopped by its context ending (Ctrl-C).
+	KindInterrupted Kind = "interrupted"
+)
+
 // Error is a cell's failure: an error from the Go compiler side of the
 // interpreter, a panic, or an interruption, with the line it refers to.
 type Error struct {
-	// Kind is "error", "panic" or "interrupted".
-	Kind string `json:"kind"`
+	// Kind says what failed: KindError, KindPanic or KindInterrupted.
+	Kind Kind `json:"kind"`
 	// File is where the failing code came from: "" for the cell being
 	// evaluated, "cell N" for an earlier cell (a function defined there),
 	// or a file name (:load, grue run).
@@ -37,7 +61,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.Kind == "panic" {
+	if e.Kind == KindPanic {
 		b.WriteString("panic: ")
 	}
 	if where := e.where(); where != "" {
@@ -50,7 +74,20 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is the sentinel of e's kind: ErrInterrupted
+// or ErrPanic.
+func (e *Error) Is(target error) bool {
+	switch e.Kind {
+	case KindInterrupted:
+		return target == ErrInterrupted
+	case KindPanic:
+		return target == ErrPanic
+	}
+	return false
+}
 
 // where names e's position: "line 3", "cell 2, line 3", "x.go:3".
 func (e *Error) where() string {
@@ -87,7 +124,7 @@ var posPrefix = regexp.MustCompile(`^(?:\S+?:)?(\d+):(\d+): `)
 // compileError turns an error of the interpreter's parser or compiler into
 // an Error at the line it refers to.
 func (src source) compileError(err error, u unit) *Error {
-	e := &Error{Kind: "error", File: src.label, Err: err}
+	e := &Error{Kind: KindError, File: src.label, Err: err}
 	var list scanner.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
 		e.Line = list[0].Pos.Line - src.offset

@@ -21,7 +21,7 @@ const (
 )
 
 // CellMark starts the line that RunPipe prints before each cell's output:
-// "--- [3] g.Step("look")", the cell's number and its first line. Every
+// "--- [3] strings.Fields(s)", the cell's number and its first line. Every
 // line of output up to the next such line belongs to the cell.
 const CellMark = "--- "
 
@@ -184,7 +184,7 @@ func (s *Session) RunTerminal(ctx context.Context, t TerminalOptions) error {
 		if err != nil {
 			msg := "error: " + err.Error()
 			var e *Error
-			if errors.As(err, &e) && e.Kind != "error" {
+			if errors.As(err, &e) && e.Kind != KindError {
 				msg = err.Error()
 			}
 			if !t.NoColor {

@@ -11,13 +11,12 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/grue-lab/grue/bindings"
 )
 
 // Magic is a command of the REPL rather than Go code: a cell that starts
 // with a colon and the magic's name (":time f()"). Code outside this
-// package adds its own with AddMagic (the agent's :step, for one).
+// package adds its own with AddMagic, from Options.Setup (the grue
+// workbench's :step, for one).
 type Magic struct {
 	// Name is what follows the colon.
 	Name string
@@ -71,19 +70,16 @@ func (s *Session) runMagic(ctx context.Context, src string) error {
 func builtinMagics() map[string]Magic {
 	ms := []Magic{
 		{Name: "help", Usage: "[MAGIC|imports]", Help: "this help; a magic's usage; the packages a cell can import", Run: magicHelp},
-		{Name: "doc", Usage: "SYMBOL", Help: "the declaration and doc comment of a package, function, type, method or variable (game.Open, g.Step)", Run: magicDoc},
+		{Name: "doc", Usage: "SYMBOL", Help: "the declaration and doc comment of a package, function, type, method or variable (strings.Split, v.Len)", Run: magicDoc},
 		{Name: "who", Help: "the session's variables, functions, types and imports", Run: magicWho},
 		{Name: "type", Usage: "EXPR", Help: "the type of an expression's value", Code: true, Run: magicType},
 		{Name: "table", Usage: "[--md|--csv] EXPR", Help: "a slice, map or struct as a table (Markdown or CSV with a flag)", Code: true, Run: magicTable},
 		{Name: "time", Usage: "CODE", Help: "run code as a cell and say how long it took", Code: true, Run: magicTime},
 		{Name: "load", Usage: "FILE.go|FILE.md", Help: "evaluate a file's declarations in the session (func main is not run); a notebook's cells in turn", Run: magicLoad},
 		{Name: "run", Usage: "FILE.go [ARGS]", Help: "run a script's main, as grue run does, apart from the session", Run: magicRun},
-		{Name: "step", Usage: "[N]", Help: "play N steps (1) of the agent's episode ep: each step's call, thought and what the game said", Run: magicStep},
-		{Name: "play", Usage: "COMMAND", Help: "play a command in the agent's episode ep, recorded as a step of its history (in g without an episode)", Run: magicPlay},
-		{Name: "prompt", Help: "exactly what the model of the episode ep will be sent next", Run: magicPrompt},
 		{Name: "history", Help: "the cells so far, numbered", Run: magicHistory},
 		{Name: "save", Usage: "FILE.md", Help: "save the session as a notebook: each cell and its output, re-runnable with grue run FILE.md", Run: magicSave},
-		{Name: "reset", Help: "start afresh: a new interpreter, a new game; cells are kept for :save", Run: magicReset},
+		{Name: "reset", Help: "start afresh: a new interpreter, and what the session sets up at the start; cells are kept for :save", Run: magicReset},
 		{Name: "quit", Help: "leave (Ctrl-D does too)", Run: func(context.Context, *Session, string) error { return ErrQuit }},
 	}
 	m := make(map[string]Magic, len(ms))
@@ -93,28 +89,42 @@ func builtinMagics() map[string]Magic {
 	return m
 }
 
+// helpIntro is how to type Go, which :help says first.
 const helpIntro = `Type Go: statements, declarations and expressions; the value of an
 expression is shown. A cell goes on over several lines while a bracket is
 open or a line ends in an operator. Ctrl-C interrupts a running cell (or
 drops the cell being typed), Ctrl-D leaves. Tab completes packages, their
-symbols after a dot, variables and magics.
+symbols after a dot, variables and magics.`
 
-The session's game is the variable g (a *game.Game): g.Step("open
-mailbox"), g.Info(), g.Map(). The agent's episode is ep (a
-*harness.Episode on its own copy of the game): ep.Step(ctx), ep.Run(ctx,
-20), ep.Prompt(ctx), alt, _ := ep.Fork(), ep.Agent.System, ep.Agent.History;
-ctx is the running cell's context, which Ctrl-C cancels. Packages fmt,
-strings, game, zmachine, stories, agent, llm, memory, tools and harness
-are imported; any other bound package is imported when a cell first uses
-it (time.Now()).
-
-Magics:`
+// help is what :help says before the magics: how to type Go, the
+// session's own text (Options.Help), the packages imported.
+func (s *Session) help() string {
+	var b strings.Builder
+	b.WriteString(helpIntro + "\n\n")
+	if s.opts.Help != "" {
+		b.WriteString(strings.TrimRight(s.opts.Help, "\n") + "\n")
+	}
+	names := make([]string, 0, len(s.preload))
+	for name := range s.preload {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	imported := "Packages " + strings.Join(names, ", ") + " are imported"
+	if len(names) == 1 {
+		imported = "Package " + names[0] + " is imported"
+	}
+	if len(names) > 0 {
+		b.WriteString(Fold(imported+"; any other bound package is imported when a cell first uses it (time.Now()).", 72) + "\n")
+	}
+	b.WriteString("\nMagics:")
+	return b.String()
+}
 
 func magicHelp(ctx context.Context, s *Session, args string) error {
 	w := s.Stdout()
 	switch args {
 	case "":
-		fmt.Fprintln(w, helpIntro)
+		fmt.Fprintln(w, s.help())
 		for _, m := range s.Magics() {
 			use := ":" + m.Name
 			if m.Usage != "" {
@@ -124,13 +134,11 @@ func magicHelp(ctx context.Context, s *Session, args string) error {
 		}
 		return nil
 	case "imports":
-		fmt.Fprintln(w, "A cell or script can import the standard library and these packages of grue:")
-		for _, p := range bindings.Packages(true) {
-			syn := ""
-			if d, ok := bindings.DocOf(p.Path, ""); ok {
-				syn = synopsis(d.Text)
+		fmt.Fprintln(w, "A cell or script can import the bound packages: these, and the standard library's (:doc PACKAGE):")
+		for _, p := range s.packages.list {
+			if d, ok := s.docs.Doc(p.Path, ""); ok {
+				fmt.Fprintf(w, "  %-42s %s\n", p.Path, synopsis(d.Text))
 			}
-			fmt.Fprintf(w, "  %-42s %s\n", p.Path, syn)
 		}
 		return nil
 	}
@@ -286,7 +294,11 @@ func magicReset(ctx context.Context, s *Session, args string) error {
 	if err := s.reset(); err != nil {
 		return err
 	}
-	fmt.Fprintln(s.Stdout(), "session reset:", s.Banner())
+	if b := s.Banner(); b != "" {
+		fmt.Fprintln(s.Stdout(), "session reset:", b)
+	} else {
+		fmt.Fprintln(s.Stdout(), "session reset")
+	}
 	return nil
 }
 
@@ -341,7 +353,9 @@ func magicRun(ctx context.Context, s *Session, args string) error {
 	if len(fields) == 0 {
 		return fmt.Errorf("usage: :run FILE.go [ARGS]")
 	}
-	err := RunFile(ctx, fields[0], fields[1:], ScriptOptions{Stdout: s.Stdout(), Stderr: s.errw.w, Stdin: s.opts.Stdin, Width: s.opts.Width})
+	opts := s.opts // a notebook runs in a session like this one
+	opts.Stdout, opts.Stderr = s.Stdout(), s.errw.w
+	err := RunFile(ctx, fields[0], fields[1:], opts)
 	if code, ok := err.(exitCode); ok {
 		if code == 0 {
 			return nil
@@ -368,20 +382,6 @@ func magicSave(ctx context.Context, s *Session, args string) error {
 	}
 	fmt.Fprintf(s.Stdout(), "saved %d cells to %s\n", len(keep), args)
 	return nil
-}
-
-// Banner says what the session holds: the game and its seed, and who
-// plays the agent's episode: "game: lantern (seed 1), model: gpt-4o-mini",
-// or "game: lantern (seed 1), policy: explorer (no model configured: ...)".
-func (s *Session) Banner() string {
-	if s.game == nil {
-		return "no game"
-	}
-	b := fmt.Sprintf("game: %s (seed %d)", s.game.Name(), s.opts.Seed)
-	if s.player != "" {
-		b += ", " + s.player
-	}
-	return b
 }
 
 // synopsis is the first sentence of a doc comment.

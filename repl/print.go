@@ -13,7 +13,7 @@ import (
 //
 //   - a string as its text, folded to the width; nil as nil; an error as
 //     "error: " and its message; a value with a String method (a
-//     *game.Map, a time.Duration) as what that method returns;
+//     time.Duration, a bytes.Buffer) as what that method returns;
 //   - a struct, or a pointer to one, field by field, one a line, with
 //     its type's name above;
 //   - a slice or array of structs as a table, one row each;
@@ -37,7 +37,7 @@ func display(v reflect.Value, width int) string {
 		return "nil"
 	}
 	if s, ok := special(v); ok {
-		return fold(s, width)
+		return Fold(s, width)
 	}
 	if sum, name, ok := summary(v, false); ok {
 		if v.Kind() == reflect.Pointer {
@@ -50,7 +50,7 @@ func display(v reflect.Value, width int) string {
 		if v.Len() == 0 {
 			return `""`
 		}
-		return fold(v.String(), width)
+		return Fold(v.String(), width)
 	case reflect.Struct:
 		return structBlock(v, width)
 	case reflect.Pointer:
@@ -106,7 +106,7 @@ func special(v reflect.Value) (s string, ok bool) {
 	return "", false
 }
 
-// typeName is the name a value's type is shown under: "game.StepResult",
+// typeName is the name a value's type is shown under: "time.Month",
 // "" for the unnamed struct types that the interpreter makes for the
 // types declared in cells.
 func typeName(t reflect.Type) string {
@@ -165,11 +165,11 @@ func fieldValue(v reflect.Value, width int, indent string) string {
 	v = deref(v)
 	var s string
 	if v.IsValid() && v.Kind() == reflect.String && (strings.Contains(v.String(), "\n") || utf8.RuneCountInString(v.String()) > width) {
-		s = fold(v.String(), width)
+		s = Fold(v.String(), width)
 	} else {
 		s = inline(v, maxInline)
 		if utf8.RuneCountInString(s) > width {
-			s = fold(s, width)
+			s = Fold(s, width)
 		}
 	}
 	return strings.ReplaceAll(s, "\n", "\n"+indent)
@@ -285,59 +285,11 @@ func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 		b.WriteString("&")
 		writeInline(b, v.Elem(), depth+1, limit)
 	case reflect.Struct:
-		if depth >= maxDepth {
-			b.WriteString("{...}")
-			return
-		}
-		if name == "" {
-			name = typeName(v.Type())
-		}
-		b.WriteString(name + "{")
-		for n, i := range exportedFields(v.Type()) {
-			if n > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(v.Type().Field(i).Name + ": ")
-			writeInline(b, v.Field(i), depth+1, limit)
-			if b.Len() > limit {
-				return
-			}
-		}
-		b.WriteString("}")
+		writeStruct(b, v, name, depth, limit)
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.IsNil() {
-			b.WriteString("[]")
-			return
-		}
-		if v.Type().Elem().Kind() == reflect.Uint8 && v.Kind() == reflect.Slice {
-			fmt.Fprintf(b, "[]byte(%q)", v.Bytes())
-			return
-		}
-		b.WriteString("[")
-		for i := 0; i < v.Len(); i++ {
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			writeInline(b, v.Index(i), depth+1, limit)
-			if b.Len() > limit {
-				return
-			}
-		}
-		b.WriteString("]")
+		writeList(b, v, depth, limit)
 	case reflect.Map:
-		b.WriteString("map[")
-		for i, k := range sortedKeys(v) {
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			writeInline(b, k, depth+1, limit)
-			b.WriteString(":")
-			writeInline(b, v.MapIndex(k), depth+1, limit)
-			if b.Len() > limit {
-				return
-			}
-		}
-		b.WriteString("]")
+		writeMap(b, v, depth, limit)
 	case reflect.Func:
 		if v.IsNil() {
 			b.WriteString("nil")
@@ -355,6 +307,69 @@ func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 	}
 }
 
+// writeStruct writes a struct in one line, under name ("" for its type's).
+func writeStruct(b *strings.Builder, v reflect.Value, name string, depth, limit int) {
+	if depth >= maxDepth {
+		b.WriteString("{...}")
+		return
+	}
+	if name == "" {
+		name = typeName(v.Type())
+	}
+	b.WriteString(name + "{")
+	for n, i := range exportedFields(v.Type()) {
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(v.Type().Field(i).Name + ": ")
+		writeInline(b, v.Field(i), depth+1, limit)
+		if b.Len() > limit {
+			return
+		}
+	}
+	b.WriteString("}")
+}
+
+// writeList writes a slice or an array in one line.
+func writeList(b *strings.Builder, v reflect.Value, depth, limit int) {
+	if v.Kind() == reflect.Slice && v.IsNil() {
+		b.WriteString("[]")
+		return
+	}
+	if v.Type().Elem().Kind() == reflect.Uint8 && v.Kind() == reflect.Slice {
+		fmt.Fprintf(b, "[]byte(%q)", v.Bytes())
+		return
+	}
+	b.WriteString("[")
+	for i := 0; i < v.Len(); i++ {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		writeInline(b, v.Index(i), depth+1, limit)
+		if b.Len() > limit {
+			return
+		}
+	}
+	b.WriteString("]")
+}
+
+// writeMap writes a map in one line, its keys sorted.
+func writeMap(b *strings.Builder, v reflect.Value, depth, limit int) {
+	b.WriteString("map[")
+	for i, k := range sortedKeys(v) {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		writeInline(b, k, depth+1, limit)
+		b.WriteString(":")
+		writeInline(b, v.MapIndex(k), depth+1, limit)
+		if b.Len() > limit {
+			return
+		}
+	}
+	b.WriteString("]")
+}
+
 // truncate cuts s to about limit runes, marking the cut.
 func truncate(s string, limit int) string {
 	if utf8.RuneCountInString(s) <= limit {
@@ -364,9 +379,9 @@ func truncate(s string, limit int) string {
 	return string(r[:max(limit-1, 1)]) + "…"
 }
 
-// fold breaks the lines of s that are longer than width at spaces (or
+// Fold breaks the lines of s that are longer than width at spaces (or
 // anywhere, for a word longer than width). Lines that fit are left alone.
-func fold(s string, width int) string {
+func Fold(s string, width int) string {
 	if width <= 0 {
 		return s
 	}

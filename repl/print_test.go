@@ -6,9 +6,14 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/grue-lab/grue/game"
 )
+
+// info is a record with a name, as a bound package's would be.
+type info struct {
+	Score, MaxScore, Moves int
+	Location               string
+	LocationID             int
+}
 
 func TestDisplay(t *testing.T) {
 	type rec struct {
@@ -29,8 +34,8 @@ func TestDisplay(t *testing.T) {
 		{"number", 42, "42"},
 		{"error", errors.New("bad"), "error: bad"},
 		{"Stringer", 1500 * time.Millisecond, "1.5s"},
-		{"struct", game.Info{Score: 5, MaxScore: 60, Moves: 3, Location: "Meadow", LocationID: 29},
-			"game.Info\n  Score       5\n  MaxScore    60\n  Moves       3\n  Location    \"Meadow\"\n  LocationID  29"},
+		{"struct", info{Score: 5, MaxScore: 60, Moves: 3, Location: "Meadow", LocationID: 29},
+			"repl.info\n  Score       5\n  MaxScore    60\n  Moves       3\n  Location    \"Meadow\"\n  LocationID  29"},
 		{"pointer to struct", &rec{Name: "a", Tags: []string{"x"}}, "&repl.rec\n  Name   \"a\"\n  Score  0\n  Tags   [\"x\"]"},
 		{"long text in a field is folded under the name", rec{Name: long},
 			// 40 columns less the 9 of the names' column
@@ -61,8 +66,8 @@ func TestFold(t *testing.T) {
 		{"abcdefghijklmnop", 5, "abcde\nfghij\nklmno\np"},
 		{"keep\n\nblank lines", 20, "keep\n\nblank lines"},
 	} {
-		if got := fold(tc.in, tc.width); got != tc.want {
-			t.Errorf("fold(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
+		if got := Fold(tc.in, tc.width); got != tc.want {
+			t.Errorf("Fold(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
 		}
 	}
 	if got := inline(reflect.ValueOf(strings.Repeat("x", 50)), 10); got != `"xxxxxxxx…` {

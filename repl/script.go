@@ -7,26 +7,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"os"
 	"reflect"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
 )
-
-// ScriptOptions configure RunFile.
-type ScriptOptions struct {
-	Stdout, Stderr io.Writer // default os.Stdout, os.Stderr
-	Stdin          io.Reader // default os.Stdin
-	// Width is the width values are folded to in a notebook; 0 means 100.
-	Width int
-	// Game and Seed choose a notebook's game, and Policy who plays its
-	// episode, as in Options (the model comes from the environment).
-	Game   string
-	Seed   int64
-	Policy string
-}
 
 // scriptTag is a build tag that scripts are run with: a script in a
 // folder of several (scripts/) says //go:build ignore, so that go build
@@ -51,20 +37,14 @@ func ExitStatus(err error) (int, bool) {
 }
 
 // RunFile runs a script: a Go file of package main, whose main runs with
-// os.Args set to path and args, with the REPL's bindings; or a notebook
-// (.md, as :save writes), whose cells run in a fresh session in turn,
-// stopping at the first error. A script that calls os.Exit gives an error
-// that ExitStatus reads (nil for os.Exit(0)).
-func RunFile(ctx context.Context, path string, args []string, opts ScriptOptions) error {
-	if opts.Stdout == nil {
-		opts.Stdout = os.Stdout
-	}
-	if opts.Stderr == nil {
-		opts.Stderr = os.Stderr
-	}
-	if opts.Stdin == nil {
-		opts.Stdin = os.Stdin
-	}
+// os.Args set to path and args, with the packages of opts.Symbols (its
+// output and input are those of opts; the rest of opts is for
+// notebooks); or a notebook (.md, as :save writes), whose cells run in a
+// fresh session that New(opts) starts, in turn, stopping at the first
+// error. A script that calls os.Exit gives an error that ExitStatus reads
+// (nil for os.Exit(0)).
+func RunFile(ctx context.Context, path string, args []string, opts Options) error {
+	opts = withDefaults(opts)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -77,7 +57,7 @@ func RunFile(ctx context.Context, path string, args []string, opts ScriptOptions
 		return fmt.Errorf("%s: a script is a Go file of package main with a func main", path)
 	}
 	errw := &panicFilter{w: opts.Stderr}
-	in, err := newInterp(opts.Stdout, errw, opts.Stdin, append([]string{path}, args...), scriptTag)
+	in, err := newInterp(opts.Symbols, opts.Stdout, errw, opts.Stdin, append([]string{path}, args...), scriptTag)
 	if err != nil {
 		return err
 	}
@@ -88,12 +68,12 @@ func RunFile(ctx context.Context, path string, args []string, opts ScriptOptions
 	// A Session around the interpreter, for its error handling: the
 	// script's source runs as it is (its main runs), positions are the
 	// file's own.
-	s := &Session{in: in, errw: errw, imports: map[string]string{}, decls: map[string]string{}, funcs: scriptFuncs(path, data)}
+	s := &Session{in: in, errw: errw, packages: newPackageIndex(opts.Symbols), imports: map[string]string{}, decls: map[string]string{}, funcs: scriptFuncs(path, data)}
 	loc := s.source(path)
 	loc.offset = 0
 	_, err = s.evalSource(ctx, string(data), unit{text: string(data), line: 1}, loc)
 	var e *Error
-	if errors.As(err, &e) && e.Kind == "panic" {
+	if errors.As(err, &e) && e.Kind == KindPanic {
 		e.Line = 0 // the line of main's first statement, which says nothing: the trace says more
 	}
 	if code, ok := ExitStatus(err); ok && code == 0 {
@@ -144,12 +124,12 @@ func isNotebook(path string) bool {
 // runNotebook runs a notebook's cells in a fresh session, as RunPipe
 // runs cells (each output after a CellMark line), and stops at the first
 // error.
-func runNotebook(ctx context.Context, path, text string, opts ScriptOptions) error {
+func runNotebook(ctx context.Context, path, text string, opts Options) error {
 	cells, err := ParseNotebook(text)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	s, err := New(Options{Stdout: opts.Stdout, Stderr: opts.Stderr, Stdin: opts.Stdin, Game: opts.Game, Seed: opts.Seed, Policy: opts.Policy, Width: opts.Width})
+	s, err := New(opts)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func TestRunFile(t *testing.T) {
 	}
 	run := func(path string, args ...string) (string, error) {
 		var out strings.Builder
-		err := RunFile(context.Background(), path, args, ScriptOptions{Stdout: &out, Stderr: &out})
+		err := RunFile(context.Background(), path, args, Options{Stdout: &out, Stderr: &out})
 		return out.String(), err
 	}
 
@@ -30,8 +30,7 @@ func TestRunFile(t *testing.T) {
 import (
 	"fmt"
 	"os"
-
-	"github.com/grue-lab/grue/game"
+	"strings"
 )
 
 type quiet struct{}
@@ -39,15 +38,11 @@ type quiet struct{}
 func (quiet) ReadFile(name string) ([]byte, error) { return nil, os.ErrNotExist }
 
 func main() {
-	g, err := game.Open("")
-	if err != nil {
-		panic(err)
-	}
-	r, _ := g.Step("west")
-	fmt.Println(os.Args[1:], r.Info.Location)
+	_, err := quiet{}.ReadFile("x")
+	fmt.Println(os.Args[1:], strings.ToUpper("shed"), err == os.ErrNotExist)
 }
 `)
-	if out, err := run(ok, "-v", "x"); err != nil || out != "[-v x] Wooden Shed\n" {
+	if out, err := run(ok, "-v", "x"); err != nil || out != "[-v x] SHED true\n" {
 		t.Errorf("RunFile(ok.go) = %q, %v", out, err)
 	}
 
@@ -76,7 +71,7 @@ func main() {
 
 	panics := write("panics.go", "package main\n\nfunc deep() {\n\tpanic(\"down here\")\n}\n\nfunc main() {\n\tdeep()\n}\n")
 	_, err = run(panics)
-	if !errors.As(err, &e) || e.Kind != "panic" || e.Msg != "down here" || len(e.Trace) != 2 || e.Trace[0] != "main.deep ("+panics+":3)" {
+	if !errors.As(err, &e) || e.Kind != KindPanic || e.Msg != "down here" || len(e.Trace) != 2 || e.Trace[0] != "main.deep ("+panics+":3)" {
 		t.Errorf("RunFile(panics.go) = %#v", err)
 	}
 
@@ -90,8 +85,8 @@ func main() {
 	spin := write("spin.go", "package main\n\nfunc main() {\n\tn := 0\n\tfor {\n\t\tn++\n\t}\n}\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	err = RunFile(ctx, spin, nil, ScriptOptions{Stdout: &strings.Builder{}})
-	if !errors.As(err, &e) || e.Kind != "interrupted" {
+	err = RunFile(ctx, spin, nil, Options{Stdout: &strings.Builder{}})
+	if !errors.Is(err, ErrInterrupted) {
 		t.Errorf("RunFile(spin.go) with a deadline = %v, want interrupted", err)
 	}
 }
@@ -106,7 +101,7 @@ func TestScriptStdioAndEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errs strings.Builder
-	if err := RunFile(context.Background(), path, nil, ScriptOptions{Stdout: &out, Stderr: &errs}); err != nil {
+	if err := RunFile(context.Background(), path, nil, Options{Stdout: &out, Stderr: &errs}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "out: hello\n" || errs.String() != "err: oops\n" {

@@ -13,31 +13,12 @@ import (
 	"time"
 
 	"github.com/traefik/yaegi/interp"
-
-	"github.com/grue-lab/grue/bindings"
-	"github.com/grue-lab/grue/game"
-	"github.com/grue-lab/grue/harness"
+	"github.com/traefik/yaegi/stdlib"
 )
 
-// GameVar is the name of the session variable that holds the session's
-// game.
-const GameVar = "g"
-
-// Preloaded are the packages every session imports at the start, by the
-// name they go by. Other bound packages are imported on first use (a cell
-// that says time.Now() imports "time"), or with an import statement.
-var Preloaded = map[string]string{
-	"fmt":      "fmt",
-	"strings":  "strings",
-	"game":     "github.com/grue-lab/grue/game",
-	"zmachine": "github.com/grue-lab/grue/game/zmachine",
-	"stories":  "github.com/grue-lab/grue/game/stories",
-	"agent":    "github.com/grue-lab/grue/agent",
-	"llm":      "github.com/grue-lab/grue/agent/llm",
-	"memory":   "github.com/grue-lab/grue/agent/memory",
-	"tools":    "github.com/grue-lab/grue/agent/tools",
-	"harness":  "github.com/grue-lab/grue/harness",
-}
+// defaultPreload are the packages a session imports at the start when
+// Options.Preload is nil.
+var defaultPreload = map[string]string{"fmt": "fmt", "strings": "strings"}
 
 // Options configure a Session.
 type Options struct {
@@ -51,52 +32,57 @@ type Options struct {
 	Stdin io.Reader
 	// Args is os.Args as cells see it; default []string{"grue"}.
 	Args []string
-	// Game is the story that the session's game (the variable g) plays:
-	// a name or path as game.Open takes it, "" for the default story.
-	Game string
-	// Seed seeds the game's random numbers; 0 means 1.
-	Seed int64
-	// NoGame leaves the session without a game (and without g), and
-	// without an agent episode.
-	NoGame bool
-	// Model and BaseURL choose the model of the session's agent over the
-	// environment's GRUE_MODEL and OPENAI_BASE_URL (see llm.ConfigFromEnv).
-	Model   string
-	BaseURL string
-	// Policy chooses who plays the session's episode: "llm", "random",
-	// "walkthrough" or "explorer" (harness.Policies). "" means the model
-	// when one is configured, else the explorer baseline; "llm" without a
-	// model is an error.
-	Policy string
-	// NoEpisode leaves the session without an agent episode (and without
-	// ep): :play then plays in g.
-	NoEpisode bool
 	// Width is the width, in columns, that long values are folded to;
 	// 0 means 100.
 	Width int
+
+	// Symbols are the packages that cells can import, keyed
+	// "IMPORTPATH/NAME" as [interp.Interpreter.Use] takes them (what
+	// yaegi extract generates); nil means the standard library
+	// ([stdlib.Symbols]).
+	Symbols interp.Exports
+	// Preload are the packages every session imports at the start, by
+	// the name they go by; nil means fmt and strings. Other bound
+	// packages are imported on first use (a cell that says time.Now()
+	// imports "time"), or with an import statement.
+	Preload map[string]string
+	// Docs documents the bound packages for :doc and :help imports;
+	// nil shows every symbol by its type.
+	Docs Docs
+	// Help is what :help says about the session after how to type Go:
+	// its variables and what they are for.
+	Help string
+	// Setup extends each session that New (or RunFile, for a notebook)
+	// starts, before anything runs: it adds the session's own magics
+	// (Session.AddMagic), what to do at the start and at each :reset
+	// (Session.OnReset: define variables, set the banner) and at Close
+	// (Session.OnClose). An error fails New.
+	Setup func(s *Session) error
 }
 
-// Session is one notebook session: a Go interpreter (yaegi) with grue's
-// bindings, the session's game, its cells and their outputs, and the
-// magics it knows. A Session runs one cell at a time: Eval must not be
-// called concurrently.
+// Session is one notebook session: a Go interpreter (yaegi) with the
+// bound packages, its cells and their outputs, and the magics it knows.
+// A Session runs one cell at a time: Eval must not be called
+// concurrently.
 type Session struct {
-	opts   Options
-	out    *recorder
-	errw   *panicFilter
-	in     *interp.Interpreter
-	pack   reflect.Value
-	magics map[string]Magic
+	opts     Options
+	out      *recorder
+	errw     *panicFilter
+	in       *interp.Interpreter
+	pack     reflect.Value
+	magics   map[string]Magic
+	packages *packageIndex
+	docs     Docs
+	preload  map[string]string
 
 	imports map[string]string // package name -> import path
 	decls   map[string]string // name -> "func" or "type", as cells declared them
 	funcs   map[string]string // function or method ("T.M") -> where it was declared
 	defs    []definition      // Define's values, defined again by Reset
-	game    *game.Game
-	episode *harness.Episode   // the episode the session started (or :reset) with
-	owned   []*harness.Episode // the episodes the session made, for Close
-	player  string             // who plays episode, for the banner
-	cellCtx *cellContext       // the variable ctx
+	onReset []func(*Session) error
+	onClose []func() error
+	banner  string
+	cellCtx *cellContext // the variable ctx
 	// lingering, when not nil, reports the end of a unit that was
 	// interrupted and did not unwind in time (see run).
 	lingering <-chan evalResult
@@ -129,9 +115,36 @@ type definition struct {
 	value any
 }
 
-// New starts a session: the interpreter with grue's bindings, the
-// preloaded packages, and the game.
+// New starts a session: the interpreter with the bound packages, the
+// preloaded ones imported, and what Options.Setup adds.
 func New(opts Options) (*Session, error) {
+	opts = withDefaults(opts)
+	s := &Session{
+		opts:     opts,
+		out:      &recorder{w: opts.Stdout},
+		errw:     &panicFilter{w: opts.Stderr},
+		pack:     reflect.ValueOf(func(v ...interface{}) []interface{} { return v }),
+		cellCtx:  &cellContext{},
+		packages: newPackageIndex(opts.Symbols),
+		docs:     opts.Docs,
+		preload:  opts.Preload,
+	}
+	s.magics = builtinMagics()
+	if opts.Setup != nil {
+		if err := opts.Setup(s); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if err := s.reset(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// withDefaults fills in the options left out.
+func withDefaults(opts Options) Options {
 	if opts.Stdout == nil {
 		opts.Stdout = os.Stdout
 	}
@@ -144,28 +157,23 @@ func New(opts Options) (*Session, error) {
 	if opts.Args == nil {
 		opts.Args = []string{"grue"}
 	}
-	if opts.Seed == 0 {
-		opts.Seed = 1
-	}
 	if opts.Width <= 0 {
 		opts.Width = 100
 	}
-	s := &Session{
-		opts:    opts,
-		out:     &recorder{w: opts.Stdout},
-		errw:    &panicFilter{w: opts.Stderr},
-		pack:    reflect.ValueOf(func(v ...interface{}) []interface{} { return v }),
-		cellCtx: &cellContext{},
+	if opts.Symbols == nil {
+		opts.Symbols = stdlib.Symbols
 	}
-	s.magics = builtinMagics()
-	if err := s.reset(); err != nil {
-		return nil, err
+	if opts.Preload == nil {
+		opts.Preload = defaultPreload
 	}
-	return s, nil
+	if opts.Docs == nil {
+		opts.Docs = noDocs{}
+	}
+	return opts
 }
 
-// newInterp makes an interpreter with grue's bindings, writing to out and
-// errw, with build tags for the source it reads.
+// newInterp makes an interpreter with the packages of symbols, writing to
+// out and errw, with build tags for the source it reads.
 //
 // The interpreted code sees the process's environment as it was when the
 // interpreter started (os.Getenv; os.Setenv changes only its own copy),
@@ -173,9 +181,9 @@ func New(opts Options) (*Session, error) {
 // files (a session's recorder, a test's buffer), os.Stdout and os.Stderr
 // are io.Writers rather than *os.Files, so that what a cell or script
 // writes to them is kept.
-func newInterp(out, errw io.Writer, stdin io.Reader, args []string, tags ...string) (*interp.Interpreter, error) {
+func newInterp(symbols interp.Exports, out, errw io.Writer, stdin io.Reader, args []string, tags ...string) (*interp.Interpreter, error) {
 	i := interp.New(interp.Options{Stdout: out, Stderr: errw, Stdin: stdin, Args: args, BuildTags: tags, Env: os.Environ()})
-	if err := i.Use(bindings.Symbols); err != nil {
+	if err := i.Use(symbols); err != nil {
 		return nil, fmt.Errorf("load bindings: %w", err)
 	}
 	std := map[string]reflect.Value{}
@@ -190,11 +198,10 @@ func newInterp(out, errw io.Writer, stdin io.Reader, args []string, tags ...stri
 	return i, nil
 }
 
-// reset starts the interpreter afresh: the bindings, the preloaded
-// packages, the game, and Define's values.
+// reset starts the interpreter afresh: the bound packages, the preloaded
+// ones, the variable ctx, the OnReset functions, and Define's values.
 func (s *Session) reset() error {
-	s.Close() // the old interpreter's episode: nothing can reach it any more
-	i, err := newInterp(s.out, s.errw, s.opts.Stdin, s.opts.Args)
+	i, err := newInterp(s.opts.Symbols, s.out, s.errw, s.opts.Stdin, s.opts.Args)
 	if err != nil {
 		return err
 	}
@@ -210,38 +217,21 @@ func (s *Session) reset() error {
 	if err := s.importPackage(ctx, privatePkg, privatePkg, s.source("setup"), 1); err != nil {
 		return fmt.Errorf("start session: %w", err)
 	}
-	names := make([]string, 0, len(Preloaded))
-	for name := range Preloaded {
+	names := make([]string, 0, len(s.preload))
+	for name := range s.preload {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if err := s.importPackage(ctx, name, Preloaded[name], s.source("setup"), 1); err != nil {
+		if err := s.importPackage(ctx, name, s.preload[name], s.source("setup"), 1); err != nil {
 			return fmt.Errorf("start session: %w", err)
 		}
 	}
 	if err := s.defineValue(CtxVar, reflect.TypeOf((*context.Context)(nil)).Elem(), s.cellCtx); err != nil {
 		return err
 	}
-	s.game, s.episode, s.player = nil, nil, ""
-	if !s.opts.NoGame {
-		g, err := game.Open(s.opts.Game, game.Seed(s.opts.Seed))
-		if err != nil {
-			return fmt.Errorf("open game: %w", err)
-		}
-		s.game = g
-		if err := s.define(GameVar, g); err != nil {
-			return err
-		}
-	}
-	if !s.opts.NoGame && !s.opts.NoEpisode {
-		e, player, err := s.newEpisode()
-		if err != nil {
-			return err
-		}
-		s.episode, s.player = e, player
-		s.owned = append(s.owned, e)
-		if err := s.define(EpisodeVar, e); err != nil {
+	for _, f := range s.onReset {
+		if err := f(s); err != nil {
 			return err
 		}
 	}
@@ -253,14 +243,39 @@ func (s *Session) reset() error {
 	return nil
 }
 
+// OnReset adds f to what the session does when it starts and at each
+// :reset, once the interpreter is afresh with its packages: define the
+// session's variables (DefineVar), set its banner. An error fails New or
+// :reset. It is for Options.Setup.
+func (s *Session) OnReset(f func(s *Session) error) { s.onReset = append(s.onReset, f) }
+
+// OnClose adds f to what Close does. It is for Options.Setup.
+func (s *Session) OnClose(f func() error) { s.onClose = append(s.onClose, f) }
+
+// Close runs the OnClose functions (shutting down what Setup started),
+// and returns the first error.
+func (s *Session) Close() error {
+	var err error
+	for _, f := range s.onClose {
+		if cerr := f(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// Banner says what the session holds, in a line: what SetBanner set
+// ("game: lantern (seed 1), model: gpt-4o-mini" in grue's workbench), "" when nothing did.
+// :reset prints it and :save heads the notebook with it.
+func (s *Session) Banner() string { return s.banner }
+
+// SetBanner sets the line that Banner returns.
+func (s *Session) SetBanner(b string) { s.banner = b }
+
 // privatePkg is the import path, and name, of the package through which
 // the session hands values to the interpreter. Names that start with it
 // are hidden from :who and completion.
 const privatePkg = "_grue"
-
-// Game is the session's game: what g held at the start, or after :reset.
-// Nil with Options.NoGame.
-func (s *Session) Game() *game.Game { return s.game }
 
 // Define makes v a session variable called name, as if a cell had said
 // name := v, and defines it again after :reset. The variable's type is
@@ -278,6 +293,11 @@ func (s *Session) Define(name string, v any) error {
 	s.defs = append(s.defs, definition{name, v})
 	return nil
 }
+
+// DefineVar makes v a session variable called name until the next
+// :reset, as if a cell had said name := v: what an OnReset function
+// defines afresh at each reset.
+func (s *Session) DefineVar(name string, v any) error { return s.define(name, v) }
 
 func (s *Session) define(name string, v any) error {
 	rv := reflect.ValueOf(v)
@@ -377,7 +397,7 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]ref
 	r := scan(src)
 	var vals []reflect.Value
 	interrupted := func() error {
-		return &Error{Kind: "interrupted", Msg: "interrupted", Err: ctx.Err()}
+		return &Error{Kind: KindInterrupted, Msg: "interrupted", Err: ctx.Err()}
 	}
 	for k, u := range r.units {
 		if u.first == token.PACKAGE {
@@ -399,7 +419,7 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]ref
 		}
 		if err := returnedError(vals); err != nil {
 			// A call of a (T, error) function failed: the cell fails.
-			return vals, &Error{Kind: "error", File: label, Line: u.line, Msg: err.Error(), Err: err}
+			return vals, &Error{Kind: KindError, File: label, Line: u.line, Msg: err.Error(), Err: err}
 		}
 	}
 	if ctx.Err() != nil {

@@ -3,17 +3,22 @@ package repl
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/traefik/yaegi/interp"
 )
 
 // newSession starts a session on the default story, writing to a buffer.
 func newSession(t testing.TB) (*Session, *bytes.Buffer) {
 	t.Helper()
 	var out bytes.Buffer
-	s, err := New(Options{Stdout: &out, Stderr: &out, Stdin: strings.NewReader(""), Policy: "explorer"})
+	s, err := New(Options{Stdout: &out, Stderr: &out, Stdin: strings.NewReader("")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +46,7 @@ func TestEval(t *testing.T) {
 		contains []string
 		err      string // the error must contain this
 	}{
-		{src: `g.Info().Location`, want: "Meadow\n"},
+		{src: `strings.ToUpper("meadow")`, want: "MEADOW\n"},
 		{src: "x := 2\ny := 3\nx * y", want: "6\n"},
 		{src: "func sq(n int) int { return n * n }\nsq(x + 2)", want: "16\n"},
 		{src: `"hello"`, want: "hello\n"},
@@ -56,8 +61,8 @@ func TestEval(t *testing.T) {
 		{src: `pair()`, want: "a\n1\n"},
 		{src: `func bad() (int, error) { return 0, errors.New("no luck") }`, want: ""},
 		{src: "\nbad()", want: "0\n", err: "line 2: no luck"},
-		{src: `time.Now().Year() > 2000`, want: "true\n"},         // imported on first use
-		{src: `import "github.com/grue-lab/grue/game"`, want: ""}, // imported already: no error
+		{src: `time.Now().Year() > 2000`, want: "true\n"}, // imported on first use
+		{src: `import "strings"`, want: ""},               // imported already: no error
 		{src: "import \"math\"\nmath.Sqrt(16)", want: "4\n"},
 		{src: `import m2 "math"`, want: ""},
 		{src: `m2.Abs(-2)`, want: "2\n"},
@@ -65,8 +70,8 @@ func TestEval(t *testing.T) {
 		{src: `for i := 0; i < 3; i++ { fmt.Print(i) }`, want: "012"},
 		{src: "total := 0\nfor _, n := range []int{1, 2, 3} {\n\ttotal += n\n}\ntotal", want: "6\n"},
 		{src: `if total > 5 { fmt.Println("big") } else { fmt.Println("small") }`, want: "big\n"},
-		{src: `g.Step("look")`, contains: []string{"game.StepResult", "Observation", "Meadow", "Info ", "Moves: 1"}},
-		{src: `:type g.Step`, want: "func(string) (game.StepResult, error)\n"},
+		{src: "import \"net/url\"\nu, _ := url.Parse(\"https://example.com/a?b=1\")\n*u", contains: []string{"url.URL\n", "Scheme", "\"https\"", "Host ", "example.com", "RawQuery"}},
+		{src: `:type strings.Cut`, want: "func(string, string) (string, string, bool)\n"},
 		{src: `:type x, y`, err: "line 1: expected 1 expression"},
 		{src: `:type pair()`, want: "(string, int)\n"},
 		{src: `type point struct{ X, Y int }`, want: ""},
@@ -119,16 +124,16 @@ func TestEval(t *testing.T) {
 
 func TestEvalValues(t *testing.T) {
 	s, _ := newSession(t)
-	res, err := s.Eval(context.Background(), `g.Step("north")`)
+	res, err := s.Eval(context.Background(), `strconv.Atoi("12")`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Values) != 2 || res.Values[0].Type().String() != "game.StepResult" || res.Values[1].IsValid() {
-		t.Fatalf("Values = %v, want a game.StepResult and a nil error", res.Values)
+	if len(res.Values) != 2 || res.Values[0].Int() != 12 || res.Values[1].IsValid() {
+		t.Fatalf("Values = %v, want 12 and a nil error", res.Values)
 	}
-	vals, err := s.EvalValues(context.Background(), `g.Info().Moves`)
-	if err != nil || len(vals) != 1 || vals[0].Int() != 1 {
-		t.Fatalf("EvalValues(g.Info().Moves) = %v, %v; want 1", vals, err)
+	vals, err := s.EvalValues(context.Background(), `len("abc")`)
+	if err != nil || len(vals) != 1 || vals[0].Int() != 3 {
+		t.Fatalf("EvalValues(len(\"abc\")) = %v, %v; want 3", vals, err)
 	}
 	if _, err := s.EvalValues(context.Background(), `z := 1`); err == nil {
 		t.Error("EvalValues of a statement: no error")
@@ -139,13 +144,30 @@ func TestErrorType(t *testing.T) {
 	s, _ := newSession(t)
 	_, err := s.Eval(context.Background(), "a := 1\nundefinedThing()")
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != "error" || e.Line != 2 || e.File != "" {
+	if !errors.As(err, &e) || e.Kind != KindError || e.Line != 2 || e.File != "" {
 		t.Fatalf("error %#v, want an *Error of kind error at line 2 of the cell", err)
+	}
+	if errors.Is(err, ErrPanic) || errors.Is(err, ErrInterrupted) {
+		t.Errorf("a compile error is a panic or an interruption: %v", err)
 	}
 	s.Eval(context.Background(), "func boom() {\n\tpanic(\"x\")\n}")
 	_, err = s.Eval(context.Background(), "\n\nboom()")
-	if !errors.As(err, &e) || e.Kind != "panic" || e.Line != 3 || len(e.Trace) != 1 || !strings.Contains(e.Trace[0], "main.boom (cell 2, line 1)") {
+	if !errors.As(err, &e) || e.Kind != KindPanic || e.Line != 3 || len(e.Trace) != 1 || !strings.Contains(e.Trace[0], "main.boom (cell 2, line 1)") {
 		t.Fatalf("error %#v, want a panic at line 3 traced to boom in cell 2, line 1", err)
+	}
+	if !errors.Is(err, ErrPanic) || errors.Is(err, ErrInterrupted) {
+		t.Errorf("errors.Is(panic, ErrPanic) is false, or it is an interruption: %v", err)
+	}
+	// The kind is in the JSON of a cell's error.
+	if b, err := json.Marshal(e); err != nil || !strings.Contains(string(b), `"kind":"panic"`) {
+		t.Errorf("json of the panic: %s, %v", b, err)
+	}
+	// Wrapped, as RunPipe wraps a cell's error, it is still an interruption.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = s.Eval(ctx, "for {\n}")
+	if wrapped := fmt.Errorf("cell 3: %w", err); !errors.Is(wrapped, ErrInterrupted) || !errors.Is(wrapped, context.Canceled) {
+		t.Errorf("errors.Is(%v, ErrInterrupted) or context.Canceled is false", wrapped)
 	}
 }
 
@@ -161,8 +183,7 @@ func TestInterrupt(t *testing.T) {
 		start := time.Now()
 		_, err := s.Eval(ctx, src)
 		cancel()
-		var e *Error
-		if !errors.As(err, &e) || e.Kind != "interrupted" {
+		if !errors.Is(err, ErrInterrupted) {
 			t.Fatalf("Eval(%q) = %v, want interrupted", src, err)
 		}
 		if d := time.Since(start); d > 5*time.Second {
@@ -190,17 +211,8 @@ func TestDefineAndReset(t *testing.T) {
 		t.Fatalf("r.Name printed %q", out)
 	}
 	evalOK(t, s, "x := 1")
-	evalOK(t, s, `g.Step("north")`)
-	evalOK(t, s, ":step 2")
-	old := s.Episode()
-	if out := evalOK(t, s, ":reset"); !strings.Contains(out, "session reset: game: lantern (seed 1), policy: explorer") {
+	if out := evalOK(t, s, ":reset"); out != "session reset\n" {
 		t.Fatalf(":reset printed %q", out)
-	}
-	if out := evalOK(t, s, "len(ep.Agent.History)"); out != "0\n" || s.Episode() == old {
-		t.Errorf("after :reset ep has %q steps: want a new episode", out)
-	}
-	if _, err := old.Step(context.Background()); err == nil {
-		t.Error("the episode before :reset still plays: :reset must close it")
 	}
 	if _, err := s.Eval(context.Background(), "x"); err == nil {
 		t.Error("x survived :reset")
@@ -208,22 +220,103 @@ func TestDefineAndReset(t *testing.T) {
 	if out := evalOK(t, s, "r.Name + \" again\""); out != "hello again\n" {
 		t.Errorf("after :reset r.Name printed %q: Define'd values must stay", out)
 	}
-	if out := evalOK(t, s, "g.Info().Moves"); out != "0\n" {
-		t.Errorf("after :reset the game has %q moves, want a fresh game", out)
-	}
-	if s.Game() == nil || s.Game().Moves() != 0 {
-		t.Error("Game() is not the fresh game")
-	}
 }
 
-func TestOptions(t *testing.T) {
+// TestSetup: Options.Setup extends a session from outside: its magics,
+// what it defines at the start and at each :reset (with the banner), and
+// what Close releases; an error of its fails New.
+func TestSetup(t *testing.T) {
 	var out bytes.Buffer
-	s, err := New(Options{Stdout: &out, NoGame: true, Width: 30, Args: []string{"prog", "a"}})
+	resets, closes := 0, 0
+	setup := func(s *Session) error {
+		s.AddMagic(Magic{Name: "count", Help: "the resets so far", Run: func(ctx context.Context, s *Session, args string) error {
+			fmt.Fprintln(s.Stdout(), "resets:", resets)
+			return nil
+		}})
+		s.OnReset(func(s *Session) error {
+			resets++
+			s.SetBanner(fmt.Sprintf("start %d", resets))
+			return s.DefineVar("start", resets)
+		})
+		s.OnClose(func() error { closes++; return errors.New("closed") })
+		return nil
+	}
+	s, err := New(Options{Stdout: &out, Setup: setup, Help: "The session counts its starts."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Eval(context.Background(), "g"); err == nil {
-		t.Error("NoGame: g is defined")
+	if got := evalOK(t, s, "start"); got != "1\n" || s.Banner() != "start 1" {
+		t.Errorf("start = %q, banner %q; want 1, start 1", got, s.Banner())
+	}
+	if got := evalOK(t, s, ":reset"); got != "session reset: start 2\n" {
+		t.Errorf(":reset printed %q", got)
+	}
+	if got := evalOK(t, s, "start + 10"); got != "12\n" {
+		t.Errorf("after :reset start + 10 printed %q", got)
+	}
+	if got := evalOK(t, s, ":count"); got != "resets: 2\n" {
+		t.Errorf(":count printed %q", got)
+	}
+	if got := evalOK(t, s, ":help"); !strings.Contains(got, "The session counts its starts.\nPackages fmt, strings are imported") || !strings.Contains(got, ":count") {
+		t.Errorf(":help printed\n%s", got)
+	}
+	if err := s.Close(); err == nil || closes != 1 {
+		t.Errorf("Close: %v after %d OnClose calls, want the error of the one", err, closes)
+	}
+	_, err = New(Options{Stdout: &out, Setup: func(s *Session) error {
+		s.OnReset(func(*Session) error { return errors.New("no story") })
+		s.OnClose(func() error { closes++; return nil })
+		return nil
+	}})
+	if err == nil || err.Error() != "no story" || closes != 2 {
+		t.Errorf("New with a failing OnReset: %v (%d closes), want its error and what it started closed", err, closes)
+	}
+}
+
+// TestSymbols: a session binds the packages Options.Symbols gives, and
+// no others; Docs documents them.
+func TestSymbols(t *testing.T) {
+	var out bytes.Buffer
+	hello := reflect.ValueOf(func() string { return "hello" })
+	syms := interp.Exports{
+		"fmt/fmt":                 {"Sprint": reflect.ValueOf(fmt.Sprint)},
+		"strings/strings":         {"ToUpper": reflect.ValueOf(strings.ToUpper)},
+		"example.com/greet/greet": {"Hello": hello},
+	}
+	docs := fakeDocs{"example.com/greet.": "Package greet greets.", "example.com/greet.Hello": "Hello says hello."}
+	s, err := New(Options{Stdout: &out, Symbols: syms, Docs: docs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := evalOK(t, s, "greet.Hello()"); got != "hello\n" {
+		t.Errorf("greet.Hello() printed %q", got)
+	}
+	if _, err := s.Eval(context.Background(), `time.Now()`); err == nil || !strings.Contains(err.Error(), "undefined: time") {
+		t.Errorf("time, which is not bound: %v", err)
+	}
+	if got := evalOK(t, s, ":doc greet.Hello"); !strings.Contains(got, "Hello says hello.") {
+		t.Errorf(":doc greet.Hello printed %q", got)
+	}
+	if got := evalOK(t, s, ":help imports"); !strings.Contains(got, "example.com/greet") || !strings.Contains(got, "Package greet greets.") || strings.Contains(got, "strings") {
+		t.Errorf(":help imports printed %q", got)
+	}
+}
+
+// fakeDocs documents "PATH.NAME" with its text.
+type fakeDocs map[string]string
+
+func (d fakeDocs) Doc(path, name string) (Doc, bool) {
+	text, ok := d[path+"."+name]
+	return Doc{Path: path, Name: name, Decl: "func " + name + "()", Text: text}, ok
+}
+
+func (d fakeDocs) Symbols(path string) []Doc { return nil }
+
+func TestOptions(t *testing.T) {
+	var out bytes.Buffer
+	s, err := New(Options{Stdout: &out, Width: 30, Args: []string{"prog", "a"}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if got := evalOK(t, s, "os.Args"); got != "[\"prog\" \"a\"]\n" {
 		t.Errorf("os.Args printed %q", got)
@@ -234,38 +327,20 @@ func TestOptions(t *testing.T) {
 			t.Errorf("line %q is longer than the width 30", l)
 		}
 	}
-	if _, err := New(Options{Game: "/nonexistent/story.z5"}); err == nil || !strings.Contains(err.Error(), "open game") {
-		t.Errorf("New with a missing story: %v", err)
+	if s.Banner() != "" {
+		t.Errorf("a session without Setup has the banner %q", s.Banner())
 	}
 }
 
+// BenchmarkNew is the notebook's own start-up: the standard library bound,
+// fmt and strings imported, a first cell.
 func BenchmarkNew(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s, err := New(Options{Stdout: &bytes.Buffer{}})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.Eval(context.Background(), "g.Info()"); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkEval(b *testing.B) {
-	s, _ := newSession(b)
-	for i := 0; i < b.N; i++ {
-		if _, err := s.Eval(context.Background(), "g.Info().Score + 1"); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkPlay is a step of the session's game through :play, the way a
-// user steps it by hand.
-func BenchmarkPlay(b *testing.B) {
-	s, _ := newSession(b)
-	for i := 0; i < b.N; i++ {
-		if _, err := s.Eval(context.Background(), ":play look"); err != nil {
+		if _, err := s.Eval(context.Background(), `strings.ToUpper("x")`); err != nil {
 			b.Fatal(err)
 		}
 	}

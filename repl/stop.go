@@ -49,7 +49,7 @@ type evalResult struct {
 
 // run evaluates src in the interpreter, in a goroutine of its own. When
 // ctx ends the unit gets interruptGrace to end by itself (the session's
-// ctx is cancelled at once, see cellContext, so that ep.Run(ctx, 100)
+// ctx is cancelled at once, see cellContext, so that a long call given it
 // returns), then the interpreter stops it, and run waits up to lingerWait
 // for it to unwind. finished is false when it did not: a compiled call
 // that ignores ctx goes on in the background, and the next unit races

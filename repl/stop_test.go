@@ -21,7 +21,7 @@ func TestInterruptLeavesNothingBehind(t *testing.T) {
 		_, err := s.Eval(ctx, "for {\n\tn++\n}")
 		cancel()
 		var e *Error
-		if !errors.As(err, &e) || e.Kind != "interrupted" || e.Msg != "interrupted" {
+		if !errors.As(err, &e) || e.Kind != KindInterrupted || e.Msg != "interrupted" {
 			t.Fatalf("the interrupted loop: %v, want a plain interruption", err)
 		}
 		name := fmt.Sprintf("v%d", i)
@@ -45,7 +45,7 @@ func TestInterruptCompiledCall(t *testing.T) {
 	start := time.Now()
 	_, err := s.Eval(ctx, "time.Sleep(4 * time.Second)")
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != "interrupted" || !strings.Contains(e.Msg, "still running in the background") {
+	if !errors.As(err, &e) || !errors.Is(err, ErrInterrupted) || !strings.Contains(e.Msg, "still running in the background") {
 		t.Fatalf("the cell in time.Sleep: %v, want interrupted with the call still running", err)
 	}
 	if d := time.Since(start); d > 3500*time.Millisecond {

@@ -45,56 +45,10 @@ func tableOf(v reflect.Value) (*table, error) {
 		v = v.Elem()
 	}
 	t := &table{}
-	cell := func(v reflect.Value) string {
-		// Strings as they are; anything else as Go writes it.
-		if d := deref(v); d.IsValid() && d.Kind() == reflect.String {
-			if _, ok := special(d); !ok {
-				return d.String()
-			}
-		}
-		return inline(v, 1<<20)
-	}
 	switch v.Kind() {
 	case reflect.Slice, reflect.Array:
 		if isRecordList(v) {
-			st := v.Type().Elem()
-			if st.Kind() == reflect.Pointer {
-				st = st.Elem()
-			}
-			sumType, summarized := summaryType(st)
-			if summarized {
-				st = sumType
-			}
-			fields := exportedFields(st)
-			for _, i := range fields {
-				t.header = append(t.header, st.Field(i).Name)
-			}
-			for r := 0; r < v.Len(); r++ {
-				if r == maxTableRows {
-					t.more = v.Len() - r
-					break
-				}
-				e := deref(v.Index(r))
-				if summarized {
-					if sum, _, ok := summary(e, true); ok {
-						e = sum
-					} else {
-						e = reflect.Value{} // a nil pointer
-					}
-				}
-				if e.Kind() == reflect.Pointer {
-					e = e.Elem()
-				}
-				row := make([]string, len(fields))
-				for c, i := range fields {
-					if e.IsValid() {
-						row[c] = cell(e.Field(i))
-					} else {
-						row[c] = "nil"
-					}
-				}
-				t.rows = append(t.rows, row)
-			}
+			t.records(v)
 			return t, nil
 		}
 		t.header = []string{"#", "Value"}
@@ -148,6 +102,61 @@ func tableOf(v reflect.Value) (*table, error) {
 		return t, nil
 	}
 	return nil, fmt.Errorf("a %s is not a table: give a slice, an array, a map or a struct", v.Type())
+}
+
+// cell renders a value in a table's cell: a string as it is, anything
+// else as Go writes it.
+func cell(v reflect.Value) string {
+	if d := deref(v); d.IsValid() && d.Kind() == reflect.String {
+		if _, ok := special(d); !ok {
+			return d.String()
+		}
+	}
+	return inline(v, 1<<20)
+}
+
+// records lays out v, a list of records, one row each: its columns are the
+// fields of the records, or of their summaries (Summarizer, TableRower);
+// a nil record is a row of nil.
+func (t *table) records(v reflect.Value) {
+	st := v.Type().Elem()
+	if st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	sumType, summarized := summaryType(st)
+	if summarized {
+		st = sumType
+	}
+	fields := exportedFields(st)
+	for _, i := range fields {
+		t.header = append(t.header, st.Field(i).Name)
+	}
+	for r := 0; r < v.Len(); r++ {
+		if r == maxTableRows {
+			t.more = v.Len() - r
+			break
+		}
+		e := deref(v.Index(r))
+		if summarized {
+			if sum, _, ok := summary(e, true); ok {
+				e = sum
+			} else {
+				e = reflect.Value{} // a nil pointer
+			}
+		}
+		if e.Kind() == reflect.Pointer {
+			e = e.Elem()
+		}
+		row := make([]string, len(fields))
+		for c, i := range fields {
+			if e.IsValid() {
+				row[c] = cell(e.Field(i))
+			} else {
+				row[c] = "nil"
+			}
+		}
+		t.rows = append(t.rows, row)
+	}
 }
 
 // text renders the table for the terminal, each cell cut to maxCell runes.

@@ -16,8 +16,6 @@ import (
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
-
-	"github.com/grue-lab/grue/bindings"
 )
 
 // How a unit reaches the interpreter. yaegi's EvalWithContext takes a
@@ -199,7 +197,7 @@ func isCompound(stmt ast.Stmt) bool {
 // ran: not a panic, an interruption or an os.Exit.
 func isCompileError(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Kind == "error" && e.compile
+	return errors.As(err, &e) && e.Kind == KindError && e.compile
 }
 
 // evalRetry evaluates src, and when it does not compile because of an
@@ -217,7 +215,7 @@ func (s *Session) evalRetry(ctx context.Context, src string, u unit, loc source)
 		if m == nil {
 			return res, err
 		}
-		p, ok := packageNamed(m[1])
+		p, ok := s.packages.named(m[1])
 		if !ok {
 			return res, err
 		}
@@ -274,12 +272,12 @@ func (s *Session) importUsed(ctx context.Context, u unit, loc source) error {
 		if loc.known(name) {
 			continue
 		}
-		if p, ok := packageNamed(name); ok {
+		if p, ok := s.packages.named(name); ok {
 			if err := s.importPackage(ctx, name, p, loc, u.line); err != nil {
 				return err
 			}
 		} else if slices.Contains(inTypes, name) {
-			return &Error{Kind: "error", File: loc.label, Line: u.line, compile: true,
+			return &Error{Kind: KindError, File: loc.label, Line: u.line, compile: true,
 				Msg: fmt.Sprintf("undefined: %s (no package of that name is bound: :help imports lists them)", name)}
 		}
 	}
@@ -288,22 +286,6 @@ func (s *Session) importUsed(ctx context.Context, u unit, loc source) error {
 
 // undefinedName matches the compiler's message for an unknown name.
 var undefinedName = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)$`)
-
-// packageNamed returns the import path of the one bound package called
-// name; false when there is none, or several (rand: math/rand and
-// crypto/rand), or it is the session's private one.
-func packageNamed(name string) (string, bool) {
-	var found []string
-	for _, p := range bindings.Packages(false) {
-		if p.Name == name {
-			found = append(found, p.Path)
-		}
-	}
-	if len(found) != 1 || name == privatePkg {
-		return "", false
-	}
-	return found[0], true
-}
 
 // compilePanics are the messages with which yaegi's compiler panics on
 // code it does not support; EvalWithContext reports them as panics.
@@ -315,7 +297,7 @@ var compilePanics = map[string]bool{"nil type": true}
 //
 // An interruption (ctx ending) is given to the code first: the session's
 // ctx is cancelled at once (see cellContext), so that a compiled call
-// given it (ep.Run(ctx, 100)) returns and the unit ends by itself; a unit
+// given it (a long call that takes ctx) returns and the unit ends by itself; a unit
 // still running a moment later is stopped by the interpreter (see run).
 func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (reflect.Value, error) {
 	s.errw.begin()
@@ -323,11 +305,11 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 	res, err := r.v, r.err
 	frames := s.errw.end()
 	if !finished {
-		return reflect.Value{}, &Error{Kind: "interrupted", File: loc.label, Line: u.line, Err: ctx.Err(),
+		return reflect.Value{}, &Error{Kind: KindInterrupted, File: loc.label, Line: u.line, Err: ctx.Err(),
 			Msg: "interrupted, but a call the cell made into compiled code ignores ctx and is still running in the background: the next cells may race with it"}
 	}
 	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		return reflect.Value{}, &Error{Kind: "interrupted", File: loc.label, Line: u.line, Msg: "interrupted", Err: ctx.Err()}
+		return reflect.Value{}, &Error{Kind: KindInterrupted, File: loc.label, Line: u.line, Msg: "interrupted", Err: ctx.Err()}
 	}
 	if err == nil {
 		return res, nil
@@ -344,7 +326,7 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 			return reflect.Value{}, e
 		}
 		return reflect.Value{}, &Error{
-			Kind: "panic", File: loc.label, Line: u.line, // the top-level statement that panicked
+			Kind: KindPanic, File: loc.label, Line: u.line, // the top-level statement that panicked
 			Msg: msg, Trace: loc.trace(frames), Err: err,
 		}
 	}
@@ -386,7 +368,7 @@ func (s *Session) evalImports(ctx context.Context, u unit, loc source) error {
 		var name string
 		if spec.Name != nil {
 			name = spec.Name.Name
-		} else if b, ok := bindings.Lookup(p); ok {
+		} else if b, ok := s.packages.lookup(p); ok {
 			name = b.Name
 		} else {
 			name = path.Base(p)
@@ -406,10 +388,10 @@ func (s *Session) importPackage(ctx context.Context, name, p string, loc source,
 		if have == p {
 			return nil
 		}
-		return &Error{Kind: "error", File: loc.label, Line: line, Msg: fmt.Sprintf("%s is already imported, as %q: import %q under another name (import x %q)", name, have, p, p)}
+		return &Error{Kind: KindError, File: loc.label, Line: line, Msg: fmt.Sprintf("%s is already imported, as %q: import %q under another name (import x %q)", name, have, p, p)}
 	}
 	if name == "_" || name == "." {
-		return &Error{Kind: "error", File: loc.label, Line: line, Msg: fmt.Sprintf("import %s %q: blank and dot imports are not supported in the REPL", name, p)}
+		return &Error{Kind: KindError, File: loc.label, Line: line, Msg: fmt.Sprintf("import %s %q: blank and dot imports are not supported in the REPL", name, p)}
 	}
 	u := unit{text: fmt.Sprintf("import %s %q", name, p), line: line, first: token.IMPORT}
 	if _, err := s.evalSource(ctx, strings.Repeat("\n", line)+u.text, u, loc); err != nil {
@@ -431,12 +413,12 @@ func (s *Session) checkDecl(u unit, loc source) error {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			if d.Recv == nil && d.Name.Name == "main" {
-				return &Error{Kind: "error", File: loc.label, Line: u.line, Msg: "func main cannot be declared in a session (the interpreter would run it after every cell): give it another name, or run the file with :run or grue run"}
+				return &Error{Kind: KindError, File: loc.label, Line: u.line, Msg: "func main cannot be declared in a session (the interpreter would run it after every cell): give it another name, or run the file with :run or grue run"}
 			}
 		case *ast.GenDecl:
 			for _, sp := range d.Specs {
 				if ts, ok := sp.(*ast.TypeSpec); ok && s.decls[ts.Name.Name] == "type" {
-					return &Error{Kind: "error", File: loc.label, Line: u.line, Msg: fmt.Sprintf("type %s is declared already: the interpreter cannot declare a type again; give the new one another name, or :reset", ts.Name.Name)}
+					return &Error{Kind: KindError, File: loc.label, Line: u.line, Msg: fmt.Sprintf("type %s is declared already: the interpreter cannot declare a type again; give the new one another name, or :reset", ts.Name.Name)}
 				}
 			}
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/repl"
+	"github.com/grue-lab/grue/repl/workbench"
 )
 
 // replOptions are the flags of grue itself, which starts the REPL.
@@ -70,10 +71,7 @@ func (o replOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s, err := repl.New(repl.Options{
-		Stdout: stdout, Stderr: stderr, Stdin: stdin, Game: o.game, Seed: o.seed,
-		Model: o.model, BaseURL: o.baseURL, Policy: o.policy,
-	})
+	s, err := workbench.New(o.workbench(stdin, stdout, stderr))
 	if err != nil {
 		return err
 	}
@@ -100,10 +98,19 @@ func (o replOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io
 	return s.RunPipe(ctx, stdin)
 }
 
+// workbench is the session's options: the game, who plays its episode,
+// and its output and input.
+func (o replOptions) workbench(stdin io.Reader, stdout, stderr io.Writer) workbench.Options {
+	return workbench.Options{
+		REPL: repl.Options{Stdout: stdout, Stderr: stderr, Stdin: stdin},
+		Game: o.game, Seed: o.seed, Model: o.model, BaseURL: o.baseURL, Policy: o.policy,
+	}
+}
+
 // banner is what the terminal REPL starts with: the version, the game,
 // who plays the agent's episode, and the names a session starts with.
-func banner(s *repl.Session) string {
-	return fmt.Sprintf("grue %s — %s\n%s; :help for help, Ctrl-D to leave.", Version(), s.Banner(), repl.SessionNames)
+func banner(s *workbench.Session) string {
+	return fmt.Sprintf("grue %s — %s\n%s; :help for help, Ctrl-D to leave.", Version(), s.Banner(), workbench.SessionNames)
 }
 
 // quietInterpreterLog drops the line that yaegi's compiler logs through

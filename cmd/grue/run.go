@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grue-lab/grue/repl"
+	"github.com/grue-lab/grue/repl/workbench"
 )
 
 func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -49,9 +50,9 @@ GRUE_MODEL and OPENAI_BASE_URL, which llm.ConfigFromEnv reads.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			err := repl.RunFile(ctx, args[0], args[1:], repl.ScriptOptions{
-				Stdout: stdout, Stderr: stderr, Stdin: stdin, Game: o.game, Seed: o.seed, Policy: o.policy,
-			})
+			wo := o.workbench(stdin, stdout, stderr)
+			wo.Model, wo.BaseURL = "", "" // through the environment, as a script's
+			err := workbench.RunFile(ctx, args[0], args[1:], wo)
 			if code, ok := repl.ExitStatus(err); ok {
 				return exitStatus{code}
 			}

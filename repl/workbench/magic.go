@@ -1,4 +1,4 @@
-package repl
+package workbench
 
 import (
 	"context"
@@ -13,16 +13,26 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/harness"
+	"github.com/grue-lab/grue/repl"
 )
 
 // The magics of the session's agent episode (EpisodeVar): :step, :play
 // and :prompt. Each acts on what ep holds when it runs.
 
+// magics are the workbench's magics, acting on b's session.
+func (b *bench) magics() []repl.Magic {
+	return []repl.Magic{
+		{Name: "step", Usage: "[N]", Help: "play N steps (1) of the agent's episode ep: each step's call, thought and what the game said", Run: b.magicStep},
+		{Name: "play", Usage: "COMMAND", Help: "play a command in the agent's episode ep, recorded as a step of its history (in g without an episode)", Run: b.magicPlay},
+		{Name: "prompt", Help: "exactly what the model of the episode ep will be sent next", Run: b.magicPrompt},
+	}
+}
+
 // stepObservationLines is how many lines of a step's observation :step
 // and :play show; the whole text stays in the step's record.
 const stepObservationLines = 4
 
-func magicStep(ctx context.Context, s *Session, args string) error {
+func (b *bench) magicStep(ctx context.Context, s *repl.Session, args string) error {
 	n := 1
 	if args != "" {
 		var err error
@@ -30,7 +40,7 @@ func magicStep(ctx context.Context, s *Session, args string) error {
 			return fmt.Errorf("usage: :step [N], N a number of steps from 1, not %q", args)
 		}
 	}
-	e, err := s.episodeFor("step")
+	e, err := b.episodeFor(s, "step")
 	if err != nil {
 		return err
 	}
@@ -38,7 +48,7 @@ func magicStep(ctx context.Context, s *Session, args string) error {
 	for i := 0; i < n; i++ {
 		st, err := e.Step(ctx)
 		if st != nil && (err == nil || st.Error != "") {
-			writeStep(w, st, s.opts.Width)
+			writeStep(w, st, s.Width())
 		}
 		if err != nil {
 			return stepError(ctx, err, i)
@@ -59,7 +69,7 @@ func magicStep(ctx context.Context, s *Session, args string) error {
 func stepError(ctx context.Context, err error, played int) error {
 	switch {
 	case ctx.Err() != nil:
-		return &Error{Kind: "interrupted", Msg: "interrupted", Err: ctx.Err()}
+		return &repl.Error{Kind: repl.KindInterrupted, Msg: "interrupted", Err: ctx.Err()}
 	case errors.Is(err, agent.ErrGameOver):
 		return errors.New("the game is over: :reset starts afresh, or go on from an earlier state with a fork")
 	case errors.Is(err, agent.ErrDone) && played > 0:
@@ -68,17 +78,17 @@ func stepError(ctx context.Context, err error, played int) error {
 	return err
 }
 
-func magicPlay(ctx context.Context, s *Session, args string) error {
+func (b *bench) magicPlay(ctx context.Context, s *repl.Session, args string) error {
 	if args == "" {
 		return fmt.Errorf("usage: :play COMMAND")
 	}
-	e := s.Episode()
+	e := b.current(s)
 	if e == nil {
-		return playGame(s, args)
+		return playGame(s, b.currentGame(s), args)
 	}
 	st, err := playCommand(ctx, e, args)
 	if st != nil && (err == nil || st.Error != "") {
-		writeStep(s.Stdout(), st, s.opts.Width)
+		writeStep(s.Stdout(), st, s.Width())
 	}
 	if err != nil {
 		return stepError(ctx, err, 0)
@@ -88,13 +98,7 @@ func magicPlay(ctx context.Context, s *Session, args string) error {
 
 // playGame plays a command in the game g, for a session without an
 // episode.
-func playGame(s *Session, command string) error {
-	g := s.game
-	if v, ok := s.Globals()[GameVar]; ok && v.IsValid() && v.CanInterface() {
-		if cur, ok := v.Interface().(*game.Game); ok && cur != nil {
-			g = cur
-		}
-	}
+func playGame(s *repl.Session, g *game.Game, command string) error {
 	if g == nil {
 		return fmt.Errorf("the session has no game")
 	}
@@ -103,7 +107,7 @@ func playGame(s *Session, command string) error {
 		return fmt.Errorf("play %q: %w", command, err)
 	}
 	w := s.Stdout()
-	fmt.Fprintln(w, fold(strings.TrimRight(r.Observation, "\n"), s.opts.Width))
+	fmt.Fprintln(w, repl.Fold(strings.TrimRight(r.Observation, "\n"), s.Width()))
 	fmt.Fprintf(w, "[Score: %d | Moves: %d]", r.Info.Score, r.Info.Moves)
 	if r.Done {
 		fmt.Fprint(w, " GAME OVER")
@@ -112,8 +116,8 @@ func playGame(s *Session, command string) error {
 	return nil
 }
 
-func magicPrompt(ctx context.Context, s *Session, args string) error {
-	e, err := s.episodeFor("prompt")
+func (b *bench) magicPrompt(ctx context.Context, s *repl.Session, args string) error {
+	e, err := b.episodeFor(s, "prompt")
 	if err != nil {
 		return err
 	}
@@ -158,7 +162,7 @@ func writeStep(w io.Writer, st *agent.Step, width int) {
 	indent := "    "
 	inner := max(width-len(indent), 20)
 	if t := strings.Join(strings.Fields(st.Thought), " "); t != "" {
-		fmt.Fprintln(w, indent+strings.ReplaceAll(fold("thought: "+t, inner), "\n", "\n"+indent))
+		fmt.Fprintln(w, indent+strings.ReplaceAll(repl.Fold("thought: "+t, inner), "\n", "\n"+indent))
 	}
 	var lines []string
 	for _, l := range strings.Split(strings.TrimSpace(st.Observation), "\n") {
@@ -166,7 +170,7 @@ func writeStep(w io.Writer, st *agent.Step, width int) {
 		if l == "" || scoreLine.MatchString(l) || l == "GAME OVER" {
 			continue
 		}
-		lines = append(lines, strings.Split(fold(l, inner), "\n")...)
+		lines = append(lines, strings.Split(repl.Fold(l, inner), "\n")...)
 	}
 	for i, l := range lines {
 		if i == stepObservationLines {

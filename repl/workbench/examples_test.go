@@ -1,4 +1,4 @@
-package repl
+package workbench
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm/llmtest"
 	"github.com/grue-lab/grue/agent/memory"
+	"github.com/grue-lab/grue/repl"
 )
 
 // TestExampleScripts runs every script in scripts/ as grue run would, so
@@ -18,12 +19,12 @@ import (
 // endpoint, fakeModel), and with none, where a script either plays with a
 // baseline or exits with status 2 saying that it needs a model.
 func TestExampleScripts(t *testing.T) {
-	scripts, err := filepath.Glob(filepath.Join("..", "scripts", "*.go"))
+	scripts, err := filepath.Glob(filepath.Join("..", "..", "scripts", "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(scripts) == 0 {
-		t.Fatal("no scripts in ../scripts")
+		t.Fatal("no scripts in ../../scripts")
 	}
 	srv := llmtest.NewServer()
 	defer srv.Close()
@@ -41,8 +42,8 @@ func TestExampleScripts(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
 				var out, errs strings.Builder
-				err := RunFile(ctx, path, nil, ScriptOptions{Stdout: &out, Stderr: &errs, Stdin: strings.NewReader("")})
-				if code, ok := ExitStatus(err); ok && code == 2 && !withModel && strings.Contains(errs.String(), "needs a model") {
+				err := RunFile(ctx, path, nil, Options{REPL: repl.Options{Stdout: &out, Stderr: &errs, Stdin: strings.NewReader("")}})
+				if code, ok := repl.ExitStatus(err); ok && code == 2 && !withModel && strings.Contains(errs.String(), "needs a model") {
 					return
 				}
 				if err != nil {

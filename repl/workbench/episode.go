@@ -1,4 +1,4 @@
-package repl
+package workbench
 
 import (
 	"context"
@@ -9,18 +9,8 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/harness"
+	"github.com/grue-lab/grue/repl"
 )
-
-// EpisodeVar is the name of the session variable that holds the session's
-// agent episode: a *harness.Episode in which an agent (agent.Defaults,
-// with the model the environment configures, or a baseline policy) plays
-// its own copy of the session's story from the session's seed.
-//
-// The episode's game is not g: g is the game to poke at by hand
-// (g.Step("look")), ep is the agent's (ep.Step(ctx), :step, :play). The
-// magics :step, :play and :prompt act on whatever ep holds when they run,
-// so after ep = alt they step the fork.
-const EpisodeVar = "ep"
 
 // noModelHelp says how to give the session a model.
 const noModelHelp = "set OPENAI_API_KEY, OPENAI_BASE_URL and GRUE_MODEL, or HF_TOKEN; or start grue with --base-url and --model"
@@ -28,23 +18,23 @@ const noModelHelp = "set OPENAI_API_KEY, OPENAI_BASE_URL and GRUE_MODEL, or HF_T
 // newEpisode starts the session's agent episode: who plays it (a model
 // when one is configured and no baseline was asked for, else a baseline
 // policy) and a line that says so for the banner.
-func (s *Session) newEpisode() (*harness.Episode, string, error) {
+func (b *bench) newEpisode() (*harness.Episode, string, error) {
 	a := agent.New(agent.Defaults())
-	player, err := s.choosePlayer(a)
+	player, err := b.choosePlayer(a)
 	if err != nil {
 		return nil, "", err
 	}
 	if a.Policy != nil {
-		// A baseline asks valid_actions and get_map, which the course's
+		// A baseline asks valid_actions and get_map, which the default
 		// four tools lack: it gets every game tool, as in grue agent and
 		// grue exp.
 		a.ToolNames = nil
 	}
-	name := s.opts.Game
+	name := b.opts.Game
 	if name == "" {
 		name = stories.DefaultName
 	}
-	ep, err := harness.NewEpisode(a, name, s.opts.Seed)
+	ep, err := harness.NewEpisode(a, name, b.opts.Seed)
 	if err != nil {
 		return nil, "", fmt.Errorf("start the agent's episode: %w", err)
 	}
@@ -53,13 +43,13 @@ func (s *Session) newEpisode() (*harness.Episode, string, error) {
 
 // choosePlayer gives a its model or its policy, as Options say, and
 // describes the choice.
-func (s *Session) choosePlayer(a *agent.Agent) (string, error) {
-	seed := s.opts.Seed
-	switch p := strings.ToLower(s.opts.Policy); p {
+func (b *bench) choosePlayer(a *agent.Agent) (string, error) {
+	seed := b.opts.Seed
+	switch p := strings.ToLower(b.opts.Policy); p {
 	case harness.PolicyRandom, harness.PolicyExplorer, harness.PolicyWalkthrough:
 		name := stories.DefaultName
-		if s.game != nil {
-			name = s.game.Name()
+		if b.game != nil {
+			name = b.game.Name()
 		}
 		pol, err := agent.NewBaseline(p, seed, name)
 		if err != nil {
@@ -69,15 +59,15 @@ func (s *Session) choosePlayer(a *agent.Agent) (string, error) {
 		return "policy: " + p, nil
 	case "", harness.PolicyLLM:
 	default:
-		return "", fmt.Errorf("unknown policy %q (want %s)", s.opts.Policy, strings.Join(harness.Policies, ", "))
+		return "", fmt.Errorf("unknown policy %q (want %s)", b.opts.Policy, strings.Join(harness.Policies, ", "))
 	}
 
 	lc := llm.ConfigFromEnv()
-	if s.opts.Model != "" {
-		lc.Model = s.opts.Model
+	if b.opts.Model != "" {
+		lc.Model = b.opts.Model
 	}
-	if s.opts.BaseURL != "" {
-		lc.BaseURL = s.opts.BaseURL
+	if b.opts.BaseURL != "" {
+		lc.BaseURL = b.opts.BaseURL
 	}
 	var why string
 	if lc.BaseURL != "" && lc.Model == "" {
@@ -101,49 +91,17 @@ func (s *Session) choosePlayer(a *agent.Agent) (string, error) {
 	default:
 		why = "no model configured: " + noModelHelp
 	}
-	if strings.ToLower(s.opts.Policy) == harness.PolicyLLM {
+	if strings.ToLower(b.opts.Policy) == harness.PolicyLLM {
 		return "", fmt.Errorf("policy llm: %s", why)
 	}
 	a.Policy = agent.NewExplorer(seed)
 	return fmt.Sprintf("policy: explorer (%s)", why), nil
 }
 
-// Episode returns the session's current agent episode: what the variable
-// ep holds, or the episode the session started with when ep holds none.
-// It is nil only for a session without an episode (Options.NoEpisode,
-// Options.NoGame).
-func (s *Session) Episode() *harness.Episode {
-	if v, ok := s.Globals()[EpisodeVar]; ok && v.IsValid() && v.CanInterface() {
-		if e, ok := v.Interface().(*harness.Episode); ok && e != nil {
-			return e
-		}
-	}
-	return s.episode
-}
-
-// Player says who plays the session's episode: "model: gpt-4o-mini", or
-// "policy: explorer (no model configured: ...)". It is "" for a session
-// without an episode.
-func (s *Session) Player() string { return s.player }
-
-// Close shuts down the session's own episode (the one it started with,
-// and after each :reset). Episodes and forks that cells made are theirs to
-// close.
-func (s *Session) Close() error {
-	var err error
-	for _, e := range s.owned {
-		if cerr := e.Close(); cerr != nil && err == nil {
-			err = cerr
-		}
-	}
-	s.owned = nil
-	return err
-}
-
 // episodeFor is the episode a magic acts on, or an error saying why there
 // is none.
-func (s *Session) episodeFor(magic string) (*harness.Episode, error) {
-	e := s.Episode()
+func (b *bench) episodeFor(s *repl.Session, magic string) (*harness.Episode, error) {
+	e := b.current(s)
 	if e == nil {
 		return nil, fmt.Errorf(":%s: the session has no agent episode (ep)", magic)
 	}
@@ -169,7 +127,3 @@ func playCommand(ctx context.Context, e *harness.Episode, command string) (*agen
 	defer func() { e.Agent.Policy = prev }()
 	return e.Step(ctx)
 }
-
-// SessionNames says, in a line for a banner, the variables a session
-// starts with.
-const SessionNames = "g is the game, ep the agent's episode (:step, :play, :prompt), ctx the running cell's context"

@@ -1,4 +1,4 @@
-package repl
+package workbench
 
 import (
 	"bytes"
@@ -10,7 +10,12 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/repl"
 )
+
+// interruptGrace is at least how long repl gives an interrupted cell to
+// end by itself before it stops the interpreter.
+const interruptGrace = 250 * time.Millisecond
 
 // noModel clears the environment that configures a model.
 func noModel(t *testing.T) {
@@ -36,7 +41,7 @@ func modelServer(t *testing.T, model, reply string) *llmtest.Server {
 func newSessionWith(t *testing.T, opts Options) (*Session, *bytes.Buffer) {
 	t.Helper()
 	var out bytes.Buffer
-	opts.Stdout, opts.Stderr, opts.Stdin = &out, &out, strings.NewReader("")
+	opts.REPL.Stdout, opts.REPL.Stderr, opts.REPL.Stdin = &out, &out, strings.NewReader("")
 	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +160,7 @@ func TestStepAndPlay(t *testing.T) {
 	if got := evalOK(t, s, "len(alt.Agent.History)"); got != "4\n" {
 		t.Errorf("after ep = alt, :play played elsewhere: alt has %q steps", got)
 	}
-	if n := len(s.episode.Agent.History); n != 3 {
+	if n := len(s.b.episode.Agent.History); n != 3 {
 		t.Errorf("the first episode has %d steps after ep = alt, want 3", n)
 	}
 	if g := evalOK(t, s, "g.Info().Moves"); g != "0\n" {
@@ -223,8 +228,7 @@ after := 0`)
 	defer cancel()
 	start := time.Now()
 	_, err := s.Eval(ctx, "r, err := ep.Run(ctx, 100000)\nafter++")
-	var e *Error
-	if !errors.As(err, &e) || e.Kind != "interrupted" {
+	if !errors.Is(err, repl.ErrInterrupted) {
 		t.Errorf("the cancelled cell: %v, want interrupted", err)
 	}
 	if d := time.Since(start); d > interruptGrace+time.Second {
@@ -250,38 +254,6 @@ after := 0`)
 	}
 	if got := evalOK(t, s, "ctx.Err() == nil"); got != "true\n" {
 		t.Errorf("the next cell's ctx is done: %q", got)
-	}
-}
-
-// TestCellContext: each cell gets a live context, cancelled when the cell
-// is interrupted and not by the caller's context ending after the cell.
-func TestCellContext(t *testing.T) {
-	var c cellContext
-	if c.Err() != nil || c.Done() != nil {
-		t.Fatal("before any cell, ctx is done")
-	}
-	parent, cancel := context.WithCancel(context.Background())
-	end := c.begin(parent)
-	cancel() // Ctrl-C during the cell
-	select {
-	case <-c.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("cancelling the cell's context did not cancel ctx")
-	}
-	end()
-	if c.Err() == nil {
-		t.Error("after the interrupted cell ended ctx is live again: a call it left running would not stop")
-	}
-	parent, cancel = context.WithCancel(context.Background())
-	end = c.begin(parent)
-	if c.Err() != nil {
-		t.Error("the next cell's ctx is done")
-	}
-	end()
-	cancel() // the terminal cancels each cell's context once it is over
-	time.Sleep(10 * time.Millisecond)
-	if c.Err() != nil {
-		t.Error("ctx was cancelled after its cell ended normally: a goroutine the cell started would stop")
 	}
 }
 
@@ -325,7 +297,7 @@ func TestEpisodeDisplay(t *testing.T) {
 func BenchmarkStep(b *testing.B) {
 	for _, policy := range []string{"walkthrough", "random", "explorer"} {
 		b.Run(policy, func(b *testing.B) {
-			s, err := New(Options{Stdout: &bytes.Buffer{}, Policy: policy})
+			s, err := New(Options{REPL: repl.Options{Stdout: &bytes.Buffer{}}, Policy: policy})
 			if err != nil {
 				b.Fatal(err)
 			}
