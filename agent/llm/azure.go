@@ -9,8 +9,11 @@ import (
 )
 
 // azureOf returns go-openai's configuration for a classic Azure OpenAI
-// endpoint, or nil for any other: one with an api-version, in
-// cfg.APIVersion or in the base URL's query. A base URL that names a
+// endpoint, or nil for any other: one with an api-version in
+// cfg.APIVersion, or in the query of a base URL that looks like Azure's
+// (a path with /openai/deployments/, or a host under azure.com). Any
+// other base URL keeps its query as it is (a proxy's own api-version or
+// key is sent with every request). A base URL that names a
 // deployment (.../openai/deployments/NAME) sends every request to it, and
 // the deployment is the model when cfg names none; cfg is updated so.
 func azureOf(cfg *Config) (*openai.ClientConfig, error) {
@@ -19,7 +22,7 @@ func azureOf(cfg *Config) (*openai.ClientConfig, error) {
 		return nil, fmt.Errorf("llm: base URL %q: %w", cfg.BaseURL, err)
 	}
 	version := cfg.APIVersion
-	if v := u.Query().Get("api-version"); v != "" && version == "" {
+	if v := u.Query().Get("api-version"); v != "" && version == "" && azureLike(u) {
 		version = v
 	}
 	if version == "" {
@@ -45,4 +48,12 @@ func azureOf(cfg *Config) (*openai.ClientConfig, error) {
 		oc.AzureModelMapperFunc = func(string) string { return deployment }
 	}
 	return &oc, nil
+}
+
+// azureLike reports whether u looks like a classic Azure OpenAI endpoint:
+// its path names a deployment, or its host is one of Azure's.
+func azureLike(u *url.URL) bool {
+	host := strings.ToLower(u.Hostname())
+	return strings.Contains(u.Path, "/openai/deployments/") ||
+		strings.HasSuffix(host, ".azure.com") || strings.HasSuffix(host, ".azure-api.net")
 }

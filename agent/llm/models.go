@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -43,7 +44,7 @@ func CheckModel(ctx context.Context, cfg Config) (Config, error) {
 	ids, err := listModels(ctx, cfg)
 	if err != nil {
 		if cfg.Model == "" {
-			return cfg, fmt.Errorf("llm: no model named, and %s did not list its models (%v): set GRUE_MODEL or pass --model", cfg.BaseURL, err)
+			return cfg, fmt.Errorf("llm: no model named, and %s did not list its models (%v): set GRUE_MODEL or pass --model", RedactURL(cfg.BaseURL), err)
 		}
 		return cfg, nil
 	}
@@ -51,24 +52,39 @@ func CheckModel(ctx context.Context, cfg Config) (Config, error) {
 	case cfg.Model == "" && len(ids) == 1:
 		cfg.Model = ids[0]
 	case cfg.Model == "" && len(ids) == 0:
-		return cfg, fmt.Errorf("llm: no model named, and %s lists none: set GRUE_MODEL or pass --model", cfg.BaseURL)
+		return cfg, fmt.Errorf("llm: no model named, and %s lists none: set GRUE_MODEL or pass --model", RedactURL(cfg.BaseURL))
 	case cfg.Model == "":
-		return cfg, fmt.Errorf("llm: no model named, and %s serves %d: set GRUE_MODEL or pass --model with one of %s", cfg.BaseURL, len(ids), listOf(ids))
+		return cfg, fmt.Errorf("llm: no model named, and %s serves %d: set GRUE_MODEL or pass --model with one of %s", RedactURL(cfg.BaseURL), len(ids), listOf(ids))
 	case len(ids) > 0 && !served(cfg.Model, ids):
-		return cfg, fmt.Errorf("llm: %s does not serve model %q; it serves %s", cfg.BaseURL, cfg.Model, listOf(ids))
+		return cfg, fmt.Errorf("llm: %s does not serve model %q; it serves %s", RedactURL(cfg.BaseURL), cfg.Model, listOf(ids))
 	}
 	return cfg, nil
 }
 
 // listModels makes the one GET /models call, with no retries.
 func listModels(ctx context.Context, cfg Config) ([]string, error) {
-	oc := openai.DefaultConfig(cfg.APIKey)
-	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	if cfg.HTTPClient != nil {
-		oc.HTTPClient = cfg.HTTPClient
-	} else {
-		oc.HTTPClient = &http.Client{}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("base URL: %w", err)
 	}
+	// As in NewOpenAI: go-openai appends the path to the base URL as a
+	// string, so a query the base URL has (a proxy's key) goes on each
+	// request through the transport instead.
+	query := u.Query()
+	u.RawQuery, u.ForceQuery = "", false
+	oc := openai.DefaultConfig(cfg.APIKey)
+	oc.BaseURL = strings.TrimRight(u.String(), "/")
+	hc := &http.Client{}
+	if cfg.HTTPClient != nil {
+		copied := *cfg.HTTPClient
+		hc = &copied
+	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	hc.Transport = &recorder{base: base, query: query}
+	oc.HTTPClient = hc
 	ctx, cancel := context.WithTimeout(ctx, modelsTimeout)
 	defer cancel()
 	list, err := openai.NewClientWithConfig(oc).ListModels(ctx)
@@ -77,7 +93,7 @@ func listModels(ctx context.Context, cfg Config) ([]string, error) {
 		if k := cfg.APIKey; len(k) >= 4 {
 			msg = strings.ReplaceAll(msg, k, "[redacted]")
 		}
-		return nil, errors.New(oneLine(msg))
+		return nil, errors.New(RedactURL(oneLine(msg)))
 	}
 	var ids []string
 	for _, m := range list.Models {
