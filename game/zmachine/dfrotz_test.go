@@ -98,7 +98,9 @@ type transcript struct {
 func (t *transcript) String() string { return strings.Join(t.chunks, "") }
 
 // runGrue plays lines through grue's machine in process, mimicking what
-// dfrotz prints around input: a newline after each line read for a command,
+// dfrotz prints around input: the rows of the upper window the game wrote
+// (UpperChanges) before the text of the lower window, a newline after each
+// line read for a command,
 // nothing after a file name, and for a key (read_char) the partial line
 // before the cursor printed once more (dfrotz redraws the cursor's row
 // before it reads a key and prints the full row again when it ends).
@@ -115,7 +117,7 @@ func runGrue(story *zmachine.Story, name string, seed int64, width int, files zm
 	}
 	zmachine.DfrotzScreen(m)
 	out, err := m.Start()
-	tr.chunks = append(tr.chunks, out)
+	tr.chunks = append(tr.chunks, m.UpperChanges()+out)
 	if err != nil {
 		tr.err, tr.errAt = err, 0
 		tr.state = m.State()
@@ -138,7 +140,7 @@ func runGrue(story *zmachine.Story, name string, seed int64, width int, files zm
 		}
 		out, err := m.Step(line)
 		tr.consumed++
-		chunk := pre + out
+		chunk := pre + m.UpperChanges() + out
 		tr.chunks = append(tr.chunks, chunk)
 		all.WriteString(chunk)
 		if err != nil {
