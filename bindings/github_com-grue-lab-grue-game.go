@@ -47,6 +47,7 @@ func init() {
 		"Object":       reflect.ValueOf((*game.Object)(nil)),
 		"Option":       reflect.ValueOf((*game.Option)(nil)),
 		"Room":         reflect.ValueOf((*game.Room)(nil)),
+		"Scoring":      reflect.ValueOf((*game.Scoring)(nil)),
 		"Server":       reflect.ValueOf((*game.Server)(nil)),
 		"ServerOption": reflect.ValueOf((*game.ServerOption)(nil)),
 		"State":        reflect.ValueOf((*game.State)(nil)),

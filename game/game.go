@@ -41,6 +41,9 @@ type Game struct {
 	mapShared bool // gmap is held by a State or a caller: copy before changing it
 
 	va *vaGameCache // valid actions of recent states, made on first use; not shared with forks
+
+	scoring Scoring // how score, moves and maximum are read
+	probes  int     // how many times detect has probed the game
 }
 
 // StepResult is what one Step gives back.
@@ -162,10 +165,12 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 		return nil, fmt.Errorf("starting %s: %w", g.name, err)
 	}
 	g.intro = trimPrompt(intro)
+	g.initScoring()
 	if g.known {
 		g.player, g.rooms = g.entry.Player, g.entry.Rooms
 	} else {
 		g.player = g.findPlayer()
+		g.detect()
 	}
 	g.gmap = newMap(g.dictionaryDirections())
 	g.gmap.visit(g.locationID())
@@ -233,6 +238,7 @@ func (g *Game) Step(action string) (StepResult, error) {
 			g.history = append(g.history[:0:0], g.history[over:]...)
 		}
 	}
+	g.detect()
 	g.done, g.victory = g.judge(out)
 	g.updateMap(from, action)
 	return StepResult{
@@ -273,7 +279,9 @@ func (g *Game) judge(out string) (done, victory bool) {
 			done = true
 		}
 	}
-	return done, false
+	// A game that ends with the full score is won.
+	victory = done && g.scoring.HasScore && g.scoring.MaxScore > 0 && g.Score() >= g.scoring.MaxScore
+	return done, victory
 }
 
 func containsAny(s string, subs []string) bool {
@@ -305,16 +313,31 @@ func (g *Game) Info() Info {
 }
 
 // Score is the score, from the machine: the global that the catalog names
-// for a known game (Entry.ScoreGlobal), else global 1, which version 3
-// games show on the status line. Unknown Inform games of version 5 and
-// later keep the score in a library global whose number grue does not
-// guess, so for them Score reads global 1 and may read 0.
-func (g *Game) Score() int { return int(int16(g.m.Global(g.entry.scoreGlobal()))) }
+// for a known game (Entry.ScoreGlobal), global 1 for a version 3 score
+// game (its status line's), and for any other game the global that a
+// forked machine's SCORE command prints (see Scoring). It is 0 for a game
+// without a score.
+func (g *Game) Score() int {
+	if !g.scoring.HasScore || g.scoring.ScoreGlobal < 0 {
+		return 0
+	}
+	return int(int16(g.m.Global(g.scoring.ScoreGlobal)))
+}
 
-// Moves is the number of moves, from the machine: the catalog's
-// Entry.MovesGlobal for a known game, else global 2, the version 3 status
-// line's moves (see Score for unknown version 5+ games).
-func (g *Game) Moves() int { return int(int16(g.m.Global(g.entry.movesGlobal()))) }
+// Moves is the number of turns, from the global found as Score's is (the
+// catalog's, the version 3 status line's global 2, or the one SCORE
+// prints); 0 when no such global is known.
+func (g *Game) Moves() int {
+	if g.scoring.MovesGlobal < 0 {
+		return 0
+	}
+	return int(int16(g.m.Global(g.scoring.MovesGlobal)))
+}
 
-// MaxScore is the game's maximum score from the catalog, 0 when unknown.
-func (g *Game) MaxScore() int { return g.entry.MaxScore }
+// MaxScore is the game's maximum score: the catalog's, or what its SCORE
+// command gives as the maximum; 0 for a game without a score or when it
+// is unknown (Scoring says which, and why).
+func (g *Game) MaxScore() int { return g.scoring.MaxScore }
+
+// Scoring says whether the game keeps a score and how grue reads it.
+func (g *Game) Scoring() Scoring { return g.scoring }

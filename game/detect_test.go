@@ -1,0 +1,175 @@
+package game
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/testgames"
+)
+
+// corpusScores is what each corpus game prints for SCORE at its start: its
+// maximum score, or 0 for a game that keeps none (its SCORE says "out of a
+// possible 0" or gives no score at all). The corpus README lists the
+// maxima it knows; the others were read from the games under dfrotz.
+var corpusScores = map[string]int{
+	"amish": 0, "break-in": 150, "building": 250, "bunny": 60, "candy": 41,
+	"causality": 0, "cavetrip": 500, "cheater": 0, "cia": 0, "death": 100,
+	"fable": 50, "frozen": 0, "lily": 10, "mansion": 68, "minster": 50,
+	"parallel": 150, "piracy_2": 0, "sherbet": 30, "spot": 1000,
+}
+
+// openCorpus opens corpus/NAME.z5 and presses Return through any "press a
+// key" screens before the first prompt.
+func openCorpus(t *testing.T, name string) *Game {
+	t.Helper()
+	g, err := Open(testgames.Path(t, filepath.Join("corpus", name+".z5")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5 && g.Machine().State() == zmachine.WaitKey; i++ {
+		if _, err := g.Step(""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+// TestScoringCorpus checks that grue finds, in games nobody catalogued,
+// the maximum score and the globals holding score and turns, and says so
+// when a game keeps no score: never a negative number.
+func TestScoringCorpus(t *testing.T) {
+	for name, want := range corpusScores {
+		t.Run(name, func(t *testing.T) {
+			g := openCorpus(t, name)
+			s := g.Scoring()
+			if want == 0 {
+				if s.HasScore || g.MaxScore() != 0 || s.Reason == "" {
+					t.Errorf("a game without a score: got %+v, want HasScore false, MaxScore 0 and a reason", s)
+				}
+				return
+			}
+			if !s.HasScore || g.MaxScore() != want || s.ScoreGlobal < 0 {
+				t.Errorf("got %+v, want a score out of %d read from a global", s, want)
+			}
+			if s.Method != "score command probe" {
+				t.Errorf("method %q, want the score command probe", s.Method)
+			}
+		})
+	}
+}
+
+// TestScoringComputed checks the Phoenix library games, whose SCORE
+// computes the score rather than printing a global: the maximum is found,
+// the score is reported as unreadable, and Parc's is found only once its
+// opening question is answered.
+func TestScoringComputed(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		answer string
+		max    int
+	}{{"BrandX", "", 300}, {"Parc", "n", 400}} {
+		t.Run(c.name, func(t *testing.T) {
+			g := openCorpus(t, c.name)
+			if c.answer != "" {
+				if g.MaxScore() != 0 {
+					t.Errorf("max score %d before the question is answered", g.MaxScore())
+				}
+				if _, err := g.Step(c.answer); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := g.Scoring()
+			if g.MaxScore() != c.max || s.HasScore || s.Reason == "" {
+				t.Errorf("got %+v, want max %d, HasScore false and a reason", s, c.max)
+			}
+		})
+	}
+}
+
+// TestScoreMatchesGame plays a few commands in each corpus game and checks
+// that Score and Moves equal what the game's own SCORE prints then.
+func TestScoreMatchesGame(t *testing.T) {
+	script := []string{"look", "inventory", "north", "south", "east", "take all", "west", "up", "down", "wait", "examine me"}
+	for name, want := range corpusScores {
+		t.Run(name, func(t *testing.T) {
+			g := openCorpus(t, name)
+			for _, cmd := range script {
+				if g.Done() || g.Machine().State() != zmachine.WaitLine {
+					break
+				}
+				if _, err := g.Step(cmd); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if g.Machine().State() != zmachine.WaitLine {
+				t.Skipf("%s is not at a prompt after the script", name)
+			}
+			f, err := g.Fork()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := f.Step("score")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var score, moves = -1, -1
+			for _, n := range scoreNumbers(r.Observation) {
+				switch {
+				case n.kind == numScore && score < 0:
+					score = n.value
+				case n.kind == numMoves && moves < 0:
+					moves = n.value
+				}
+			}
+			if want > 0 && score != g.Score() {
+				t.Errorf("Score() = %d, the game says %d: %q", g.Score(), score, r.Observation)
+			}
+			if moves >= 0 && g.Scoring().MovesGlobal >= 0 && moves != g.Moves() {
+				t.Errorf("Moves() = %d, the game says %d: %q", g.Moves(), moves, r.Observation)
+			}
+			if g.Score() < 0 || g.MaxScore() < 0 || g.Moves() < 0 {
+				t.Errorf("negative figures: score %d max %d moves %d", g.Score(), g.MaxScore(), g.Moves())
+			}
+		})
+	}
+}
+
+// TestScoreNumbers pins down how the numbers of a SCORE reply are told
+// apart.
+func TestScoreNumbers(t *testing.T) {
+	for _, c := range []struct {
+		reply             string
+		score, max, moves int
+	}{
+		{"You have so far scored 3 out of a possible 50, in 12 turns.", 3, 50, 12},
+		{"If you were to stop now, you would score 0 points out of\na maximum of 300.", 0, 300, -1},
+		{"Your score is 10 (total of 350 points), in 25 moves.", 10, 350, 25},
+		{"You have achieved 0 out of 250 experience points.", 0, 250, -1},
+		{"However, you have used 7 moves.", -1, -1, 7},
+	} {
+		got := map[numberKind]int{numScore: -1, numMax: -1, numMoves: -1}
+		for _, n := range scoreNumbers(c.reply) {
+			if got[n.kind] == -1 {
+				got[n.kind] = n.value
+			}
+		}
+		if got[numScore] != c.score || got[numMax] != c.max || got[numMoves] != c.moves {
+			t.Errorf("%q: score %d max %d moves %d, want %d %d %d", c.reply, got[numScore], got[numMax], got[numMoves], c.score, c.max, c.moves)
+		}
+	}
+}
+
+// TestScoringKnownGame checks that a catalogued game keeps the catalog's
+// facts.
+func TestScoringKnownGame(t *testing.T) {
+	g, err := Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.Scoring()
+	if s.Method != "catalog" || !s.HasScore || s.MaxScore != g.entry.MaxScore || !strings.Contains(g.Name(), "lantern") {
+		t.Errorf("lantern: %+v", s)
+	}
+}
