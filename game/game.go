@@ -66,6 +66,11 @@ type Info struct {
 	// its object number.
 	Location   string
 	LocationID uint16
+	// KeyExpected reports that the game waits for a single key (a "press
+	// SPACE to begin" or a menu), not a command: the next Step's action
+	// is typed key by key, so a one-character action is that key (" " is
+	// SPACE) and an empty action is Return.
+	KeyExpected bool
 }
 
 // Object is one object of the world as the object tree holds it.
@@ -215,7 +220,10 @@ func (g *Game) Reset() (string, error) {
 
 // Step plays one command and reports its outcome. A game that is over (see
 // Done) can still be stepped while the machine waits for input: the Zork
-// games, for one, carry on after a death.
+// games, for one, carry on after a death. While the game waits for a key
+// (KeyExpected), action is typed key by key as dfrotz types a line: " " is
+// SPACE, "" is Return, and a longer action answers as many key requests as
+// it has characters.
 func (g *Game) Step(action string) (StepResult, error) {
 	st := g.m.State()
 	if st != zmachine.WaitLine && st != zmachine.WaitKey {
@@ -309,8 +317,13 @@ func (g *Game) Victory() bool { return g.victory }
 // Info returns score, moves and location as they are now.
 func (g *Game) Info() Info {
 	name, id := g.Location()
-	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id}
+	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id,
+		KeyExpected: g.KeyExpected()}
 }
+
+// KeyExpected reports that the game waits for a single key rather than a
+// command (see Info.KeyExpected).
+func (g *Game) KeyExpected() bool { return g.m.State() == zmachine.WaitKey }
 
 // Score is the score, from the machine: the global that the catalog names
 // for a known game (Entry.ScoreGlobal), global 1 for a version 3 score

@@ -115,9 +115,15 @@ type vaPoolKey struct {
 // first, then the templates' order). It leaves the game as it was: every
 // candidate runs on a forked machine from a snapshot. See the comment at
 // the top of valid.go for what counts as a change and which candidates are
-// tried. Asking again in a state the game has just asked in (up to 8
+// tried. While the game waits for a key it offers Return ("") and SPACE
+// (" "). Asking again in a state the game has just asked in (up to 8
 // states back, the move counter aside) answers from memory.
 func (g *Game) ValidActions() ([]string, error) {
+	if g.KeyExpected() {
+		// A game waiting for a key takes any key; Return and SPACE are
+		// the ones "press a key" screens and menus ask for.
+		return []string{"", " "}, nil
+	}
 	if st := g.m.State(); st != zmachine.WaitLine {
 		return nil, fmt.Errorf("%s: valid actions: the machine is %v, not waiting for a command", g.name, st)
 	}
