@@ -204,6 +204,11 @@ func (m *Machine) Step(input string) (string, error) {
 	}
 	m.out.beginStep()
 	m.out.write(intro)
+	if m.state == WaitKey && m.out.dfrotz {
+		// dfrotz prints the row the key was read on again, with the
+		// reply, unless the reply clears the screen first.
+		m.out.write(string(m.out.keyRow))
+	}
 	if m.state != WaitKey {
 		err := m.run(&input)
 		return m.out.endStep(), err

@@ -59,6 +59,10 @@ type output struct {
 	// differential tests set it, to compare with dfrotz's transcripts;
 	// grue itself keeps all the text.
 	dfrotz bool
+	// keyRow is, in dfrotz mode, the lower window's text since its last
+	// newline: dfrotz shows that row again, with what follows it, when it
+	// next reads a line after a key.
+	keyRow []byte
 }
 
 func (o *output) init(m *Machine) {
@@ -84,7 +88,16 @@ func (o *output) beginStep() {
 	o.printed = 0
 }
 
-func (o *output) endStep() string { return string(o.lower) }
+func (o *output) endStep() string {
+	if o.dfrotz {
+		if i := strings.LastIndexByte(string(o.lower), '\n'); i >= 0 {
+			o.keyRow = append(o.keyRow[:0], o.lower[i+1:]...)
+		} else {
+			o.keyRow = append(o.keyRow, o.lower...)
+		}
+	}
+	return string(o.lower)
+}
 
 func (o *output) write(s string) { o.lower = append(o.lower, s...) }
 
@@ -261,6 +274,7 @@ func (o *output) eraseWindow(w int16) {
 		// dfrotz clears its screen before it shows what this step
 		// printed so far.
 		o.lower = o.lower[:0]
+		o.keyRow = o.keyRow[:0]
 	}
 	switch w {
 	case -1:
