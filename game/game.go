@@ -44,6 +44,10 @@ type Game struct {
 
 	scoring Scoring // how score, moves and maximum are read
 	probes  int     // how many times detect has probed the game
+	// opening is what the game printed in reply to keys before its first
+	// command (a banner after "press a key"), for Report.
+	opening   string
+	commanded bool // a command (not a key) has been played
 }
 
 // StepResult is what one Step gives back.
@@ -245,6 +249,11 @@ func (g *Game) Step(action string) (StepResult, error) {
 		if over := len(g.history) - g.opts.undoDepth; over > 0 {
 			g.history = append(g.history[:0:0], g.history[over:]...)
 		}
+	}
+	if st == zmachine.WaitKey && !g.commanded && len(g.opening) < 1<<16 {
+		g.opening += "\n\n" + out
+	} else if st == zmachine.WaitLine {
+		g.commanded = true
 	}
 	g.detect()
 	g.done, g.victory = g.judge(out)

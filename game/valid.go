@@ -18,7 +18,7 @@ import (
 // What counts as a change of the world (vaHash): the parent and attributes
 // of the objects that matter from this state (the player's room, all in it,
 // its local globals, the player), the room's contents, the score (the
-// catalog's score global; global 1 for other games), and whether the game
+// global Scoring names, when known), and whether the game
 // ended. Globals other than the score are left out on purpose: the move
 // counter and the games' per-turn bookkeeping (the parser's memory of the
 // last command, say) change on every turn whatever the command, and would
@@ -325,7 +325,9 @@ func (g *Game) vaHash(rel []uint16) uint64 {
 			_, c, _ = g.m.Object(c)
 		}
 	}
-	mix(g.m.Global(g.entry.scoreGlobal()))
+	if g.scoring.ScoreGlobal >= 0 {
+		mix(g.m.Global(g.scoring.ScoreGlobal))
+	}
 	return h
 }
 
