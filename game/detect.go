@@ -15,7 +15,9 @@ type Scoring struct {
 	// HasScore reports that the game keeps a score that grue can read.
 	HasScore bool
 	// ScoreGlobal and MovesGlobal are the global variables holding the
-	// score and the turn count, -1 when unknown.
+	// score and the turn count, -1 when unknown. When SCORE does not print
+	// the turns, MovesGlobal is the first global that "wait" raises by one
+	// each time and SCORE leaves alone.
 	ScoreGlobal, MovesGlobal int
 	// MaxScore is the highest score the game awards, 0 when it has none
 	// or grue could not find it.
@@ -211,6 +213,9 @@ func (g *Game) probeScore(p *prober) {
 	if score != nil {
 		s.ScoreGlobal = g.traceGlobal(p, score.value, numScore)
 	}
+	if s.MovesGlobal < 0 {
+		s.MovesGlobal = g.turnCounter(p)
+	}
 	if maxv != nil {
 		s.MaxScore = maxv.value
 	}
@@ -228,6 +233,37 @@ func (g *Game) probeScore(p *prober) {
 		s.HasScore = true
 	}
 	g.scoring = s
+}
+
+// turnCounter finds the turn counter of a game whose SCORE does not print
+// it: the first global that "wait" raises by exactly one, twice running,
+// and SCORE (which takes no turn) leaves alone. It returns -1 when no
+// global does.
+func (g *Game) turnCounter(p *prober) int {
+	if _, ok := p.run("score", -1, 0); !ok {
+		return -1
+	}
+	after := make([]uint16, 240)
+	for gl := range after {
+		after[gl] = p.m.Global(gl)
+	}
+	if _, ok := p.run("wait", -1, 0); !ok {
+		return -1
+	}
+	once := make([]uint16, 240)
+	for gl := range once {
+		once[gl] = p.m.Global(gl)
+	}
+	if _, err := p.m.Step("wait"); err != nil {
+		return -1
+	}
+	for gl := 0; gl < 240; gl++ {
+		v := g.m.Global(gl)
+		if after[gl] == v && once[gl] == v+1 && p.m.Global(gl) == v+2 {
+			return gl
+		}
+	}
+	return -1
 }
 
 // traceGlobal finds the global that holds the number of kind k that SCORE

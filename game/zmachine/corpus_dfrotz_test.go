@@ -115,3 +115,23 @@ func TestCorpusDifferential(t *testing.T) {
 		}
 	}
 }
+
+// TestCorpusIllegalObject plays the Sherbet script on which the game
+// itself goes wrong (it asks for object 65535; dfrotz stops with "Fatal
+// error: Illegal object"): grue stops too, with an error naming the object.
+func TestCorpusIllegalObject(t *testing.T) {
+	path := testgames.Path(t, filepath.Join("corpus", "sherbet.z5"))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	story, err := zmachine.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := randomScript(t, story, 5, 80)
+	got := runGrue(story, "sherbet", 5, 255, zmachine.DirFiles(t.TempDir()), lines)
+	if got.err == nil || !strings.Contains(got.err.Error(), "illegal object 65535") {
+		t.Fatalf("grue's error is %v; want one naming illegal object 65535", got.err)
+	}
+}

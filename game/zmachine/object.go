@@ -7,10 +7,16 @@ import "fmt"
 
 // objAddr returns the address of object o's entry.
 func (m *Machine) objAddr(o uint16) uint32 {
+	var a uint32
 	if m.story.version <= 3 {
-		return m.story.objects + 31*2 + uint32(o-1)*9
+		a = m.story.objects + 31*2 + uint32(o-1)*9
+	} else {
+		a = m.story.objects + 63*2 + uint32(o-1)*14
 	}
-	return m.story.objects + 63*2 + uint32(o-1)*14
+	if o == 0 || int(a)+14 > len(m.static) {
+		fail("illegal object %d (the object table cannot hold it)", o)
+	}
+	return a
 }
 
 // link reads one of an object's tree links: 0 parent, 1 sibling, 2 child.
