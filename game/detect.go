@@ -87,8 +87,47 @@ func (g *Game) detect() {
 		g.probeScore(p)
 	}
 	if needPlayer {
-		g.player = g.findPlayer()
+		g.player = g.moverProbe(p, g.findPlayer())
 	}
+}
+
+// moverProbe finds the player as the object that moves when the player
+// moves: each direction is tried from the current state, and the object
+// that reaches the most different rooms (parentless objects) is the
+// player; a character walking on its own goes to the same room whatever
+// the direction. guess (findPlayer's answer) wins a tie, and stands when
+// no direction moves anything.
+func (g *Game) moverProbe(p *prober, guess uint16) uint16 {
+	before := make([]uint16, g.objects+1)
+	for o := 1; o <= g.objects; o++ {
+		before[o], _, _ = g.m.Object(uint16(o))
+	}
+	dests := map[uint16]map[uint16]bool{}
+	for _, dir := range vaDirections {
+		if _, ok := p.run(dir, -1, 0); !ok {
+			continue
+		}
+		for o := 1; o <= g.objects; o++ {
+			now, _, _ := p.m.Object(uint16(o))
+			if now == before[o] || now == 0 || before[o] == 0 {
+				continue
+			}
+			if pp, _, _ := p.m.Object(now); pp != 0 {
+				continue // moved into something, not to another room
+			}
+			if dests[uint16(o)] == nil {
+				dests[uint16(o)] = map[uint16]bool{}
+			}
+			dests[uint16(o)][now] = true
+		}
+	}
+	best, bestN := guess, len(dests[guess])
+	for o, d := range dests {
+		if len(d) > bestN || (len(d) == bestN && best != guess && o < best) {
+			best, bestN = o, len(d)
+		}
+	}
+	return best
 }
 
 // prober runs commands on a fork of the game's machine from its current

@@ -173,3 +173,51 @@ func TestScoringKnownGame(t *testing.T) {
 		t.Errorf("lantern: %+v", s)
 	}
 }
+
+// TestLocationCorpus checks that grue finds the player and the location in
+// every corpus game, Inform library or not (the Phoenix library's games
+// keep neither in global 0: their player is found as the object that moves
+// when the player walks), and that walking somewhere changes the location.
+func TestLocationCorpus(t *testing.T) {
+	names := []string{"BrandX", "Parc"}
+	for name := range corpusScores {
+		names = append(names, name)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			g := openCorpus(t, name)
+			if name == "Parc" {
+				if _, err := g.Step("n"); err != nil { // its opening question
+					t.Fatal(err)
+				}
+			}
+			_, from := g.Location()
+			if g.Player() == 0 || from == 0 {
+				t.Fatalf("player %d, location %d: want both known", g.Player(), from)
+			}
+			switch name {
+			case "amish", "spot", "piracy_2", "break-in", "sherbet":
+				// Every move is refused in the first room (break-in's
+				// player sits on a chair, sherbet's rides in a procession).
+				return
+			case "cia":
+				// Its SOUTH describes the lobby but leaves the player in
+				// the street (dfrotz shows the same).
+				return
+			}
+			for _, dir := range vaDirections {
+				f, err := g.Fork()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := f.Step(dir); err != nil {
+					continue
+				}
+				if _, to := f.Location(); to != 0 && to != from {
+					return
+				}
+			}
+			t.Errorf("no direction changes the location from %d", from)
+		})
+	}
+}
