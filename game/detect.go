@@ -2,6 +2,7 @@ package game
 
 import (
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -30,13 +31,19 @@ type Scoring struct {
 	Method string
 	// Reason explains a game without a score, or why grue found none.
 	Reason string
+	// EndGlobal is the global that says the game is over (the Inform
+	// library's deadflag: 0 playing, 1 dead, 2 won, more for other
+	// endings), -1 when unknown; it is found by setting candidates on a
+	// forked machine until a turn ends with the library's "*** ... ***"
+	// banner.
+	EndGlobal int
 }
 
 // scoring starts the Scoring of a game: the catalog's facts for a known
 // game, the status line globals for a version 3 score game, and otherwise
 // nothing yet (detect probes the game later).
 func (g *Game) initScoring() {
-	g.scoring = Scoring{ScoreGlobal: -1, MovesGlobal: -1}
+	g.scoring = Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1}
 	switch {
 	case g.known:
 		g.scoring = Scoring{
@@ -245,7 +252,7 @@ func (g *Game) probeScore(p *prober) {
 	if score == nil && moves == nil {
 		return // not at a prompt that takes commands yet, or no SCORE verb
 	}
-	s := Scoring{ScoreGlobal: -1, MovesGlobal: -1, Method: "score command probe"}
+	s := Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1, Method: "score command probe"}
 	if moves != nil {
 		s.MovesGlobal = g.traceGlobal(p, moves.value, numMoves)
 	}
@@ -255,6 +262,7 @@ func (g *Game) probeScore(p *prober) {
 	if s.MovesGlobal < 0 {
 		s.MovesGlobal = g.turnCounter(p)
 	}
+	s.EndGlobal = g.endGlobal(p, s.ScoreGlobal)
 	if maxv != nil {
 		s.MaxScore = maxv.value
 	}
@@ -272,6 +280,54 @@ func (g *Game) probeScore(p *prober) {
 		s.HasScore = true
 	}
 	g.scoring = s
+}
+
+// endProbeLimit bounds the turns endGlobal plays.
+const endProbeLimit = 40
+
+// endGlobal finds the global that ends the game when set (the Inform
+// library's deadflag): each global that holds 0 is set to 1 in turn, the
+// nearest to the score global first (the library declares them together),
+// and the first after which a "wait" ends with a "*** ... ***" banner is
+// it. It returns -1 when none of the first endProbeLimit does.
+func (g *Game) endGlobal(p *prober, near int) int {
+	if near < 0 {
+		near = 0
+	}
+	var zero []int
+	for gl := 1; gl < 240; gl++ {
+		if g.m.Global(gl) == 0 && gl != near {
+			zero = append(zero, gl)
+		}
+	}
+	dist := func(gl int) int {
+		if gl < near {
+			return 2*(near-gl) + 1 // after the score before before it
+		}
+		return 2 * (gl - near)
+	}
+	sort.SliceStable(zero, func(i, j int) bool { return dist(zero[i]) < dist(zero[j]) })
+	for i, gl := range zero {
+		if i >= endProbeLimit {
+			break
+		}
+		if out, ok := p.run("wait", gl, 1); ok && hasEndBanner(out) {
+			return gl
+		}
+	}
+	return -1
+}
+
+// hasEndBanner reports whether a reply has the Inform library's end of
+// game banner, a line "*** You have died ***" or the like.
+func hasEndBanner(out string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
+			return true
+		}
+	}
+	return false
 }
 
 // turnCounter finds the turn counter of a game whose SCORE does not print

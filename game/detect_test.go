@@ -221,3 +221,41 @@ func TestLocationCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestEndGlobalCorpus checks that the end flag found in uncatalogued
+// games (the Inform library's deadflag) decides Done and Victory: set to
+// 1 it is a death, set to 2 a win, whatever the reply says.
+func TestEndGlobalCorpus(t *testing.T) {
+	for _, name := range []string{"candy", "minster", "cheater", "lily"} {
+		t.Run(name, func(t *testing.T) {
+			g := openCorpus(t, name)
+			eg := g.Scoring().EndGlobal
+			if eg < 0 {
+				t.Fatalf("no end flag found: %+v", g.Scoring())
+			}
+			for _, c := range []struct {
+				v             uint16
+				done, victory bool
+			}{{1, true, false}, {2, true, true}} {
+				f, err := g.Fork()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Machine().SetGlobal(eg, c.v); err != nil {
+					t.Fatal(err)
+				}
+				r, err := f.Step("wait")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Done != c.done || r.Victory != c.victory {
+					t.Errorf("end flag %d: Done %v Victory %v, want %v %v (%q)", c.v, r.Done, r.Victory, c.done, c.victory, r.Observation)
+				}
+			}
+			r, err := g.Step("wait")
+			if err != nil || r.Done {
+				t.Errorf("an ordinary turn ends the game: %v %q", err, r.Observation)
+			}
+		})
+	}
+}

@@ -286,14 +286,25 @@ func (g *Game) judge(out string) (done, victory bool) {
 		}
 		return done, done && e.MaxScore > 0 && g.Score() >= e.MaxScore
 	}
-	for _, line := range strings.Split(out, "\n") {
-		line = strings.TrimSpace(line)
-		if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
-			// The Inform library's end-of-game banner.
-			if strings.Contains(line, "You have won") {
-				return true, true
-			}
+	if eg := g.scoring.EndGlobal; eg >= 0 {
+		// The game's own end flag (the Inform library's deadflag).
+		switch v := g.m.Global(eg); v {
+		case 0:
+		case 2:
+			return true, true
+		default:
 			done = true
+		}
+	} else {
+		for _, line := range strings.Split(out, "\n") {
+			line = strings.TrimSpace(line)
+			if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
+				// The Inform library's end-of-game banner.
+				if strings.Contains(line, "You have won") {
+					return true, true
+				}
+				done = true
+			}
 		}
 	}
 	// A game that ends with the full score is won.
