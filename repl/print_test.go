@@ -30,7 +30,7 @@ func TestDisplay(t *testing.T) {
 		{"error", errors.New("bad"), "error: bad"},
 		{"Stringer", 1500 * time.Millisecond, "1.5s"},
 		{"struct", game.Info{Score: 5, MaxScore: 60, Moves: 3, Location: "Meadow", LocationID: 29},
-			"game.Info\n  Score       5\n  MaxScore    60\n  Moves       3\n  Location    \"Meadow\"\n  LocationID  29"},
+			"game.Info\n  Score        5\n  MaxScore     60\n  Moves        3\n  Location     \"Meadow\"\n  LocationID   29\n  KeyExpected  false"},
 		{"pointer to struct", &rec{Name: "a", Tags: []string{"x"}}, "&repl.rec\n  Name   \"a\"\n  Score  0\n  Tags   [\"x\"]"},
 		{"long text in a field is folded under the name", rec{Name: long},
 			// 40 columns less the 9 of the names' column
