@@ -215,6 +215,59 @@ func scoreNumbers(reply string) []number {
 	return out
 }
 
+var (
+	statusScoreRE = regexp.MustCompile(`(?i)\bscore:?\s*(-?\d+)`)
+	statusMovesRE = regexp.MustCompile(`(?i)\b(?:moves|turns):?\s*(\d+)`)
+)
+
+// probeStatusLine reads score and moves from the status line that a game
+// of version 4 or later draws in its upper window ("Score: 3  Moves: 12"),
+// and traces each to its global: each global holding the number is set to
+// probeValue on the fork, and the one that makes the status line drawn
+// after a turn show probeValue (or one more, for the moves) is it. Games
+// without a score on their status line are left unknown; the maximum
+// score is not on a status line, so it stays 0.
+func (g *Game) probeStatusLine(p *prober) {
+	if g.story.Version() <= 3 {
+		return
+	}
+	line := g.m.StatusLine()
+	sm, mm := statusScoreRE.FindStringSubmatch(line), statusMovesRE.FindStringSubmatch(line)
+	if sm == nil {
+		return
+	}
+	s := Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1, Method: "status line"}
+	trace := func(re *regexp.Regexp, value string) int {
+		v, err := strconv.Atoi(value)
+		if err != nil {
+			return -1
+		}
+		for gl := 0; gl < 240; gl++ {
+			if int(int16(g.m.Global(gl))) != v {
+				continue
+			}
+			if _, ok := p.run("wait", gl, probeValue); !ok {
+				continue
+			}
+			if m := re.FindStringSubmatch(p.m.StatusLine()); m != nil && (m[1] == strconv.Itoa(probeValue) || m[1] == strconv.Itoa(probeValue+1)) {
+				return gl
+			}
+		}
+		return -1
+	}
+	s.ScoreGlobal = trace(statusScoreRE, sm[1])
+	if mm != nil {
+		s.MovesGlobal = trace(statusMovesRE, mm[1])
+	}
+	if s.ScoreGlobal >= 0 {
+		s.HasScore = true
+		s.Reason = "the status line shows the score but not its maximum, and the game has no SCORE command that gives it"
+	} else {
+		s.Reason = "no global holds the score the status line shows"
+	}
+	g.scoring = s
+}
+
 // maxWord reports whether the words before a number make it a maximum.
 func maxWord(before string) bool {
 	for _, w := range []string{"possible", "out of", "maximum of", "maximum", "total of", "out of a possible"} {
@@ -250,7 +303,10 @@ func (g *Game) probeScore(p *prober) {
 		}
 	}
 	if score == nil && moves == nil {
-		return // not at a prompt that takes commands yet, or no SCORE verb
+		// Not at a prompt that takes commands yet, or no SCORE verb: the
+		// status line the game draws may still show the score.
+		g.probeStatusLine(p)
+		return
 	}
 	s := Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1, Method: "score command probe"}
 	if moves != nil {

@@ -259,3 +259,26 @@ func TestEndGlobalCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestScoringStatusLine plays the test story that draws its own status
+// line in the upper window and has no SCORE command, as Infocom's games of
+// version 4 and 5 do: score and moves are read from the globals behind the
+// status line.
+func TestScoringStatusLine(t *testing.T) {
+	g := openTestStory(t, "statusline.z5")
+	s := g.Scoring()
+	if s.Method != "status line" || !s.HasScore || s.ScoreGlobal < 0 || s.MovesGlobal < 0 {
+		t.Fatalf("got %+v, want score and moves read through the status line", s)
+	}
+	for _, cmd := range []string{"climb", "wait", "climb"} {
+		if _, err := g.Step(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.Score() != 2 || g.Moves() != 3 {
+		t.Errorf("score %d moves %d, want 2 and 3 (status line %q)", g.Score(), g.Moves(), g.Machine().StatusLine())
+	}
+	if g.MaxScore() != 0 {
+		t.Errorf("max score %d: a status line gives none", g.MaxScore())
+	}
+}

@@ -28,6 +28,8 @@ var storyBuilds = []storyBuild{
 	{"noname.inf", "noname.z5", []string{"-q", "-w", "-v5", "-~S"}, "noname.txt"},
 	{"keys.inf", "keys.z5", []string{"-q", "-w", "-v5", "-~S"}, "keys.txt"},
 	{"upper.inf", "upper.z5", []string{"-q", "-w", "-v5", "-~S"}, "upper.txt"},
+	// A game that draws its own status line and has no SCORE (issue 12).
+	{"statusline.inf", "statusline.z5", []string{"-q", "-w", "-v5", "-~S"}, "statusline.txt"},
 }
 
 // tool finds an external program, or skips the test (fails it on CI).
