@@ -19,7 +19,7 @@ func (g *Game) Location() (name string, id uint16) {
 		if id == 0 || int(id) > g.objects {
 			return "", 0
 		}
-		return g.m.ObjectName(id), id
+		return g.roomName(id), id
 	}
 	id, _, _ = g.m.Object(g.player)
 	for steps := 0; id != 0 && steps < g.objects; steps++ {
@@ -32,7 +32,25 @@ func (g *Game) Location() (name string, id uint16) {
 	if id == 0 {
 		return "", 0
 	}
-	return g.m.ObjectName(id), id
+	return g.roomName(id), id
+}
+
+// roomName is the name of room id: its short name, or, for a room whose
+// name a routine prints (the object's own name is empty, "object#N"), the
+// room the status line names.
+func (g *Game) roomName(id uint16) string {
+	name := g.m.ObjectName(id)
+	if !strings.HasPrefix(name, "object#") || g.story.Version() <= 3 {
+		return name
+	}
+	line := strings.TrimSpace(g.m.StatusLine())
+	if i := strings.Index(line, "  "); i > 0 {
+		line = line[:i]
+	}
+	if line == "" {
+		return name
+	}
+	return line
 }
 
 // Inventory lists what the player carries: the player's children in the
