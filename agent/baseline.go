@@ -69,7 +69,9 @@ func askValidActions(ctx context.Context, reg *tools.Registry) (acts []string, k
 	if list, ok := r.Structured["actions"].([]any); ok {
 		out := make([]string, 0, len(list))
 		for _, a := range list {
-			if s, ok := a.(string); ok && strings.TrimSpace(s) != "" {
+			// " " (SPACE) and "" (Return) are what a game waiting for a
+			// key offers.
+			if s, ok := a.(string); ok && (strings.TrimSpace(s) != "" || s == " " || s == "") {
 				out = append(out, s)
 			}
 		}

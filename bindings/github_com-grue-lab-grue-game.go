@@ -38,7 +38,9 @@ func init() {
 		"Map":        reflect.ValueOf((*game.Map)(nil)),
 		"Object":     reflect.ValueOf((*game.Object)(nil)),
 		"Option":     reflect.ValueOf((*game.Option)(nil)),
+		"Report":     reflect.ValueOf((*game.Report)(nil)),
 		"Room":       reflect.ValueOf((*game.Room)(nil)),
+		"Scoring":    reflect.ValueOf((*game.Scoring)(nil)),
 		"State":      reflect.ValueOf((*game.State)(nil)),
 		"StepResult": reflect.ValueOf((*game.StepResult)(nil)),
 	}

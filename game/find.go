@@ -35,7 +35,9 @@ var StoryExts = []string{".z3", ".z4", ".z5", ".z7", ".z8"}
 //
 // A path to an existing file wins. Otherwise, when the GRUE_GAMES
 // environment variable names a folder, Find looks there for NAME and then
-// NAME.z3, NAME.z4, NAME.z5, NAME.z7 and NAME.z8. It does not check that the
+// NAME.z3, NAME.z4, NAME.z5, NAME.z7 and NAME.z8; NAME may name a file in a
+// folder of the games folder ("corpus/candy"), but not an absolute path or
+// one starting with ".". It does not check that the
 // file is a story file: loading it does. The error lists every place it
 // looked.
 func Find(nameOrPath string) (string, error) {
@@ -54,9 +56,10 @@ func Find(nameOrPath string) (string, error) {
 
 	looked := []string{nameOrPath}
 	dir := os.Getenv(GamesEnv)
-	// Only a bare name is looked up in the games folder: "x/zork1" that
-	// does not exist is a typo in a path, not a name.
-	if dir != "" && !strings.ContainsRune(nameOrPath, '/') && !strings.ContainsRune(nameOrPath, filepath.Separator) {
+	// A name, or a path relative to the games folder ("corpus/candy"), is
+	// looked up there; an absolute path or one that starts with "." is a
+	// path on its own.
+	if dir != "" && !filepath.IsAbs(nameOrPath) && !strings.HasPrefix(nameOrPath, ".") {
 		candidates := []string{filepath.Join(dir, nameOrPath)}
 		if filepath.Ext(nameOrPath) == "" {
 			for _, ext := range StoryExts {

@@ -22,6 +22,10 @@ func TestFind(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(games, "folder.z5"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Mkdir(filepath.Join(games, "corpus"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	touch(t, filepath.Join(games, "corpus", "candy.z5"))
 	work := t.TempDir()
 	local := filepath.Join(work, "zork1.z3")
 	touch(t, local)
@@ -29,10 +33,11 @@ func TestFind(t *testing.T) {
 
 	for _, tc := range []struct{ in, want string }{
 		{local, local}, // an existing path wins
-		{"zork1", filepath.Join(games, "zork1.z3")},    // name + extension
-		{"zork1.z3", filepath.Join(games, "zork1.z3")}, // name with its extension
-		{"praxix", filepath.Join(games, "praxix.z5")},  // any of the extensions
-		{"plain", filepath.Join(games, "plain")},       // the name as it is comes first
+		{"zork1", filepath.Join(games, "zork1.z3")},                  // name + extension
+		{"zork1.z3", filepath.Join(games, "zork1.z3")},               // name with its extension
+		{"praxix", filepath.Join(games, "praxix.z5")},                // any of the extensions
+		{"plain", filepath.Join(games, "plain")},                     // the name as it is comes first
+		{"corpus/candy", filepath.Join(games, "corpus", "candy.z5")}, // a folder in the games folder
 		{filepath.Join(games, "zork1.z3"), filepath.Join(games, "zork1.z3")},
 	} {
 		got, err := Find(tc.in)
@@ -65,10 +70,16 @@ func TestFindErrors(t *testing.T) {
 	if _, err := Find(""); err == nil {
 		t.Error("Find(\"\"): no error")
 	}
-	// A path that does not exist is not looked up by name.
+	// A relative path is looked up in the games folder too; an absolute
+	// or ./ path is not.
 	_, err = Find("nowhere/zork1")
-	if err == nil || strings.Contains(err.Error(), games) {
-		t.Errorf("Find(nowhere/zork1) = %v; want an error that does not search %s", err, games)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(games, "nowhere", "zork1.z3")) {
+		t.Errorf("Find(nowhere/zork1) = %v; want an error that lists %s", err, filepath.Join(games, "nowhere", "zork1.z3"))
+	}
+	for _, p := range []string{"./zork1", "/nowhere/zork1"} {
+		if _, err = Find(p); err == nil || strings.Contains(err.Error(), games) {
+			t.Errorf("Find(%s) = %v; want an error that does not search %s", p, err, games)
+		}
 	}
 
 	t.Setenv(GamesEnv, "")

@@ -43,6 +43,13 @@ type Game struct {
 	va     *vaGameCache // valid actions of recent states, made on first use; not shared with forks
 	vs     *vaStory     // what valid actions knows of the story, made on first use; shared with forks
 	vaRuns int          // times valid actions were worked out, not remembered (for the tests)
+
+	scoring Scoring // how score, moves and maximum are read
+	probes  int     // how many times detect has probed the game
+	// opening is what the game printed in reply to keys before its first
+	// command (a banner after "press a key"), for Report.
+	opening   string
+	commanded bool // a command (not a key) has been played
 }
 
 // StepResult is what one Step gives back.
@@ -65,6 +72,11 @@ type Info struct {
 	// its object number.
 	Location   string
 	LocationID uint16
+	// KeyExpected reports that the game waits for a single key (a "press
+	// SPACE to begin" or a menu), not a command: the next Step's action
+	// is typed key by key, so a one-character action is that key (" " is
+	// SPACE) and an empty action is Return.
+	KeyExpected bool
 }
 
 // Object is one object of the world as the object tree holds it.
@@ -164,10 +176,12 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 		return nil, fmt.Errorf("starting %s: %w", g.name, err)
 	}
 	g.intro = trimPrompt(intro)
+	g.initScoring()
 	if g.known {
 		g.player, g.rooms = g.entry.Player, g.entry.Rooms
 	} else {
 		g.player = g.findPlayer()
+		g.detect()
 	}
 	g.gmap = newMap(g.dictionaryDirections())
 	g.gmap.visit(g.locationID())
@@ -212,7 +226,10 @@ func (g *Game) Reset() (string, error) {
 
 // Step plays one command and reports its outcome. A game that is over (see
 // Done) can still be stepped while the machine waits for input: the Zork
-// games, for one, carry on after a death.
+// games, for one, carry on after a death. While the game waits for a key
+// (KeyExpected), action is typed key by key as dfrotz types a line: " " is
+// SPACE, "" is Return, and a longer action answers as many key requests as
+// it has characters.
 func (g *Game) Step(action string) (StepResult, error) {
 	st := g.m.State()
 	if st != zmachine.WaitLine && st != zmachine.WaitKey {
@@ -235,6 +252,12 @@ func (g *Game) Step(action string) (StepResult, error) {
 			g.history = append(g.history[:0:0], g.history[over:]...)
 		}
 	}
+	if st == zmachine.WaitKey && !g.commanded && len(g.opening) < 1<<16 {
+		g.opening += "\n\n" + out
+	} else if st == zmachine.WaitLine {
+		g.commanded = true
+	}
+	g.detect()
 	g.done, g.victory = g.judge(out)
 	g.updateMap(from, action)
 	return StepResult{
@@ -265,17 +288,30 @@ func (g *Game) judge(out string) (done, victory bool) {
 		}
 		return done, done && e.MaxScore > 0 && g.Score() >= e.MaxScore
 	}
-	for _, line := range strings.Split(out, "\n") {
-		line = strings.TrimSpace(line)
-		if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
-			// The Inform library's end-of-game banner.
-			if strings.Contains(line, "You have won") {
-				return true, true
-			}
+	if eg := g.scoring.EndGlobal; eg >= 0 {
+		// The game's own end flag (the Inform library's deadflag).
+		switch v := g.m.Global(eg); v {
+		case 0:
+		case 2:
+			return true, true
+		default:
 			done = true
 		}
+	} else {
+		for _, line := range strings.Split(out, "\n") {
+			line = strings.TrimSpace(line)
+			if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
+				// The Inform library's end-of-game banner.
+				if strings.Contains(line, "You have won") {
+					return true, true
+				}
+				done = true
+			}
+		}
 	}
-	return done, false
+	// A game that ends with the full score is won.
+	victory = done && g.scoring.HasScore && g.scoring.MaxScore > 0 && g.Score() >= g.scoring.MaxScore
+	return done, victory
 }
 
 func containsAny(s string, subs []string) bool {
@@ -303,20 +339,40 @@ func (g *Game) Victory() bool { return g.victory }
 // Info returns score, moves and location as they are now.
 func (g *Game) Info() Info {
 	name, id := g.Location()
-	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id}
+	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id,
+		KeyExpected: g.KeyExpected()}
 }
 
+// KeyExpected reports that the game waits for a single key rather than a
+// command (see Info.KeyExpected).
+func (g *Game) KeyExpected() bool { return g.m.State() == zmachine.WaitKey }
+
 // Score is the score, from the machine: the global that the catalog names
-// for a known game (Entry.ScoreGlobal), else global 1, which version 3
-// games show on the status line. Unknown Inform games of version 5 and
-// later keep the score in a library global whose number grue does not
-// guess, so for them Score reads global 1 and may read 0.
-func (g *Game) Score() int { return int(int16(g.m.Global(g.entry.scoreGlobal()))) }
+// for a known game (Entry.ScoreGlobal), global 1 for a version 3 score
+// game (its status line's), and for any other game the global that a
+// forked machine's SCORE command prints (see Scoring). It is 0 for a game
+// without a score.
+func (g *Game) Score() int {
+	if !g.scoring.HasScore || g.scoring.ScoreGlobal < 0 {
+		return 0
+	}
+	return int(int16(g.m.Global(g.scoring.ScoreGlobal)))
+}
 
-// Moves is the number of moves, from the machine: the catalog's
-// Entry.MovesGlobal for a known game, else global 2, the version 3 status
-// line's moves (see Score for unknown version 5+ games).
-func (g *Game) Moves() int { return int(int16(g.m.Global(g.entry.movesGlobal()))) }
+// Moves is the number of turns, from the global found as Score's is (the
+// catalog's, the version 3 status line's global 2, or the one SCORE
+// prints); 0 when no such global is known.
+func (g *Game) Moves() int {
+	if g.scoring.MovesGlobal < 0 {
+		return 0
+	}
+	return int(int16(g.m.Global(g.scoring.MovesGlobal)))
+}
 
-// MaxScore is the game's maximum score from the catalog, 0 when unknown.
-func (g *Game) MaxScore() int { return g.entry.MaxScore }
+// MaxScore is the game's maximum score: the catalog's, or what its SCORE
+// command gives as the maximum; 0 for a game without a score or when it
+// is unknown (Scoring says which, and why).
+func (g *Game) MaxScore() int { return g.scoring.MaxScore }
+
+// Scoring says whether the game keeps a score and how grue reads it.
+func (g *Game) Scoring() Scoring { return g.scoring }

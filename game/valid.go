@@ -18,7 +18,7 @@ import (
 // What counts as a change of the world (vaHash): the parent and attributes
 // of the objects that matter from this state (the player's room, all in it,
 // its local globals, the player), the room's contents, the score (the
-// catalog's score global; global 1 for other games), and whether the game
+// global Scoring names, when known), and whether the game
 // ended. Globals other than the score are left out on purpose: the move
 // counter and the games' per-turn bookkeeping (the parser's memory of the
 // last command, say) change on every turn whatever the command, and would
@@ -126,9 +126,15 @@ func (g *Game) vaShared() *vaStory {
 // first, then the templates' order). It leaves the game as it was: every
 // candidate runs on a forked machine from a snapshot. See the comment at
 // the top of valid.go for what counts as a change and which candidates are
-// tried. Asking again in a state the game has just asked in (up to 8
+// tried. While the game waits for a key it offers Return ("") and SPACE
+// (" "). Asking again in a state the game has just asked in (up to 8
 // states back, the move counter aside) answers from memory.
 func (g *Game) ValidActions() ([]string, error) {
+	if g.KeyExpected() {
+		// A game waiting for a key takes any key; Return and SPACE are
+		// the ones "press a key" screens and menus ask for.
+		return []string{"", " "}, nil
+	}
 	if st := g.m.State(); st != zmachine.WaitLine {
 		return nil, fmt.Errorf("%s: valid actions: the machine is %v, not waiting for a command", g.name, st)
 	}
@@ -327,7 +333,9 @@ func (g *Game) vaHash(rel []uint16) uint64 {
 			_, c, _ = g.m.Object(c)
 		}
 	}
-	mix(g.m.Global(g.entry.scoreGlobal()))
+	if g.scoring.ScoreGlobal >= 0 {
+		mix(g.m.Global(g.scoring.ScoreGlobal))
+	}
 	return h
 }
 

@@ -51,7 +51,7 @@ func (g *Game) vaCache() *vaGameCache {
 func (g *Game) vaStateKey() uint64 {
 	dyn := g.m.DynamicMemory()
 	globals, _ := g.m.PeekWord(0x0c)
-	if a := int(globals) + 2*g.entry.movesGlobal(); (g.known || g.story.Version() <= 3) && a+1 < len(dyn) {
+	if a := int(globals) + 2*g.scoring.MovesGlobal; g.scoring.MovesGlobal >= 0 && a+1 < len(dyn) {
 		dyn[a], dyn[a+1] = 0, 0
 	}
 	dyn = binary.BigEndian.AppendUint32(dyn, g.m.PC())

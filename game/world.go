@@ -1,6 +1,10 @@
 package game
 
-import "github.com/grue-lab/grue/game/zmachine"
+import (
+	"strings"
+
+	"github.com/grue-lab/grue/game/zmachine"
+)
 
 // Player is the object number of the player, 0 when it is unknown.
 func (g *Game) Player() uint16 { return g.player }
@@ -15,7 +19,7 @@ func (g *Game) Location() (name string, id uint16) {
 		if id == 0 || int(id) > g.objects {
 			return "", 0
 		}
-		return g.m.ObjectName(id), id
+		return g.roomName(id), id
 	}
 	id, _, _ = g.m.Object(g.player)
 	for steps := 0; id != 0 && steps < g.objects; steps++ {
@@ -28,7 +32,25 @@ func (g *Game) Location() (name string, id uint16) {
 	if id == 0 {
 		return "", 0
 	}
-	return g.m.ObjectName(id), id
+	return g.roomName(id), id
+}
+
+// roomName is the name of room id: its short name, or, for a room whose
+// name a routine prints (the object's own name is empty, "object#N"), the
+// room the status line names.
+func (g *Game) roomName(id uint16) string {
+	name := g.m.ObjectName(id)
+	if !strings.HasPrefix(name, "object#") || g.story.Version() <= 3 {
+		return name
+	}
+	line := strings.TrimSpace(g.m.StatusLine())
+	if i := strings.Index(line, "  "); i > 0 {
+		line = line[:i]
+	}
+	if line == "" {
+		return name
+	}
+	return line
 }
 
 // Inventory lists what the player carries: the player's children in the
@@ -83,18 +105,78 @@ func (g *Game) attributes() int {
 	return 48
 }
 
-// findPlayer finds the player of a game the catalog does not know: the
-// Inform library's selfobj ("(self object)" in library 6.12, "yourself" in
-// older ones), or an Infocom-style "cretin".
+// findPlayer finds the player of a game the catalog does not know. The
+// location is global 0 (the version 3 status line's, and the Inform
+// library's location) or the room the status line names; the player is
+// the object in it that a global points to (the Inform library's player
+// and actor, an Infocom game's WINNER and PLAYER): the library's selfobj
+// ("(self object)", "yourself") or Infocom's "cretin" if it is one of them,
+// else the one the most globals point to. Without a location it falls back to those names alone, and it
+// returns 0 when nothing fits.
 func (g *Game) findPlayer() uint16 {
-	for _, want := range []string{"(self object)", "yourself", "cretin"} {
-		for o := 1; o <= g.objects; o++ {
-			if g.m.ObjectName(uint16(o)) == want {
-				return uint16(o)
+	loc := g.statusRoom()
+	if loc == 0 {
+		loc = g.m.Global(0)
+	}
+	if loc != 0 && int(loc) <= g.objects {
+		refs := map[uint16]int{}
+		for gl := 1; gl < 240; gl++ {
+			v := g.m.Global(gl)
+			if v == 0 || v == loc || int(v) > g.objects {
+				continue
 			}
+			if p, _, _ := g.m.Object(v); p == loc {
+				refs[v]++
+			}
+		}
+		best, bestN := uint16(0), 0
+		for o, n := range refs {
+			self, bestSelf := selfName(g.m.ObjectName(o)), selfName(g.m.ObjectName(best))
+			if (self && !bestSelf) || (self == bestSelf && (n > bestN || (n == bestN && o < best))) {
+				best, bestN = o, n
+			}
+		}
+		if best != 0 {
+			return best
+		}
+	}
+	for o := 1; o <= g.objects; o++ {
+		if selfName(g.m.ObjectName(uint16(o))) {
+			return uint16(o)
 		}
 	}
 	return 0
+}
+
+// selfName reports whether name is what a library calls the player object.
+func selfName(name string) bool {
+	switch name {
+	case "(self object)", "yourself", "cretin":
+		return true
+	}
+	return false
+}
+
+// statusRoom is the object that the status line names as the location, 0
+// when the status line names no object (or several).
+func (g *Game) statusRoom() uint16 {
+	line := strings.TrimSpace(g.m.StatusLine())
+	if line == "" {
+		return 0
+	}
+	if i := strings.Index(line, "  "); i > 0 {
+		line = line[:i]
+	}
+	found := uint16(0)
+	for o := 1; o <= g.objects; o++ {
+		if g.m.ObjectName(uint16(o)) == line {
+			if found != 0 {
+				return 0
+			}
+			found = uint16(o)
+		}
+	}
+	return found
 }
 
 // countObjects works out how many objects the object table holds: the

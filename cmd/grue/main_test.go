@@ -31,9 +31,13 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	games := gamesDir(t)
 	haveGames := fileExists(filepath.Join(games, "zork1.z3"))
+	haveCorpus := fileExists(filepath.Join(games, "corpus", "candy.z5"))
 	ci := os.Getenv("CI") == "true"
 	if !haveGames && ci {
 		t.Errorf("no story files in %s (set GRUE_GAMES): with CI=true a missing story file is a failure", games)
+	}
+	if !haveCorpus && ci {
+		t.Errorf("no corpus in %s/corpus: with CI=true a missing story file is a failure", games)
 	}
 	path := os.Getenv("PATH") + string(os.PathListSeparator) + "/usr/games" // Debian's dfrotz
 	if _, err := lookPath("dfrotz", path); err != nil && ci {
@@ -68,6 +72,8 @@ func TestScripts(t *testing.T) {
 			switch cond {
 			case "games":
 				return haveGames, nil
+			case "corpus":
+				return haveCorpus, nil
 			case "interop":
 				return haveInterop, nil
 			}

@@ -148,12 +148,15 @@ type machine interface {
 	Step(input string) (string, error)
 	State() zmachine.State
 	StatusLine() string
+	UpperChanges() string
 }
 
 var _ machine = (*zmachine.Machine)(nil)
 
 // playPlain plays m with commands read from in, one a line, and writes the
 // plain transcript to out: the game's text, as `dfrotz -m -p -q` prints it,
+// the rows of the upper window the game changed (menus, title screens, box
+// quotes: [zmachine.Machine.UpperChanges]) before the text of each reply,
 // and a newline after each line of input where a terminal would have shown
 // the Return, so that every reply starts on a line of its own. It stops at
 // the end of in or when the game halts. A last line without a newline is
@@ -165,7 +168,7 @@ var _ machine = (*zmachine.Machine)(nil)
 func playPlain(m machine, in io.Reader, out io.Writer) error {
 	w := bufio.NewWriter(out)
 	text, err := m.Start()
-	if _, werr := w.WriteString(text); err == nil {
+	if _, werr := w.WriteString(m.UpperChanges() + text); err == nil {
 		err = werr
 	}
 	r := bufio.NewReader(in)
@@ -189,7 +192,7 @@ func playPlain(m machine, in io.Reader, out io.Writer) error {
 			}
 		}
 		text, err = m.Step(line)
-		if _, werr := w.WriteString(text); err == nil {
+		if _, werr := w.WriteString(m.UpperChanges() + text); err == nil {
 			err = werr
 		}
 	}

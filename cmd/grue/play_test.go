@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,6 +45,8 @@ func (f *fakeMachine) Step(input string) (string, error) {
 }
 
 func (f *fakeMachine) State() zmachine.State { return f.state }
+
+func (f *fakeMachine) UpperChanges() string { return "" }
 
 func (f *fakeMachine) StatusLine() string {
 	return "Room" + strings.Repeat(" ", 10) + "Moves: " + string(rune('0'+f.moves))
@@ -204,5 +208,37 @@ func TestPlayTerminalNoColor(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "\x1b") || !strings.HasPrefix(out.String(), padRight("Room          Moves: 0", 30)+"\n") {
 		t.Errorf("screen %q", out.String())
+	}
+}
+
+// TestPlayPlainShowsUpperWindow plays the upper-window test story: the
+// menu it draws in the upper window and its box quote are in the plain
+// transcript, as dfrotz shows them, while its reverse-video status line is
+// not (dfrotz leaves it out too).
+func TestPlayPlainShowsUpperWindow(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "game", "zmachine", "testdata", "stories", "upper.z5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := zmachine.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := zmachine.New(st, zmachine.Options{Width: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := playPlain(m, strings.NewReader("look\nmenu\n1q\nquote\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{"1. About this story", "Press 1, 2 or Q.", "All the world's a stage,", "-- As You Like It"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("plain transcript lacks the upper window's %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "Score: 5") != 1 {
+		t.Errorf("the status line should show once (drawn in roman at the start, then in reverse):\n%s", got)
 	}
 }

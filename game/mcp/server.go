@@ -407,7 +407,7 @@ func (s *Server) addTools() {
 
 func (s *Server) playAction(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	action, err := req.RequireString("action")
-	if err != nil || strings.TrimSpace(action) == "" {
+	if err != nil || (strings.TrimSpace(action) == "" && !ss.g.KeyExpected()) {
 		return toolError("play_action needs an action, a command such as \"look\"")
 	}
 	if strings.ContainsAny(action, "\n\r") {
@@ -439,6 +439,9 @@ func formatReply(r game.StepResult) string {
 		fmt.Fprintf(&b, "\n\n+%d points! (Total: %d)", r.Reward, r.Info.Score)
 	} else {
 		fmt.Fprintf(&b, "\n\n[Score: %d | Moves: %d]", r.Info.Score, r.Info.Moves)
+	}
+	if r.Info.KeyExpected {
+		b.WriteString("\n\n[The game waits for a key: send one character (\" \" is SPACE), or an empty action for Return.]")
 	}
 	if r.Done {
 		b.WriteString("\n\nGAME OVER")

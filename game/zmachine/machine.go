@@ -13,8 +13,9 @@ const (
 	NotStarted State = iota
 	// WaitLine: the game asked for a line of input (a command).
 	WaitLine
-	// WaitKey: the game asked for a single key (read_char): the first
-	// character of the next Step's text is the key, an empty one is Return.
+	// WaitKey: the game asked for a single key (read_char): each character
+	// of the next Step's text is a key, for this request and those that
+	// follow it in the same Step, and an empty text is Return.
 	WaitKey
 	// WaitFile: a save or restore asked for a file name; the next Step's
 	// text is the name, and an empty one takes the default shown.
@@ -203,7 +204,36 @@ func (m *Machine) Step(input string) (string, error) {
 	}
 	m.out.beginStep()
 	m.out.write(intro)
-	err := m.run(&input)
+	if m.state == WaitKey && m.out.dfrotz {
+		// dfrotz prints the row the key was read on again, with the
+		// reply, unless the reply clears the screen first.
+		m.out.write(string(m.out.keyRow))
+	}
+	if m.state != WaitKey {
+		err := m.run(&input)
+		return m.out.endStep(), err
+	}
+	// A line given to a game waiting for a key is typed key by key, as
+	// dfrotz types a line from a pipe: each character answers one key
+	// request, and what is left when the game asks for a line instead is
+	// dropped. An empty line is Return.
+	keys := []rune(strings.TrimRight(input, "\r\n"))
+	if len(keys) == 0 {
+		keys = []rune{'\r'}
+	}
+	var err error
+	for i, k := range keys {
+		if i > 0 && m.state != WaitKey {
+			break
+		}
+		key := string(k)
+		if k == '\r' {
+			key = ""
+		}
+		if err = m.run(&key); err != nil {
+			break
+		}
+	}
 	return m.out.endStep(), err
 }
 

@@ -1,5 +1,7 @@
 package zmachine
 
+import "fmt"
+
 // Memory. Dynamic memory belongs to each Machine (m.dyn); everything above
 // it is read from the shared story bytes (m.static). Only dynamic memory may
 // be written.
@@ -66,6 +68,21 @@ func (m *Machine) Global(n int) uint16 {
 	}
 	a := m.story.globals + 2*uint32(n)
 	return uint16(m.dyn[a])<<8 | uint16(m.dyn[a+1])
+}
+
+// SetGlobal sets global variable n (0 to 239) to v, as a game's store
+// would: for probing a forked machine (which global does a command print?),
+// not for playing. It fails for a global number out of range.
+func (m *Machine) SetGlobal(n int, v uint16) error {
+	if n < 0 || n > 239 {
+		return fmt.Errorf("zmachine: SetGlobal: global %d is out of range 0-239", n)
+	}
+	a := m.story.globals + 2*uint32(n)
+	if int(a)+1 >= len(m.dyn) {
+		return fmt.Errorf("zmachine: SetGlobal: global %d lies beyond dynamic memory", n)
+	}
+	m.dyn[a], m.dyn[a+1] = byte(v>>8), byte(v)
+	return nil
 }
 
 // DynamicMemory returns a copy of dynamic memory.

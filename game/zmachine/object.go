@@ -3,12 +3,20 @@ package zmachine
 // The object table (Standard §12): a tree of objects, each with attributes
 // and a property list.
 
+import "fmt"
+
 // objAddr returns the address of object o's entry.
 func (m *Machine) objAddr(o uint16) uint32 {
+	var a uint32
 	if m.story.version <= 3 {
-		return m.story.objects + 31*2 + uint32(o-1)*9
+		a = m.story.objects + 31*2 + uint32(o-1)*9
+	} else {
+		a = m.story.objects + 63*2 + uint32(o-1)*14
 	}
-	return m.story.objects + 63*2 + uint32(o-1)*14
+	if o == 0 || int(a)+14 > len(m.static) {
+		fail("illegal object %d (the object table cannot hold it)", o)
+	}
+	return a
 }
 
 // link reads one of an object's tree links: 0 parent, 1 sibling, 2 child.
@@ -234,13 +242,16 @@ func (m *Machine) nextProp(o, p uint16) uint16 {
 	return 0
 }
 
-// printObj prints the short name of o.
+// printObj prints the short name of o. An object whose name is empty (no
+// text at all, or the encoded empty string 0x94a5) prints as "object#N", as
+// Frotz prints it.
 func (m *Machine) printObj(o uint16) {
 	if o == 0 {
 		return
 	}
 	t := m.propTable(o)
-	if m.rb(t) == 0 {
+	if m.rb(t) == 0 || m.rw(t+1) == 0x94a5 {
+		m.out.text(fmt.Sprintf("object#%d", int16(o)))
 		return
 	}
 	m.printZString(t + 1)

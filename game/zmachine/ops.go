@@ -491,6 +491,7 @@ func (m *Machine) checkUnicode(r rune) uint16 {
 func (m *Machine) restart() {
 	if m.out.dfrotz {
 		m.out.lower = m.out.lower[:0]
+		m.out.keyRow = m.out.keyRow[:0]
 	}
 	m.reset()
 	m.rng.init(m.rng.seed)

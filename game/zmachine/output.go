@@ -45,16 +45,24 @@ type output struct {
 	window      int // 0 lower, 1 upper
 	upperHeight int
 	upper       [][]rune // rows of the upper window, Width runes each
-	row, col    int      // upper-window cursor, 0-based
-	font        uint16
-	style       uint16 // set_text_style: 1 reverse, 2 bold, 4 italic, 8 fixed
+	// written marks the upper window's rows where visible text changed
+	// since UpperChanges last looked (display state, not game state).
+	written  []bool
+	row, col int // upper-window cursor, 0-based
+	font     uint16
+	style    uint16 // set_text_style: 1 reverse, 2 bold, 4 italic, 8 fixed
 
 	// dfrotz makes the lower window behave as dfrotz 2.54's screen does
 	// where that loses text: bold and italic characters are left out, and
-	// a restart wipes what the step printed before it. Only the
+	// a restart or erase_window -1 or -2 wipes what the step printed
+	// before it. Only the
 	// differential tests set it, to compare with dfrotz's transcripts;
 	// grue itself keeps all the text.
 	dfrotz bool
+	// keyRow is, in dfrotz mode, the lower window's text since its last
+	// newline: dfrotz shows that row again, with what follows it, when it
+	// next reads a line after a key.
+	keyRow []byte
 }
 
 func (o *output) init(m *Machine) {
@@ -69,6 +77,7 @@ func (o *output) reset() {
 	o.window = 0
 	o.upperHeight = 0
 	o.upper = o.upper[:0]
+	o.written = o.written[:0]
 	o.row, o.col = 0, 0
 	o.font = 1
 	o.style = 0
@@ -79,7 +88,16 @@ func (o *output) beginStep() {
 	o.printed = 0
 }
 
-func (o *output) endStep() string { return string(o.lower) }
+func (o *output) endStep() string {
+	if o.dfrotz {
+		if i := strings.LastIndexByte(string(o.lower), '\n'); i >= 0 {
+			o.keyRow = append(o.keyRow[:0], o.lower[i+1:]...)
+		} else {
+			o.keyRow = append(o.keyRow, o.lower...)
+		}
+	}
+	return string(o.lower)
+}
 
 func (o *output) write(s string) { o.lower = append(o.lower, s...) }
 
@@ -176,9 +194,26 @@ func (o *output) putUpper(r rune) {
 		return
 	}
 	o.growUpper()
+	if o.style&styleHidden != 0 {
+		// dfrotz shows reverse, bold and italic text in the upper window
+		// as blanks; the character is kept for UpperWindow.
+		r |= hiddenRune
+	} else if r != ' ' && o.upper[o.row][o.col] != r {
+		// Like dfrotz, a row counts as written when a visible character
+		// changes: drawing the same status line again shows nothing.
+		o.written[o.row] = true
+	}
 	o.upper[o.row][o.col] = r
 	o.col++
 }
+
+// styleHidden are the styles dfrotz does not show in the upper window:
+// reverse, bold and italic.
+const styleHidden = 7
+
+// hiddenRune marks an upper-window character printed in a style in
+// styleHidden (beyond every Unicode code point).
+const hiddenRune = 1 << 30
 
 // growUpper makes sure the grid has upperHeight rows.
 func (o *output) growUpper() {
@@ -188,6 +223,9 @@ func (o *output) growUpper() {
 			row[i] = ' '
 		}
 		o.upper = append(o.upper, row)
+	}
+	for len(o.written) < len(o.upper) {
+		o.written = append(o.written, false)
 	}
 }
 
@@ -201,6 +239,9 @@ func (o *output) splitWindow(n int) {
 	o.upperHeight = n
 	if len(o.upper) > n {
 		o.upper = o.upper[:n]
+	}
+	if len(o.written) > n {
+		o.written = o.written[:n]
 	}
 	if o.m.story.version == 3 {
 		o.eraseUpper()
@@ -229,6 +270,12 @@ func (o *output) eraseUpper() {
 }
 
 func (o *output) eraseWindow(w int16) {
+	if o.dfrotz && w < 0 {
+		// dfrotz clears its screen before it shows what this step
+		// printed so far.
+		o.lower = o.lower[:0]
+		o.keyRow = o.keyRow[:0]
+	}
 	switch w {
 	case -1:
 		o.splitWindow(0)
@@ -304,14 +351,70 @@ func (o *output) selectStream(n int16, table uint32) {
 func (o *output) upperText() string {
 	var sb strings.Builder
 	n := len(o.upper)
-	for n > 0 && strings.TrimRight(string(o.upper[n-1]), " ") == "" {
+	for n > 0 && strings.TrimRight(rowText(o.upper[n-1], false), " ") == "" {
 		n--
 	}
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(strings.TrimRight(string(o.upper[i]), " "))
+		sb.WriteString(strings.TrimRight(rowText(o.upper[i], false), " "))
+	}
+	return sb.String()
+}
+
+// rowText is one upper-window row as text; with dfrotz set, characters
+// printed in a hidden style are blanks, as dfrotz shows them.
+func rowText(row []rune, dfrotz bool) string {
+	var sb strings.Builder
+	for _, r := range row {
+		if r&hiddenRune != 0 {
+			r &^= hiddenRune
+			if dfrotz {
+				r = ' '
+			}
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// UpperChanges returns the rows of the upper window where the game changed
+// visible text since the last call, as dfrotz shows them when it waits
+// for input: from the first such row to the last, a single row left alone
+// between two written ones shown too and a longer run of them as one empty
+// line; text in reverse, bold or italic as blanks; trailing spaces removed;
+// each row ending in a newline. It returns "" when nothing was written.
+// Menus, title screens and box quotes live in the upper window: a plain
+// transcript (grue play --plain) prints this before each reply.
+func (m *Machine) UpperChanges() string {
+	o := &m.out
+	first, last := -1, -1
+	for r, w := range o.written {
+		if w && r < len(o.upper) {
+			if first < 0 {
+				first = r
+			}
+			last = r
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	changed := func(r int) bool { return r < len(o.written) && o.written[r] }
+	var sb strings.Builder
+	for r := first; r <= last; r++ {
+		if changed(r) || changed(r+1) {
+			sb.WriteString(strings.TrimRight(rowText(o.upper[r], true), " "))
+		} else {
+			for !changed(r + 1) {
+				r++
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	for i := range o.written {
+		o.written[i] = false
 	}
 	return sb.String()
 }

@@ -117,7 +117,8 @@ func (m *Machine) saveUndo() {
 }
 
 // restoreUndo implements restore_undo: back to the latest save_undo, which
-// is then forgotten, so that repeated undos go further back.
+// is then forgotten, so that repeated undos go further back. The random
+// number generator is not rolled back, as in Frotz.
 func (m *Machine) restoreUndo() {
 	if m.opts.UndoSlots < 0 {
 		m.store(0xffff)
@@ -130,9 +131,14 @@ func (m *Machine) restoreUndo() {
 	s := m.undo[len(m.undo)-1]
 	m.undo = m.undo[:len(m.undo)-1]
 	keep := m.dyn[0x11] & 0x03
+	// Frotz's undo restores memory, stack and program counter only: the
+	// random number generator runs on, so random events after an undo
+	// differ from those the undone turn drew.
+	rng := m.rng
 	if err := m.Restore(s); err != nil {
 		fail("restore_undo: %v", err)
 	}
+	m.rng = rng
 	m.dyn[0x11] = m.dyn[0x11]&^0x03 | keep
 	m.state = running
 	m.store(2)

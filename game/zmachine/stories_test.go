@@ -23,6 +23,13 @@ var storyBuilds = []storyBuild{
 	{"opcodes3.inf", "opcodes3.z3", []string{"-q", "-w", "-v3", "-e", "-~S"}, "opcodes3.txt"},
 	{"opcodes5.inf", "opcodes5.z5", []string{"-q", "-w", "-v5", "-e", "-~S"}, "opcodes5.txt"},
 	{"opcodes8.inf", "opcodes8.z8", []string{"-q", "-w", "-v8", "-e", "-~S", "+include_path=" + informLibrary}, "opcodes8.txt"},
+	// One story for each way grue once departed from Frotz (issue 12).
+	{"undorng.inf", "undorng.z5", []string{"-q", "-w", "-v5", "-~S"}, "undorng.txt"},
+	{"noname.inf", "noname.z5", []string{"-q", "-w", "-v5", "-~S"}, "noname.txt"},
+	{"keys.inf", "keys.z5", []string{"-q", "-w", "-v5", "-~S"}, "keys.txt"},
+	{"upper.inf", "upper.z5", []string{"-q", "-w", "-v5", "-~S"}, "upper.txt"},
+	// A game that draws its own status line and has no SCORE (issue 12).
+	{"statusline.inf", "statusline.z5", []string{"-q", "-w", "-v5", "-~S"}, "statusline.txt"},
 }
 
 // tool finds an external program, or skips the test (fails it on CI).

@@ -13,3 +13,6 @@ LIB=${INFORM_LIB:-/usr/share/inform6/library}
 "$INFORM" -q -w -v3 -e -~S opcodes3.inf opcodes3.z3
 "$INFORM" -q -w -v5 -e -~S opcodes5.inf opcodes5.z5
 "$INFORM" -q -w -v8 -e -~S +include_path="$LIB" opcodes8.inf opcodes8.z8
+for s in undorng noname keys upper statusline; do
+	"$INFORM" -q -w -v5 -~S "$s.inf" "$s.z5"
+done

@@ -1,0 +1,152 @@
+package game
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Report is what grue found in a story, for a researcher to check a game
+// before running many episodes on it (grue games STORY).
+type Report struct {
+	Name string `json:"name"`
+	// Title is the catalog's title, or the first line of the game's
+	// banner (the paragraph with its serial number); TitleFrom says which.
+	Title     string `json:"title"`
+	TitleFrom string `json:"title_from"`
+	Version   int    `json:"version"`
+	Release   int    `json:"release"`
+	Serial    string `json:"serial"`
+	Checksum  string `json:"checksum"`
+	// Compiler is the Inform version the header records ("6.21"), or ""
+	// for other compilers (Infocom's); Library is the library release the
+	// banner names ("6/10"), "" when it names none.
+	Compiler string `json:"compiler"`
+	Library  string `json:"library"`
+	// Known reports that the catalog knows the story.
+	Known bool `json:"known"`
+	// Scoring is how score, moves and maximum score are read.
+	HasScore    bool   `json:"has_score"`
+	MaxScore    int    `json:"max_score"`
+	ScoreGlobal int    `json:"score_global"`
+	MovesGlobal int    `json:"moves_global"`
+	ScoreFrom   string `json:"score_from"`
+	NoScoreWhy  string `json:"no_score_reason,omitempty"`
+	// Player is the player object (0 unknown) and PlayerName its name;
+	// Location the room it is in now, LocationFrom how it is found.
+	Player       uint16 `json:"player"`
+	PlayerName   string `json:"player_name"`
+	Location     string `json:"location"`
+	LocationFrom string `json:"location_from"`
+	// Objects is the size of the object table, Dictionary of the
+	// dictionary; GrammarVerbs the verb words the grammar table gives
+	// lines to (0 when grue cannot read the table).
+	Objects      int `json:"objects"`
+	Dictionary   int `json:"dictionary"`
+	GrammarVerbs int `json:"grammar_verbs"`
+	// KeyExpected reports that the game waits for a key after its intro.
+	KeyExpected bool `json:"key_expected"`
+}
+
+var libraryRE = regexp.MustCompile(`Library (?:v)?(\d+/\d+[A-Za-z0-9.]*|\d+\.\d+[0-9.]*)`)
+
+// Report describes the game as grue sees it now (best right after it is
+// opened, or after the keys of an opening screen are pressed).
+func (g *Game) Report() Report {
+	s := g.Scoring()
+	r := Report{
+		Name: g.name, Version: g.story.Version(), Release: g.story.Release(),
+		Serial: g.story.Serial(), Checksum: fmt.Sprintf("%04x", g.story.Checksum()),
+		Known: g.known, HasScore: s.HasScore, MaxScore: s.MaxScore,
+		ScoreGlobal: s.ScoreGlobal, MovesGlobal: s.MovesGlobal, ScoreFrom: s.Method,
+		NoScoreWhy: s.Reason, Player: g.player, Objects: g.objects,
+		Dictionary: len(g.m.Dictionary()), KeyExpected: g.KeyExpected(),
+	}
+	if r.ScoreFrom == "" {
+		r.ScoreFrom = "unknown"
+		if r.NoScoreWhy == "" {
+			r.NoScoreWhy = "the game has not yet answered SCORE (it is not at a command prompt)"
+		}
+	}
+	if g.player != 0 {
+		r.PlayerName = g.m.ObjectName(g.player)
+	}
+	r.Location, _ = g.Location()
+	switch {
+	case g.player != 0:
+		r.LocationFrom = "the player's parent in the object tree"
+	case r.Location != "":
+		r.LocationFrom = "global 0"
+	default:
+		r.LocationFrom = "unknown"
+	}
+	r.Title, r.TitleFrom = g.title()
+	r.Compiler = g.compiler()
+	if m := informRE.FindStringSubmatch(g.intro + g.opening); r.Compiler == "" && m != nil {
+		r.Compiler = "Inform " + m[1]
+		if !strings.Contains(m[1], ".") {
+			r.Compiler = "Inform 5 (v" + m[1] + ")"
+		}
+	}
+	if m := libraryRE.FindStringSubmatch(g.intro + g.opening); m != nil {
+		r.Library = m[1]
+	}
+	if gr := g.vaGrammar(); gr != nil {
+		r.GrammarVerbs = len(gr.verbs)
+	}
+	return r
+}
+
+// title is the catalog's title or the banner's first line.
+func (g *Game) title() (string, string) {
+	if g.known && g.entry.Title != "" {
+		return g.entry.Title, "catalog"
+	}
+	paras := strings.Split(strings.ReplaceAll(g.intro+g.opening, "\r", ""), "\n\n")
+	for _, p := range paras {
+		if !strings.Contains(p, "Serial number") && !strings.Contains(p, "Serial Number") {
+			continue
+		}
+		// The banner's title is a short line of its own before the
+		// serial number; a sentence (the headline, a licence note) is not.
+		for _, line := range strings.Split(p, "\n") {
+			line = strings.TrimSpace(line)
+			if strings.Contains(line, "Serial") {
+				break
+			}
+			if line != "" && len(line) <= 60 && !strings.ContainsAny(line[len(line)-1:], ".:)]") {
+				return line, "banner"
+			}
+		}
+	}
+	return "", "unknown"
+}
+
+var informRE = regexp.MustCompile(`Inform v(\d\.\d+|\d{4})`)
+
+// compiler is the Inform version that Inform 6 writes at 0x3c in the
+// header ("6.21"); "" when the bytes hold none (Inform 5 names itself in
+// its banner, "Inform v1502", which Report reads instead).
+func (g *Game) compiler() string {
+	b := make([]byte, 4)
+	for i := range b {
+		b[i], _ = g.m.PeekByte(0x3c + uint32(i))
+	}
+	s := string(b)
+	switch {
+	case len(s) == 4 && s[0] >= '5' && s[0] <= '9' && s[1] == '.' && isDigits(s[2:]):
+		return "Inform " + s
+	case len(s) == 4 && isDigits(s):
+		return "Inform 5 (v" + s + ")"
+	}
+	return ""
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
