@@ -35,9 +35,12 @@ func loadShards(dir string) (*shardRun, error) {
 		if m.Config == nil {
 			return nil, fmt.Errorf("%s: the manifest of %s holds no config", dir, cmpDir(m.Dir))
 		}
-		rs, err := LoadResults(filepath.Join(dir, m.Dir))
-		if err != nil {
-			return nil, err
+		rs := &ResultSet{}
+		// A shard just started has its manifest and not yet its results.
+		if exists(filepath.Join(dir, m.Dir, ResultsFile)) {
+			if rs, err = LoadResults(filepath.Join(dir, m.Dir)); err != nil {
+				return nil, err
+			}
 		}
 		for _, rec := range rs.Records {
 			if rec.ConfigHash != "" && rec.ConfigHash != m.ConfigHash {
