@@ -208,6 +208,13 @@ func (j *slurmJob) incomplete(cfg *harness.Config, f expSlurmFlags) error {
 	if f.shards != 0 && f.shards != j.Shards {
 		return usageError{fmt.Errorf("--shards %d, but the run in %s has %d shards", f.shards, f.out, j.Shards)}
 	}
+	for _, sh := range st.Shards {
+		if sh.State == harness.ShardRunning {
+			// Two processes on one shard would append to one file.
+			return fmt.Errorf("resume %s: shard %s is still running (on %s, heartbeat %s): wait for it, or scancel it, before resubmitting",
+				f.out, sh.Shard, sh.Host, sh.Heartbeat.Format(time.RFC3339))
+		}
+	}
 	for _, sh := range st.Incomplete() {
 		j.Tasks = append(j.Tasks, sh.Index)
 	}
