@@ -25,10 +25,15 @@ func newExpCmd(stdout, stderr io.Writer) *cobra.Command {
 documentation of harness.Config): every variant of an agent on every game
 from every seed, in parallel, into a run directory that survives being
 killed. grue exp compare then says, with paired bootstrap intervals and
-sign tests, which variant plays better.`,
+sign tests, which variant plays better.
+
+Past one machine, grue exp run --shard I/N plays one part of the episodes;
+grue exp slurm runs them as a Slurm job array, grue exp k8s as a
+Kubernetes Indexed Job, and grue exp status and merge read all the shards
+(docs/scaling.md).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageError{errors.New("name a subcommand: run or compare")}
+			return usageError{errors.New("name a subcommand: run, compare, status, merge, slurm or k8s")}
 		},
 	}
 	cmd.AddCommand(newExpRunCmd(stdout, stderr), newExpCompareCmd(stdout, stderr),
