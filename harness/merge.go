@@ -196,8 +196,8 @@ func MergeShards(dir string) (*Merged, error) {
 // shards of a sharded one merged (MergeShards). Results files named
 // directly are read as they are.
 func LoadRun(paths ...string) (*ResultSet, error) {
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("load results: no run directory given")
+	if !slices.ContainsFunc(paths, IsSharded) {
+		return LoadResults(paths...)
 	}
 	rs := &ResultSet{}
 	for _, p := range paths {

@@ -334,3 +334,62 @@ func sameOutcomes(t *testing.T, got, want *harness.ResultSet) {
 	}
 	sameRecords(t, norm(got), norm(want))
 }
+
+// Without --submit, grue exp slurm writes a script that bash accepts, with
+// the array, the resources asked for and the task's command line; with
+// --resume, one whose array holds the incomplete shards only.
+func TestExpSlurmScript(t *testing.T) {
+	if got := arraySpec([]int{0, 1, 2, 3, 5, 7, 8}); got != "0-3,5,7-8" {
+		t.Errorf("arraySpec = %q", got)
+	}
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "sharded.yaml", shardedConfig)
+	out := filepath.Join(dir, "my run")
+	stdout, stderr, code := grueExp(t, "slurm", cfg, "--out", out, "--shards", "4", "--partition", "gpu", "--time", "1:00:00",
+		"--gres", "gpu:1", "--mem", "4G", "--grue", "/opt/grue/bin/grue")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	script := filepath.Join(out, SlurmDir, "submit-1.sbatch")
+	if !strings.Contains(stdout, "sbatch "+script) {
+		t.Errorf("stdout does not say how to submit:\n%s", stdout)
+	}
+	b, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"#SBATCH --array=0-3\n", "#SBATCH --partition=gpu\n", "#SBATCH --time=1:00:00\n", "#SBATCH --gres=gpu:1\n",
+		"#SBATCH --mem=4G\n", "#SBATCH --cpus-per-task=2\n", "#SBATCH --output=" + out + "/slurm/%A_%a.out\n",
+		"exec /opt/grue/bin/grue exp run " + cfg, "--out '" + out + "'", `--shard "${SLURM_ARRAY_TASK_ID}/4"`, "--resume",
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("script lacks %q:\n%s", want, b)
+		}
+	}
+	if out, err := exec.Command("bash", "-n", script).CombinedOutput(); err != nil {
+		t.Errorf("bash -n: %v: %s", err, out)
+	}
+	if _, stderr, code := grueExp(t, "slurm", cfg, "--out", out, "--shards", "4"); code != 0 {
+		t.Errorf("a second script before any shard ran: exit %d: %s", code, stderr)
+	}
+
+	// Shard 0 done, 2 stopped part way, 1 and 3 never started.
+	if _, stderr, code := grueExp(t, "run", cfg, "--out", out, "--shard", "0/4", "-q"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := grueExp(t, "slurm", cfg, "--out", out, "--shards", "4"); code != 2 || !strings.Contains(stderr, "--resume") {
+		t.Errorf("a new array over a started run: exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code = grueExp(t, "slurm", cfg, "--out", out, "--resume")
+	if code != 0 || !strings.Contains(stdout, "3 array tasks (shards 1-3 of 4)") {
+		t.Fatalf("--resume: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, _ = os.ReadFile(filepath.Join(out, SlurmDir, "submit-3.sbatch"))
+	if !strings.Contains(string(b), "#SBATCH --array=1-3\n") {
+		t.Errorf("resume script:\n%s", b)
+	}
+	if _, stderr, code := grueExp(t, "slurm", cfg, "--out", out, "--resume", "--shards", "5"); code != 2 {
+		t.Errorf("--resume --shards 5 on a run of 4: exit %d: %s", code, stderr)
+	}
+}
