@@ -49,6 +49,8 @@ type Manifest struct {
 	Endpoints []Endpoint `json:"endpoints,omitempty"`
 	// Resumes lists the times the run was resumed.
 	Resumes []Resume `json:"resumes,omitempty"`
+	// RunInfo says where the run was last played and how it ended.
+	RunInfo
 }
 
 // Endpoint is the model an llm variant was run with: the model, the
@@ -75,6 +77,7 @@ type Resume struct {
 	Command     []string  `json:"command,omitempty"`
 	Remaining   int       `json:"remaining"`
 	Retried     int       `json:"retried,omitempty"`
+	Host        string    `json:"host,omitempty"`
 }
 
 // MaxManifestBytes is the largest manifest ReadManifest reads.

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -62,6 +63,11 @@ type RunOptions struct {
 	// OnRecord, when set, is called with each record once it is on disk.
 	// Calls come from the workers, one at a time.
 	OnRecord func(EpisodeRecord)
+	// Shard, when set, plays only the shard's part of the episodes
+	// (Shard.Episodes) into Out/shards/<I>-of-<N> (Shard.Dir), under its
+	// share of the rate limit; Resume then also starts a shard that has
+	// no run yet, as a requeued cluster job needs. See ShardedRun.
+	Shard *Shard
 }
 
 // DefaultOut returns the default run directory of an experiment:
@@ -120,8 +126,12 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 		r.out = DefaultOut(cfg.Name, time.Now())
 	}
 	all := cfg.Episodes()
+	total := len(all)
 	var err error
-	if r.clients, err = newClients(ctx, cfg); err != nil {
+	if all, err = r.useShard(all); err != nil {
+		return nil, err
+	}
+	if r.clients, err = newClients(ctx, cfg.share(r.shardCount())); err != nil {
 		return nil, fmt.Errorf("run experiment %s: %w", cfg.Name, err)
 	}
 	done, err := r.prepare(all)
@@ -142,9 +152,11 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 		}
 	}
 	r.manifest.Endpoints = r.clients.endpoints
+	r.noteRun(total, len(all))
 	if err := r.writeManifest(len(all)-len(done), retried); err != nil {
 		return nil, err
 	}
+	stopHeartbeat := startHeartbeat(r.out)
 	// The results file is there from the start: a run stopped before
 	// its first episode ended loads as an empty result set.
 	f, err := os.OpenFile(filepath.Join(r.out, ResultsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -224,6 +236,8 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	for err := range errs {
 		runErr = errors.Join(runErr, err)
 	}
+	stopHeartbeat()
+	runErr = errors.Join(runErr, r.finish(cmp.Or(runErr, ctx.Err())))
 	rs, err := LoadResults(r.out)
 	if err != nil {
 		return nil, errors.Join(runErr, err)
@@ -361,7 +375,7 @@ func fromEnv(v Variant) string {
 func (r *runner) writeManifest(remaining, retried int) error {
 	if r.opts.Resume {
 		r.manifest.Resumes = append(r.manifest.Resumes, Resume{
-			Time: time.Now().UTC(), GrueVersion: versionOr(r.opts.Version), Command: r.opts.Command, Remaining: remaining, Retried: retried,
+			Time: time.Now().UTC(), GrueVersion: versionOr(r.opts.Version), Command: r.opts.Command, Remaining: remaining, Retried: retried, Host: hostname(),
 		})
 	}
 	if err := r.manifest.Write(r.out); err != nil {

@@ -25,13 +25,19 @@ func newExpCmd(stdout, stderr io.Writer) *cobra.Command {
 documentation of harness.Config): every variant of an agent on every game
 from every seed, in parallel, into a run directory that survives being
 killed. grue exp compare then says, with paired bootstrap intervals and
-sign tests, which variant plays better.`,
+sign tests, which variant plays better.
+
+Past one machine, grue exp run --shard I/N plays one part of the episodes;
+grue exp slurm runs them as a Slurm job array, grue exp k8s as a
+Kubernetes Indexed Job, and grue exp status and merge read all the shards
+(docs/scaling.md).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageError{errors.New("name a subcommand: run or compare")}
+			return usageError{errors.New("name a subcommand: run, compare, status, merge, slurm or k8s")}
 		},
 	}
-	cmd.AddCommand(newExpRunCmd(stdout, stderr), newExpCompareCmd(stdout, stderr))
+	cmd.AddCommand(newExpRunCmd(stdout, stderr), newExpCompareCmd(stdout, stderr),
+		newExpStatusCmd(stdout), newExpMergeCmd(stdout, stderr), newExpSlurmCmd(stdout, stderr), newExpK8sCmd(stdout))
 	return cmd
 }
 
@@ -46,6 +52,7 @@ type expRunFlags struct {
 	seeds    string
 	quiet    bool
 	baseline string
+	shard    string
 }
 
 func newExpRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -90,6 +97,7 @@ hash, so a resumed run needs the same ones.`,
 	fl.StringVar(&f.seeds, "seeds", "", "override the seeds: a comma-separated list")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress display")
 	fl.StringVar(&f.baseline, "baseline", "", "the variant the final table compares the others with (default: the config's first)")
+	fl.StringVar(&f.shard, "shard", "", "play only shard I/N of the episodes, into DIR/shards/ (default: from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/GRUE_SHARD_COUNT)")
 	return cmd
 }
 
@@ -110,6 +118,13 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 	if f.parallel < 0 {
 		return usageError{fmt.Errorf("--parallel must be positive, not %d", f.parallel)}
 	}
+	shard, err := runShard(f)
+	if err != nil {
+		return usageError{err}
+	}
+	if shard != nil && f.out == "" {
+		return usageError{errors.New("--shard needs --out DIR, the run directory all the shards share")}
+	}
 	out := f.out
 	if out == "" {
 		out = harness.DefaultOut(cfg.Name, time.Now())
@@ -122,6 +137,7 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
+	stopOnTerm(ctx, cancel, stderr)
 	go func() {
 		select {
 		case <-sigs:
@@ -141,7 +157,7 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 	// The failed episodes that a resume without --retry-failed leaves.
 	left := 0
 	if f.resume && !f.retry {
-		left = failedEpisodes(out, cfg)
+		left = failedEpisodes(runDir(out, shard), cfg)
 	}
 	opts := harness.RunOptions{
 		Out:         out,
@@ -151,6 +167,7 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 		Drain:       drain,
 		Command:     append([]string{"grue"}, os.Args[1:]...),
 		Version:     Version(),
+		Shard:       shard,
 	}
 	if !f.quiet {
 		opts.Progress = stderr
@@ -161,7 +178,12 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 	}
 	interrupted := runErr != nil || isClosed(drain)
 	resume := fmt.Sprintf("grue exp run %s --out %s --resume%s", path, out, overrideFlags(f))
-	fmt.Fprintf(stdout, "Results: %s (%d of %d episodes)\n", out, rs.Len(), len(cfg.Episodes()))
+	want := len(cfg.Episodes())
+	if shard != nil {
+		want = len(shard.Episodes(cfg.Episodes()))
+		resume += " --shard " + shard.String()
+	}
+	fmt.Fprintf(stdout, "Results: %s (%d of %d episodes)\n", runDir(out, shard), rs.Len(), want)
 	failed := 0
 	for _, r := range rs.Records {
 		if r.Failed() {
@@ -192,7 +214,7 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 			return err
 		}
 	}
-	if interrupted && rs.Len() < len(cfg.Episodes()) {
+	if interrupted && rs.Len() < want {
 		fmt.Fprintf(stdout, "\nThe run stopped early; finish it with:\n  %s\n", resume)
 		if runErr == nil {
 			runErr = errors.New("interrupted")
@@ -329,7 +351,7 @@ func compareExp(dirs []string, f expCompareFlags, stdout, stderr io.Writer) erro
 	default:
 		return usageError{fmt.Errorf("unknown --format %q (table, md, csv or json)", f.format)}
 	}
-	rs, err := harness.LoadResults(dirs...)
+	rs, err := harness.LoadRun(dirs...)
 	if err != nil {
 		return err
 	}
