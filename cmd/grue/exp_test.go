@@ -189,13 +189,12 @@ parallel: 2
 	}
 	// Wait for 6 of the 20 records, then kill -9.
 	var lines int
-	for lines < 6 {
-		time.Sleep(10 * time.Millisecond)
+	if !waitUntil(ctx, func() bool {
 		b, _ := os.ReadFile(results)
 		lines = bytes.Count(b, []byte("\n"))
-		if ctx.Err() != nil {
-			t.Fatalf("no progress: %d records\n%s", lines, stderr.String())
-		}
+		return lines >= 6
+	}) {
+		t.Fatalf("no progress: %d records\n%s", lines, stderr.String())
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -340,14 +339,11 @@ func TestExpInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		time.Sleep(10 * time.Millisecond)
-		if b, _ := os.ReadFile(filepath.Join(out, harness.ResultsFile)); bytes.Count(b, []byte("\n")) >= 2 {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("no progress\n%s", stderr.String())
-		}
+	if !waitUntil(ctx, func() bool {
+		b, _ := os.ReadFile(filepath.Join(out, harness.ResultsFile))
+		return bytes.Count(b, []byte("\n")) >= 2
+	}) {
+		t.Fatalf("no progress\n%s", stderr.String())
 	}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
