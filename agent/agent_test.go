@@ -87,7 +87,7 @@ func TestWalkthroughWinsThroughTheLLM(t *testing.T) {
 	if _, err := a.Step(context.Background()); !errors.Is(err, ErrGameOver) {
 		t.Errorf("Step after the end: %v, want ErrGameOver", err)
 	}
-	// The result marshals with the course's names.
+	// The result marshals with the earlier Python agent's names.
 	b, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func (f *fakeTool) Call(ctx context.Context, args map[string]any) (tools.Result,
 	return f.answer(args)
 }
 
-// textGame is a foreign server's play_action: text only, in the course's
+// textGame is a foreign server's play_action: text only, in the earlier Python agent's
 // formats, no structured content.
 func textGame() *fakeTool {
 	score, moves := 0, 0

@@ -9,7 +9,7 @@ import (
 	"github.com/grue-lab/grue/agent/tools"
 )
 
-// courseRegistry holds fakes of the course's four tools, with the game
+// courseRegistry holds fakes of the four default tools, with the game
 // server's argument schema for play_action.
 func courseRegistry() *tools.Registry {
 	return tools.NewRegistry(
