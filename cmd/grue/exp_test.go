@@ -92,6 +92,9 @@ func sameRecords(t *testing.T, got, want *harness.ResultSet) {
 // TestExperimentConfigs runs each config in experiments/, shortened to one
 // seed and a few steps, the model variants against a local scripted model.
 func TestExperimentConfigs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the three example experiments end to end")
+	}
 	gamesEnv(t)
 	srv := playerServer(t, 0)
 	modelEnv(t, srv)
@@ -152,6 +155,9 @@ func TestExperimentConfigs(t *testing.T) {
 // SIGKILL half-way through and resumed, has every episode exactly once,
 // and the same records as the run that was never interrupted.
 func TestExpKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs an experiment of 20 episodes twice")
+	}
 	gamesEnv(t)
 	srv := playerServer(t, 25*time.Millisecond)
 	modelEnv(t, srv)
