@@ -24,8 +24,10 @@ var ErrGameOver = errors.New("agent: the game is over")
 
 // Agent is a ReAct agent and the episode it is playing. Its exported
 // fields are its parts and settings, which a script may read and replace
-// between steps, and the episode's state, which Step keeps up to date.
-// An Agent plays one step at a time: it is not safe for concurrent use.
+// between steps, and the episode's state, which [Agent.Step] keeps up to
+// date; [Agent.Run] steps until the game ends or a limit ([Limits]) is
+// reached. [New] builds one from a [Config]; its model is an [llm.Client]
+// and its memory a [memory.Strategy]. An Agent plays one step at a time: it is not safe for concurrent use.
 type Agent struct {
 	// LLM is the model. Policy, when set, chooses instead of it.
 	LLM    llm.Client

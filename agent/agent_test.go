@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
@@ -86,7 +87,7 @@ func TestWalkthroughWinsThroughTheLLM(t *testing.T) {
 	if _, err := a.Step(context.Background()); !errors.Is(err, ErrGameOver) {
 		t.Errorf("Step after the end: %v, want ErrGameOver", err)
 	}
-	// The result marshals with the course's names.
+	// The result marshals with the earlier Python agent's names.
 	b, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +121,7 @@ func (f *fakeTool) Call(ctx context.Context, args map[string]any) (tools.Result,
 	return f.answer(args)
 }
 
-// textGame is a foreign server's play_action: text only, in the course's
+// textGame is a foreign server's play_action: text only, in the earlier Python agent's
 // formats, no structured content.
 func textGame() *fakeTool {
 	score, moves := 0, 0
@@ -202,25 +203,30 @@ func (p *listPolicy) Next(ctx context.Context, v View) (Action, error) {
 	return Action{Tool: "play_action", Args: map[string]any{"action": p.cmds[len(p.views)-1]}}, nil
 }
 
+// TestWallLimit runs in a synctest bubble: the model's 20ms answers and
+// the 150ms wall limit are on the bubble's clock, so the test takes no
+// real time and cannot be starved by a busy machine.
 func TestWallLimit(t *testing.T) {
-	s := llm.NewScripted()
-	s.Fallback = func(llm.Request) (*llm.Reply, error) {
-		time.Sleep(20 * time.Millisecond)
-		return &llm.Reply{Content: textCall("wait")}, nil
-	}
-	cfg := Defaults()
-	cfg.LoopLimit = 0
-	cfg.Limits.MaxWall = 150 * time.Millisecond
-	a := lanternAgent(t, cfg, s)
-	start := time.Now()
-	res, err := a.Run(context.Background(), 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.StoppedBy != StopWall || res.Error != "" || res.Steps == 0 {
-		t.Fatalf("stopped by %q after %d steps, error %q; want the wall limit after some steps", res.StoppedBy, res.Steps, res.Error)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("Run took %v with a 150ms limit", d)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := llm.NewScripted()
+		s.Fallback = func(llm.Request) (*llm.Reply, error) {
+			time.Sleep(20 * time.Millisecond) // a model that takes 20ms to answer
+			return &llm.Reply{Content: textCall("wait")}, nil
+		}
+		cfg := Defaults()
+		cfg.LoopLimit = 0
+		cfg.Limits.MaxWall = 150 * time.Millisecond
+		a := lanternAgent(t, cfg, s)
+		start := time.Now()
+		res, err := a.Run(context.Background(), 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StoppedBy != StopWall || res.Error != "" || res.Steps == 0 {
+			t.Fatalf("stopped by %q after %d steps, error %q; want the wall limit after some steps", res.StoppedBy, res.Steps, res.Error)
+		}
+		if d := time.Since(start); d > 200*time.Millisecond {
+			t.Errorf("Run took %v with a 150ms limit and 20ms steps", d)
+		}
+	})
 }

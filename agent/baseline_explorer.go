@@ -40,7 +40,7 @@ import (
 // walked again.
 //
 // Without valid actions (a server with no valid_actions tool, or an agent
-// given only the course's four tools) it tries every direction that the
+// given only the four default tools) it tries every direction that the
 // map lists as untried; without structured rooms in get_map it explores
 // where it stands and does not walk. Reset forgets what it learnt.
 type ExplorerPolicy struct {

@@ -20,7 +20,7 @@ import (
 
 // policyAgent returns an agent playing p with every game tool of an
 // in-process server started with opts (a baseline needs valid_actions and
-// get_map, which the course's four tools lack).
+// get_map, which the four default tools lack).
 func policyAgent(t testing.TB, p Policy, opts ...mcp.ServerOption) *Agent {
 	t.Helper()
 	c, err := mcp.NewInProcessClient(opts...)
@@ -127,6 +127,9 @@ var quickSteps = map[bool]int{false: 25, true: 10}[raceEnabled]
 // TestSameSeedSameTrajectory: a seeded baseline plays the same episode
 // twice, and another seed plays another.
 func TestSameSeedSameTrajectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays each baseline twice on Zork I with valid_actions (a minute)")
+	}
 	for _, tc := range []struct {
 		name string
 		make func(seed int64) Policy
@@ -189,7 +192,7 @@ func TestRandomReadsTheText(t *testing.T) {
 	}
 }
 
-// TestExplorerWithoutValidActions: with only the course's four tools (no
+// TestExplorerWithoutValidActions: with only the four default tools (no
 // valid_actions), the explorer still explores, from the map's untried
 // directions.
 func TestExplorerWithoutValidActions(t *testing.T) {
@@ -198,13 +201,13 @@ func TestExplorerWithoutValidActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	a := New(Defaults()) // the course's tools
+	a := New(Defaults()) // the four default tools
 	a.Policy = NewExplorer(1)
 	if err := a.Connect(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := a.Tools.Get("valid_actions"); ok {
-		t.Fatal("the course's tools include valid_actions")
+		t.Fatal("the default tools include valid_actions")
 	}
 	res, err := a.Run(context.Background(), 40)
 	if err != nil {
@@ -223,6 +226,9 @@ var frontierThought = regexp.MustCompile(`^frontier: going [a-z]+ from .+ to rea
 // TestExplorerBeatsRandomOnZork: over 100 steps of Zork I the explorer
 // visits more rooms than the random policy, on each seed and on average.
 func TestExplorerBeatsRandomOnZork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays the explorer and random over several seeds of Zork I (minutes)")
+	}
 	zork := testgames.Path(t, "zork1.z3")
 	if raceEnabled {
 		// valid_actions runs hundreds of forked machines per step: about

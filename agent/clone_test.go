@@ -40,6 +40,9 @@ func forkOf(t testing.TB, a *Agent) *Agent {
 // its original each play on as the un-forked agent would have, and the
 // fork's steps do not move the original's policy.
 func TestForkedBaselinesPlayOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays baselines with valid_actions before and after a fork (half a minute)")
+	}
 	// valid_actions, which random and explorer ask at each step, is some
 	// 40 times slower under the race detector.
 	before, after := 10, 10

@@ -13,8 +13,8 @@ import (
 
 // The protocols an agent speaks with its model.
 const (
-	// ProtocolText is the course's: the model answers THOUGHT/TOOL/ARGS
-	// in plain text, and the agent parses it.
+	// ProtocolText: the model answers THOUGHT/TOOL/ARGS in plain text,
+	// and the agent parses it.
 	ProtocolText = "text"
 	// ProtocolNative sends the tools' specs with the request and reads
 	// the model's native tool calls.
@@ -25,12 +25,14 @@ const (
 // Limits.MaxSteps says otherwise.
 const DefaultMaxSteps = 100
 
-// CourseTools are the game tools the course's agent uses, and the ones
-// Defaults gives an agent.
-var CourseTools = []string{"play_action", "memory", "get_map", "inventory"}
+// DefaultTools returns the game tools [Defaults] gives an agent: the four
+// the earlier Python agent used.
+func DefaultTools() []string {
+	return []string{"play_action", "memory", "get_map", "inventory"}
+}
 
 // Config is an agent's settings as plain data, as an experiment config
-// holds them. New builds an Agent from one; every setting becomes a field
+// holds them. [New] builds an [Agent] from one; every setting becomes a field
 // of the Agent that a script may change afterwards.
 type Config struct {
 	// Model names the model; empty uses the client's.
@@ -94,11 +96,11 @@ type Limits struct {
 	MaxWall time.Duration `json:"max_wall,omitempty"`
 }
 
-// Defaults returns the settings of the course's agent: the text protocol,
-// the course's four tools, the last 10 turns kept verbatim (window memory:
+// Defaults returns the default agent's settings: the text protocol, the
+// four [DefaultTools], the last 10 turns kept verbatim (window memory:
 // cheap, and with no summary model to pay for), verb repair and loop
 // detection on, temperature 0, replies up to 400 tokens, and at most
-// DefaultMaxSteps steps.
+// [DefaultMaxSteps] steps.
 func Defaults() Config {
 	t := 0.0
 	return Config{
@@ -106,7 +108,7 @@ func Defaults() Config {
 		MaxTokens:   400,
 		System:      DefaultSystem,
 		Protocol:    ProtocolText,
-		Tools:       append([]string(nil), CourseTools...),
+		Tools:       DefaultTools(),
 		Memory:      "window",
 		Window:      10,
 		VerbRepair:  true,
@@ -115,7 +117,7 @@ func Defaults() Config {
 	}
 }
 
-// DefaultSystem is Defaults' system prompt, in the course's style. The
+// DefaultSystem is [Defaults]' system prompt. The
 // answer format and the tools are not in it: the prompt builder adds them
 // for the protocol in use.
 const DefaultSystem = `You are an expert player of classic text adventure games such as Zork. Your goal is to explore the world, solve its puzzles, collect treasures and raise your score as high as it goes, without dying.

@@ -71,7 +71,7 @@ func (p *commands) Next(ctx context.Context, v agent.View) (agent.Action, error)
 	return agent.Action{Tool: "play_action", Args: map[string]any{"action": p.list[p.next-1]}}, nil
 }
 
-// Run plays an episode to its end or a limit, and gives the course's
+// Run plays an episode to its end or a limit, and gives the earlier Python agent's
 // result; a policy plays without a model.
 func ExampleAgent_Run() {
 	ctx := context.Background()

@@ -9,9 +9,9 @@ import (
 	"github.com/grue-lab/grue/agent/tools"
 )
 
-// courseRegistry holds fakes of the course's four tools, with the game
+// defaultRegistry holds fakes of the four default tools, with the game
 // server's argument schema for play_action.
-func courseRegistry() *tools.Registry {
+func defaultRegistry() *tools.Registry {
 	return tools.NewRegistry(
 		&fakeTool{name: "play_action", params: map[string]any{"type": "object", "required": []any{"action"},
 			"properties": map[string]any{"action": map[string]any{"type": "string"}}}},
@@ -40,7 +40,7 @@ func FuzzParseText(f *testing.F) {
 		f.Add(s)
 	}
 	a := New(Defaults())
-	a.Tools = courseRegistry()
+	a.Tools = defaultRegistry()
 	known := a.Tools.Names()
 	f.Fuzz(func(t *testing.T, reply string) {
 		p := ParseText(reply)

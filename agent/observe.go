@@ -9,9 +9,9 @@ import (
 )
 
 // What a tool result says about the game. grue's server (and any server
-// that follows DESIGN.md) sends structured content: observation, score,
+// that follows docs/design.md) sends structured content: observation, score,
 // max_score, moves, reward, done, victory, location. A foreign server that
-// sends only text is read through the course's text formats:
+// sends only text is read through the text formats of the tool contract:
 // "[Score: S | Moves: M]", "+R points! (Total: S)", "GAME OVER", and the
 // memory tool's "Current State:" block.
 

@@ -8,7 +8,7 @@ import (
 	"unicode"
 )
 
-// The text protocol, as the course's agent speaks it: the model answers
+// The text protocol, as the earlier Python agent spoke it: the model answers
 //
 //	THOUGHT: <reasoning>
 //	TOOL: <tool name>

@@ -39,7 +39,7 @@ type PromptBuilder interface {
 	Turn(s *Step) []llm.Message
 }
 
-// DefaultPrompt is the course's prompt: the system prompt with the answer
+// DefaultPrompt is the default [PromptBuilder]: the system prompt with the answer
 // format and the tools, the remembered turns, then the current state and
 // observation in a user message. Its zero value is ready; a field left
 // empty uses the built-in text.

@@ -9,8 +9,8 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 )
 
-// RunResult is an episode's outcome, as the course's run_agent.py reports
-// it, with the trajectory.
+// RunResult is an episode's outcome in the earlier Python agent's format
+// (its field names), with the trajectory.
 type RunResult struct {
 	FinalScore       int      `json:"final_score"`
 	MaxScore         int      `json:"max_score"`

@@ -1,52 +1,12 @@
 package bindings
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/grue-lab/grue/bindings/internal/gen"
 )
-
-// TestGeneratedFilesUpToDate regenerates the symbol tables and the docs
-// table into a temporary folder and compares them with the committed ones,
-// so that CI fails when a bound package's API changed without a
-// `go generate ./bindings`.
-//
-// It type-checks every bound package from source, which the race detector
-// makes four to eight times slower (3 to 6 minutes on two cores) while it
-// has no concurrency to check; so it skips itself under -race, and .ci/run
-// runs it again without.
-func TestGeneratedFilesUpToDate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("slow under the race detector and nothing concurrent to check: .ci/run runs it without -race")
-	}
-	tmp := t.TempDir()
-	names, err := gen.Generate(tmp, ".", gen.Packages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range names {
-		want, err := os.ReadFile(filepath.Join(tmp, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(name)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("bindings/%s is stale or missing: run go generate ./bindings", name)
-		}
-	}
-	stale, err := gen.Stale(".", names)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range stale {
-		t.Errorf("bindings/%s is a generated file for a package no longer bound: run go generate ./bindings", name)
-	}
-}
 
 func TestProjectPackagesAreBound(t *testing.T) {
 	var got []string

@@ -1,14 +1,16 @@
 // Package game is grue's game layer: it finds and opens the story files that
 // the rest of grue plays, between the Z-machine interpreter below it
-// (game/zmachine) and the agents, harness and command line above it.
+// ([zmachine]) and the agents, harness and command line above it.
 //
-// Find resolves a story name or path to a file, LoadStory loads it once for
-// many games; Open and New start a Game, which plays commands and reads
-// score, moves, location, inventory and the whole object tree from the
-// machine, with Save, Restore, Fork and Undo for branching experiments. The catalog (Catalog, Lookup, Games) recognises
-// known story files by header and holds their facts: maximum score, player
-// object, death and victory texts and walkthrough. ValidActions lists the
-// commands that change the world, and Map is the map the player has made.
+// [Find] resolves a story name or path to a file, [LoadStory] loads it once
+// for many games; [Open] and [New] start a [Game], which plays commands
+// ([Game.Step]) and reads score, moves, location, inventory and the whole
+// object tree from the machine, with [Game.Save], [Game.Restore],
+// [Game.Fork] and [Game.Undo] for branching experiments. The catalog
+// ([Catalog], [Lookup], [Games]) recognises known story files by header and
+// holds their facts ([Entry]): maximum score, player object, death and
+// victory texts and walkthrough. [Game.ValidActions] lists the commands that
+// change the world, and [Map] is the map the player has made.
 //
 // The MCP game server and client, a protocol layer on this package, are in
 // package [github.com/grue-lab/grue/game/mcp].

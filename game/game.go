@@ -17,8 +17,12 @@ import (
 // and on the Inform library's "*** You have died ***" and "*** You have won
 // ***" lines or the machine halting for any game.
 //
-// A Game is not safe for concurrent use; Fork gives an independent copy that
-// may run in another goroutine.
+// [Open] and [New] start one; [Game.Step] plays a command and returns a
+// [StepResult]; [Game.Save], [Game.Restore], [Game.Undo] and [Game.Fork]
+// branch it. The machine underneath is a [zmachine.Machine] ([Game.Machine]).
+//
+// A Game is not safe for concurrent use; [Game.Fork] gives an independent
+// copy that may run in another goroutine.
 type Game struct {
 	story *zmachine.Story
 	name  string

@@ -250,7 +250,8 @@ func TestBranching(t *testing.T) {
 
 func TestStateHash(t *testing.T) {
 	a, b := openTest(t, "zork1.z3"), openTest(t, "zork1.z3")
-	if a.StateHash() != b.StateHash() || a.StateHash() != a.StateHash() {
+	once, twice := a.StateHash(), a.StateHash()
+	if once != twice || once != b.StateHash() {
 		t.Fatal("equal states hash differently")
 	}
 	h0 := a.StateHash()

@@ -50,7 +50,7 @@ const (
 )
 
 // Config is an experiment: every variant of an agent plays every game
-// from every seed. It is read from YAML (LoadConfig, ParseConfig) or
+// from every seed. It is read from YAML ([LoadConfig], [ParseConfig]) or
 // built in code; its field names in YAML are the json tags below.
 //
 //	name: memory-ab
@@ -108,9 +108,9 @@ type Config struct {
 	File string `json:"-"`
 }
 
-// Variant is one agent of an experiment. Zero fields take the course
-// agent's settings (agent.Defaults); a variant with no model or base URL
-// takes them from the environment (llm.ConfigFromEnv), so the same config
+// Variant is one agent of an experiment. Zero fields take the default
+// agent's settings ([agent.Defaults]); a variant with no model or base URL
+// takes them from the environment ([llm.ConfigFromEnv]), so the same config
 // runs against OpenAI, a local server or, in CI, a scripted one.
 type Variant struct {
 	// Name names the variant in results and tables: letters, digits,
@@ -141,7 +141,7 @@ type Variant struct {
 	SystemPrompt     string `json:"system_prompt,omitempty"`
 	SystemPromptFile string `json:"system_prompt_file,omitempty"`
 
-	// Tools are the game tools the agent may call (the course's four by
+	// Tools are the game tools the agent may call ([agent.DefaultTools] by
 	// default; see the game server's list: play_action, memory, get_map,
 	// inventory, valid_actions, ...).
 	Tools []string `json:"tools,omitempty"`
@@ -381,73 +381,88 @@ func (c *Config) Validate() error {
 	}
 	seen := map[string]int{}
 	for i, v := range c.Variants {
-		at := func(f string) string { return fmt.Sprintf("variants[%d].%s", i, f) }
-		switch {
-		case v.Name == "":
-			bad(at("name"), "the variant has no name")
-		case !variantName.MatchString(v.Name):
-			bad(at("name"), "%q: use letters, digits, '.', '_' and '-' (it names files)", v.Name)
-		}
-		if j, dup := seen[v.Name]; dup && v.Name != "" {
-			bad(at("name"), "duplicate variant name %q (also variants[%d])", v.Name, j)
-		}
-		seen[v.Name] = i
-		policy := v.policy()
-		if !slices.Contains(Policies, policy) {
-			bad(at("policy"), "unknown policy %q (valid: %s)", v.Policy, strings.Join(Policies, ", "))
-		}
-		if v.Memory != "" && !slices.Contains(memory.Names(), strings.ToLower(v.Memory)) {
-			bad(at("memory"), "unknown memory strategy %q (valid: %s)", v.Memory, strings.Join(memory.Names(), ", "))
-		}
-		switch strings.ToLower(v.Protocol) {
-		case "", agent.ProtocolText, agent.ProtocolNative:
-		default:
-			bad(at("protocol"), "unknown protocol %q (valid: %s, %s)", v.Protocol, agent.ProtocolText, agent.ProtocolNative)
-		}
-		if v.Window < 0 {
-			bad(at("window"), "negative window %d", v.Window)
-		}
-		if v.MemoryBudget < 0 {
-			bad(at("memory_budget"), "negative memory budget %d", v.MemoryBudget)
-		}
-		if v.MaxTokens < 0 {
-			bad(at("max_tokens"), "negative max_tokens %d", v.MaxTokens)
-		}
-		if v.LoopLimit != nil && *v.LoopLimit < 0 {
-			bad(at("loop_limit"), "negative loop_limit %d", *v.LoopLimit)
-		}
-		if v.Temperature != nil && (*v.Temperature < 0 || *v.Temperature > 2) {
-			bad(at("temperature"), "temperature %g is outside [0, 2]", *v.Temperature)
-		}
-		if v.SystemPrompt != "" && v.SystemPromptFile != "" {
-			bad(at("system_prompt_file"), "give system_prompt or system_prompt_file, not both")
-		} else if v.SystemPromptFile != "" {
-			if _, err := boundedfile.ReadFile(c.path(v.SystemPromptFile), MaxPromptBytes); err != nil {
-				bad(at("system_prompt_file"), "%v", err)
-			}
-		}
-		if v.APIKeyEnv != "" {
-			if err := llm.CheckKeyEnv(v.APIKeyEnv); err != nil {
-				bad(at("api_key_env"), "%v", err)
-			}
-		}
-		if len(v.Tools) > 0 {
-			known := mcp.ToolNames()
-			for k, t := range v.Tools {
-				if !slices.Contains(known, t) {
-					bad(fmt.Sprintf("variants[%d].tools[%d]", i, k), "unknown game tool %q (valid: %s)", t, strings.Join(known, ", "))
-				}
-			}
-			if !slices.Contains(v.Tools, agent.DefaultTool) {
-				bad(at("tools"), "the tools must include %s, the only way to act", agent.DefaultTool)
-			}
-		}
-		if slices.Contains(memory.Names(), strings.ToLower(cmp.Or(v.Memory, "none"))) {
-			if err := v.AgentConfig().Validate(); err != nil {
-				bad(at("memory"), "%v", err)
-			}
+		c.validateVariant(i, v, seen, bad)
+	}
+	c.validateGames(bad)
+	c.validateRun(bad)
+	return errors.Join(errs...)
+}
+
+// validateVariant reports (through bad) the problems of c.Variants[i], v;
+// seen maps the variant names met so far to their index.
+func (c *Config) validateVariant(i int, v Variant, seen map[string]int, bad func(field, format string, args ...any)) {
+	at := func(f string) string { return fmt.Sprintf("variants[%d].%s", i, f) }
+	switch {
+	case v.Name == "":
+		bad(at("name"), "the variant has no name")
+	case !variantName.MatchString(v.Name):
+		bad(at("name"), "%q: use letters, digits, '.', '_' and '-' (it names files)", v.Name)
+	}
+	if j, dup := seen[v.Name]; dup && v.Name != "" {
+		bad(at("name"), "duplicate variant name %q (also variants[%d])", v.Name, j)
+	}
+	seen[v.Name] = i
+	policy := v.policy()
+	if !slices.Contains(Policies, policy) {
+		bad(at("policy"), "unknown policy %q (valid: %s)", v.Policy, strings.Join(Policies, ", "))
+	}
+	if v.Memory != "" && !slices.Contains(memory.Names(), strings.ToLower(v.Memory)) {
+		bad(at("memory"), "unknown memory strategy %q (valid: %s)", v.Memory, strings.Join(memory.Names(), ", "))
+	}
+	switch strings.ToLower(v.Protocol) {
+	case "", agent.ProtocolText, agent.ProtocolNative:
+	default:
+		bad(at("protocol"), "unknown protocol %q (valid: %s, %s)", v.Protocol, agent.ProtocolText, agent.ProtocolNative)
+	}
+	if v.Window < 0 {
+		bad(at("window"), "negative window %d", v.Window)
+	}
+	if v.MemoryBudget < 0 {
+		bad(at("memory_budget"), "negative memory budget %d", v.MemoryBudget)
+	}
+	if v.MaxTokens < 0 {
+		bad(at("max_tokens"), "negative max_tokens %d", v.MaxTokens)
+	}
+	if v.LoopLimit != nil && *v.LoopLimit < 0 {
+		bad(at("loop_limit"), "negative loop_limit %d", *v.LoopLimit)
+	}
+	if v.Temperature != nil && (*v.Temperature < 0 || *v.Temperature > 2) {
+		bad(at("temperature"), "temperature %g is outside [0, 2]", *v.Temperature)
+	}
+	if v.SystemPrompt != "" && v.SystemPromptFile != "" {
+		bad(at("system_prompt_file"), "give system_prompt or system_prompt_file, not both")
+	} else if v.SystemPromptFile != "" {
+		if _, err := boundedfile.ReadFile(c.path(v.SystemPromptFile), MaxPromptBytes); err != nil {
+			bad(at("system_prompt_file"), "%v", err)
 		}
 	}
+	if v.APIKeyEnv != "" {
+		if err := llm.CheckKeyEnv(v.APIKeyEnv); err != nil {
+			bad(at("api_key_env"), "%v", err)
+		}
+	}
+	if len(v.Tools) > 0 {
+		known := mcp.ToolNames()
+		for k, t := range v.Tools {
+			if !slices.Contains(known, t) {
+				bad(fmt.Sprintf("variants[%d].tools[%d]", i, k), "unknown game tool %q (valid: %s)", t, strings.Join(known, ", "))
+			}
+		}
+		if !slices.Contains(v.Tools, agent.DefaultTool) {
+			bad(at("tools"), "the tools must include %s, the only way to act", agent.DefaultTool)
+		}
+	}
+	if slices.Contains(memory.Names(), strings.ToLower(cmp.Or(v.Memory, "none"))) {
+		if err := v.AgentConfig().Validate(); err != nil {
+			bad(at("memory"), "%v", err)
+		}
+	}
+}
+
+// validateGames reports (through bad) the games that are empty, listed
+// twice or cannot be opened, and those a walkthrough variant has no
+// walkthrough for.
+func (c *Config) validateGames(bad func(field, format string, args ...any)) {
 	if len(c.Games) == 0 {
 		bad("games", "no games: name at least one (see grue games)")
 	}
@@ -473,6 +488,11 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+}
+
+// validateRun reports (through bad) the problems of the run's settings:
+// seeds and trials, limits, parallelism, retries and the cache.
+func (c *Config) validateRun(bad func(field, format string, args ...any)) {
 	switch {
 	case len(c.Seeds) > 0 && c.Trials > 0:
 		bad("trials", "give seeds or trials, not both")
@@ -516,7 +536,6 @@ func (c *Config) Validate() error {
 			bad("cache.dir", "cache mode %s needs a cache dir", c.Cache.Mode)
 		}
 	}
-	return errors.Join(errs...)
 }
 
 // checkSizes reports (through bad) the counts of c over their limits, and
@@ -735,8 +754,8 @@ func (c *Config) Variant(name string) (Variant, bool) {
 	return Variant{}, false
 }
 
-// AgentConfig returns the agent settings the variant gives: the course
-// agent's (agent.Defaults) with the variant's fields on top. A
+// AgentConfig returns the agent settings the variant gives: the default
+// agent's ([agent.Defaults]) with the variant's fields on top. A
 // SystemPromptFile is not read here (Config.AgentConfig reads it), and
 // neither the model's seed nor the experiment's limits are set.
 //

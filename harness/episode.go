@@ -17,9 +17,10 @@ import (
 	"github.com/grue-lab/grue/game/mcp"
 )
 
-// Episode is one agent playing one game from one seed: the unit an
-// experiment runs many of, and what a REPL session steps through by hand.
-// The agent plays through an in-process MCP game server of its own, so an
+// Episode is one [agent.Agent] playing one [game.Game] from one seed: the
+// unit an experiment ([Run]) runs many of, and what a REPL session steps
+// through by hand. The agent plays through an in-process MCP game server
+// of its own ([mcp.NewInProcessClient]), so an
 // episode is as fast as a direct call and plays exactly as an agent on a
 // remote server would.
 //
@@ -29,6 +30,8 @@ import (
 //	alt, err := ep.Fork()   // the same game state and history, to try another idea
 //	alt.Run(ctx, 20)
 //	rec := ep.Record()      // the EpisodeRecord an experiment would keep
+//
+// [Episode.Record] gives the [EpisodeRecord] that results.jsonl holds.
 type Episode struct {
 	// Variant names the agent's settings in an experiment ("" outside one).
 	Variant string

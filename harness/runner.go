@@ -181,19 +181,27 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	r.progress = newProgress(opts.Progress, names, all, before, opts.Bars || isTerminal(opts.Progress))
 	workers := r.parallel(len(todo))
 	if opts.Progress != nil {
-		msg := fmt.Sprintf("%s: %d episodes (%d variants x %d games x %d seeds)", cfg.Name, len(all), len(cfg.Variants), len(cfg.Games), len(cfg.SeedList()))
-		if len(before) > 0 {
-			msg += fmt.Sprintf(", %d already done", len(before))
-			if leftFailed > 0 {
-				msg += fmt.Sprintf(" (%d of them failed, left as they are)", leftFailed)
-			}
-		}
-		if retried > 0 {
-			msg += fmt.Sprintf(", %d failed to play again", retried)
-		}
-		r.progress.printf("%s, %d at a time, into %s\n", msg, workers, r.out)
+		r.announce(len(all), len(before), leftFailed, retried, workers)
 	}
 
+	runErr := r.playAll(ctx, todo, workers)
+	stopHeartbeat()
+	runErr = errors.Join(runErr, r.finish(cmp.Or(runErr, ctx.Err())))
+	rs, err := LoadResults(r.out)
+	if err != nil {
+		return nil, errors.Join(runErr, err)
+	}
+	if runErr == nil && ctx.Err() != nil {
+		runErr = fmt.Errorf("run experiment %s: stopped: %w", cfg.Name, ctx.Err())
+	}
+	return rs, runErr
+}
+
+// playAll plays the episodes todo, workers at a time, until they are all
+// played, ctx is cancelled or r.opts.Drain closed; it returns the errors
+// that stopped the run (a record that could not be written). It closes the
+// progress display when the last episode has ended.
+func (r *runner) playAll(ctx context.Context, todo []EpisodeSpec, workers int) error {
 	// work is cancelled when a record cannot be written: the run cannot
 	// go on, and the episodes in flight are abandoned.
 	work, stop := context.WithCancel(ctx)
@@ -206,7 +214,7 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 			case jobs <- s:
 			case <-work.Done():
 				return
-			case <-opts.Drain:
+			case <-r.opts.Drain:
 				return
 			}
 		}
@@ -236,16 +244,24 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	for err := range errs {
 		runErr = errors.Join(runErr, err)
 	}
-	stopHeartbeat()
-	runErr = errors.Join(runErr, r.finish(cmp.Or(runErr, ctx.Err())))
-	rs, err := LoadResults(r.out)
-	if err != nil {
-		return nil, errors.Join(runErr, err)
+	return runErr
+}
+
+// announce prints what the run is about to do: all episodes, before of
+// them recorded already (leftFailed of those failed and stay so), retried
+// failed ones to play again, workers at a time.
+func (r *runner) announce(all, before, leftFailed, retried, workers int) {
+	msg := fmt.Sprintf("%s: %d episodes (%d variants x %d games x %d seeds)", r.cfg.Name, all, len(r.cfg.Variants), len(r.cfg.Games), len(r.cfg.SeedList()))
+	if before > 0 {
+		msg += fmt.Sprintf(", %d already done", before)
+		if leftFailed > 0 {
+			msg += fmt.Sprintf(" (%d of them failed, left as they are)", leftFailed)
+		}
 	}
-	if runErr == nil && ctx.Err() != nil {
-		runErr = fmt.Errorf("run experiment %s: stopped: %w", cfg.Name, ctx.Err())
+	if retried > 0 {
+		msg += fmt.Sprintf(", %d failed to play again", retried)
 	}
-	return rs, runErr
+	r.progress.printf("%s, %d at a time, into %s\n", msg, workers, r.out)
 }
 
 // runner is one Run.

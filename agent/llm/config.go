@@ -18,7 +18,7 @@ const (
 	HFRouterBaseURL = "https://router.huggingface.co/v1"
 	// DefaultOpenAIModel is the model used with OPENAI_API_KEY alone.
 	DefaultOpenAIModel = "gpt-4o-mini"
-	// DefaultHFModel is the model used with HF_TOKEN alone: the course's.
+	// DefaultHFModel is the model used with HF_TOKEN alone.
 	DefaultHFModel = "Qwen/Qwen2.5-72B-Instruct"
 )
 

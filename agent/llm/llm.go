@@ -1,21 +1,21 @@
 // Package llm is grue's side of a language model: the messages that go in,
 // the reply that comes out, and the clients that carry them.
 //
-// Client is the one interface the agent uses. OpenAI (NewOpenAI, with a
-// Config from ConfigFromEnv) is the real implementation, for any
+// [Client] is the one interface the agent uses. [OpenAI] ([NewOpenAI], with
+// a [Config] from [ConfigFromEnv]) is the real implementation, for any
 // OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp, OpenRouter,
 // the Hugging Face router); it retries what can succeed on a second try
-// and nothing else, and records each failed try in the Reply. WithCache
-// wraps any Client with a response cache on disk (Cache, in one of the
-// CacheMode modes), so that a recorded run replays exactly and for free;
-// ReplayFrom replays with no client at all. Scripted answers from a list,
-// for tests and for scripts that want to see what the agent does with a
-// given reply; package llmtest serves scripted answers over HTTP, in the
-// OpenAI wire format. A PriceTable gives each reply its cost (a client
-// that is a Pricer also prices tokens its server did not count), and a
-// Tally sums an episode's calls.
+// and nothing else, and records each failed try in the [Reply]. [WithCache]
+// wraps any Client with a response cache on disk ([Cache], in one of the
+// [CacheMode] modes), so that a recorded run replays exactly and for free;
+// [ReplayFrom] replays with no client at all. [Scripted] answers from a
+// list, for tests and for scripts that want to see what the agent does with
+// a given reply; package [github.com/grue-lab/grue/agent/llm/llmtest] serves
+// scripted answers over HTTP, in the OpenAI wire format. A [PriceTable] gives each reply its cost (a client
+// that is a [Pricer] also prices tokens its server did not count), and a
+// [Tally] sums an episode's calls.
 //
-// Every type here is plain data with JSON tags: a Request and a Reply are
+// Every type here is plain data with JSON tags: a [Request] and a Reply are
 // what a trajectory records.
 package llm
 
@@ -166,8 +166,8 @@ func (r *Reply) Message() Message {
 	return Message{Role: Assistant, Content: r.Content, ToolCalls: r.ToolCalls}
 }
 
-// Client is a language model. Complete sends one request and returns the
-// reply, or an error once the client has given up. It must be safe for
+// Client is a language model. Complete sends one [Request] and returns the
+// [Reply], or an error once the client has given up. It must be safe for
 // concurrent use and must return promptly when ctx is cancelled.
 type Client interface {
 	Complete(ctx context.Context, req Request) (*Reply, error)

@@ -18,11 +18,11 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// OpenAI is a Client for any OpenAI-compatible chat-completions endpoint,
-// built on github.com/sashabaranov/go-openai. go-openai retries nothing;
-// OpenAI does, and only what a second try can fix: 429 (after the
-// Retry-After the server asked for), 408, 409, 5xx, connection resets and
-// hang-ups, tries that time out, and 200 answers whose body is not a whole
+// OpenAI is a [Client] for any OpenAI-compatible chat-completions endpoint,
+// built on [github.com/sashabaranov/go-openai]; [NewOpenAI] makes one.
+// go-openai retries nothing; OpenAI does, and only what a second try can
+// fix: 429 (after the Retry-After the server asked for), 408, 409, 5xx,
+// connection resets and hang-ups, tries that time out, and 200 answers whose body is not a whole
 // completion (what flaky proxies send). A 400, 401, 403, 404, 422 or any
 // other 4xx fails at once with the status and the server's message.
 //

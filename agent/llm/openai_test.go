@@ -342,16 +342,24 @@ func TestCancelDuringBackoff(t *testing.T) {
 	srv := llmtest.NewServer()
 	defer srv.Close()
 	srv.Status(429, "30", "slow down").Reply("never")
-	c, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetryAfter: time.Minute})
+	// The client waits with its own default sleep; the wrapper only says
+	// when the backoff has begun, which is when the test cancels.
+	inBackoff := make(chan struct{}, 1)
+	c, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetryAfter: time.Minute,
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			select {
+			case inBackoff <- struct{}{}:
+			default:
+			}
+			return llm.SleepContext(ctx, d)
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
-		for len(srv.Requests()) == 0 {
-			time.Sleep(time.Millisecond)
-		}
-		time.Sleep(20 * time.Millisecond)
+		<-inBackoff
 		cancel()
 	}()
 	start := time.Now()

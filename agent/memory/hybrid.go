@@ -8,7 +8,7 @@ import (
 )
 
 // Hybrid keeps the last N turns verbatim and a running summary of the
-// older ones, the mix that DESIGN.md's experiments compare with the
+// older ones, the mix that docs/design.md's experiments compare with the
 // others. The summary is Summary's: its model, prompt, cache and spending;
 // Hybrid's N and Budget stand in for the Summary's Keep and Budget, which
 // it ignores.

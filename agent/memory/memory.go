@@ -1,16 +1,16 @@
 // Package memory holds the agent's memory strategies: what of the episode
 // so far goes into the next prompt.
 //
-// A Strategy turns the turns played so far into the messages that stand for
-// them in the prompt, between the system prompt and the current
-// observation. The strategies here are None, Conversation (everything),
-// Window (the last N turns), Summary (an LLM summarises older turns) and
-// Hybrid (the last N turns verbatim and a running summary of the rest). New
-// builds one from its name, as experiment configs give it. A script writes
-// its own by implementing Strategy.
+// A [Strategy] turns the turns played so far into the messages that stand
+// for them in the prompt, between the system prompt and the current
+// observation. The strategies here are [None], [Conversation] (everything),
+// [Window] (the last N turns), [Summary] (an LLM summarises older turns) and
+// [Hybrid] (the last N turns verbatim and a running summary of the rest).
+// [New] builds one from its name, as experiment configs give it. A script
+// writes its own by implementing Strategy.
 //
 // Each strategy keeps within a token budget (its Budget field, estimated
-// with llm.EstimateMessages; 0 means no limit): it drops the oldest
+// with [llm.EstimateMessages]; 0 means no limit): it drops the oldest
 // verbatim turns first, then shortens the summary. Turns are kept or
 // dropped whole, and a tool result is never kept without the assistant
 // message whose tool call it answers, which native tool-calling APIs would
@@ -22,8 +22,8 @@
 // system message only at the start of a chat.
 //
 // The summary strategies call a model. What those calls spend is kept in
-// the strategy (Summary.Spent) and, call by call, in the Ledger that the
-// caller puts in the context (WithLedger), so that an agent adds it to the
+// the strategy (Summary.Spent) and, call by call, in the [Ledger] that the
+// caller puts in the context ([WithLedger]), so that an agent adds it to the
 // step and the episode that caused it.
 package memory
 
@@ -50,7 +50,8 @@ type Turn struct {
 	Messages    []llm.Message  `json:"messages"`
 }
 
-// Strategy decides what of the past goes into the next prompt.
+// Strategy decides what of the past goes into the next prompt. [New] builds
+// the strategies of this package from their names.
 //
 // Context is called once per step with every turn so far, oldest first, and
 // returns the messages that stand for them. It must not change turns. A

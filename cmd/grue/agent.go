@@ -134,6 +134,77 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
 
+	cfg, err := agentConfig(cmd, f)
+	if err != nil {
+		return err
+	}
+
+	policy, client, note, err := agentPolicy(cmd, f)
+	if err != nil {
+		return err
+	}
+	gc, gameName, err := connectGame(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer gc.Close()
+	if note != "" && !f.json {
+		fmt.Fprintln(stderr, note)
+	}
+
+	switch f.policy {
+	case policyRandom, policyExplorer, policyWalkthrough:
+		// Made now that the game's name is known (the walkthrough is
+		// the game's).
+		if policy, err = agent.NewBaseline(f.policy, f.seed, gameName); err != nil {
+			return fmt.Errorf("--policy %s: %w", f.policy, err)
+		}
+	}
+
+	if client == nil {
+		// A baseline asks valid_actions and get_map, which the four
+		// default tools lack: it gets every game tool.
+		cfg.Tools = nil
+	}
+	a := agent.New(cfg)
+	if client != nil {
+		a.LLM = client
+		if m, ok := client.(llm.Endpoint); ok && cfg.Model == "" {
+			a.Model = m.Model()
+		}
+	}
+	a.Policy = policy
+	if err := a.Connect(ctx, gc); err != nil {
+		return err
+	}
+	if f.verbose {
+		a.OnStep = func(s *agent.Step) { printStep(stdout, s) }
+	}
+	res, runErr := a.Run(ctx, f.steps)
+	if res == nil {
+		return runErr
+	}
+	if f.out != "" {
+		if err := writeTrajectory(f.out, res); err != nil {
+			return err
+		}
+	}
+	who := policyName(policy, a.Model)
+	if err := reportRun(stdout, f, gameName, who, res); err != nil {
+		return err
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	if res.Error != "" {
+		return fmt.Errorf("the episode ended early: %s", res.Error)
+	}
+	return nil
+}
+
+// agentConfig is the agent's settings: the defaults with the flags on top.
+// A bad setting is a usage error.
+func agentConfig(cmd *cobra.Command, f agentFlags) (agent.Config, error) {
 	cfg := agent.Defaults()
 	if f.protocol != "" {
 		cfg.Protocol = f.protocol
@@ -162,64 +233,18 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 	cfg.ReasoningEffort = f.reasoningEffort
 	extra, err := parseExtraBody(f.extraBody)
 	if err != nil {
-		return usageError{err}
+		return agent.Config{}, usageError{err}
 	}
 	cfg.ExtraBody = extra
 	if err := cfg.Validate(); err != nil {
-		return usageError{err}
+		return agent.Config{}, usageError{err}
 	}
+	return cfg, nil
+}
 
-	policy, client, note, err := agentPolicy(cmd, f)
-	if err != nil {
-		return err
-	}
-	gc, gameName, err := connectGame(ctx, f)
-	if err != nil {
-		return err
-	}
-	defer gc.Close()
-	if note != "" && !f.json {
-		fmt.Fprintln(stderr, note)
-	}
-
-	switch f.policy {
-	case policyRandom, policyExplorer, policyWalkthrough:
-		// Made now that the game's name is known (the walkthrough is
-		// the game's).
-		if policy, err = agent.NewBaseline(f.policy, f.seed, gameName); err != nil {
-			return fmt.Errorf("--policy %s: %w", f.policy, err)
-		}
-	}
-
-	if client == nil {
-		// A baseline asks valid_actions and get_map, which the course's
-		// four tools lack: it gets every game tool.
-		cfg.Tools = nil
-	}
-	a := agent.New(cfg)
-	if client != nil {
-		a.LLM = client
-		if m, ok := client.(llm.Endpoint); ok && cfg.Model == "" {
-			a.Model = m.Model()
-		}
-	}
-	a.Policy = policy
-	if err := a.Connect(ctx, gc); err != nil {
-		return err
-	}
-	if f.verbose {
-		a.OnStep = func(s *agent.Step) { printStep(stdout, s) }
-	}
-	res, runErr := a.Run(ctx, f.steps)
-	if res == nil {
-		return runErr
-	}
-	if f.out != "" {
-		if err := writeTrajectory(f.out, res); err != nil {
-			return err
-		}
-	}
-	who := policyName(policy, a.Model)
+// reportRun prints the episode's result on stdout: as JSON with --json,
+// else as the earlier Python agent's run_agent.py did.
+func reportRun(stdout io.Writer, f agentFlags, gameName, who string, res *agent.RunResult) error {
 	if f.json {
 		out := struct {
 			Game   string `json:"game"`
@@ -230,18 +255,9 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 		}{gameName, f.seed, who, res, nil}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-	} else {
-		printResult(stdout, gameName, f.seed, who, res)
+		return enc.Encode(out)
 	}
-	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		return runErr
-	}
-	if res.Error != "" {
-		return fmt.Errorf("the episode ended early: %s", res.Error)
-	}
+	printResult(stdout, gameName, f.seed, who, res)
 	return nil
 }
 
@@ -431,7 +447,8 @@ func writeTrajectory(path string, res *agent.RunResult) error {
 	return nil
 }
 
-// printResult prints a RunResult as the course's run_agent.py did.
+// printResult prints a RunResult as the earlier Python agent's
+// run_agent.py did.
 func printResult(w io.Writer, gameName string, seed int64, who string, r *agent.RunResult) {
 	yes := func(b bool) string {
 		if b {

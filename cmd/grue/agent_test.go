@@ -87,7 +87,7 @@ func decisions(r *agent.RunResult) []decision {
 	return ds
 }
 
-// textReply is a reply in the course's THOUGHT/TOOL/ARGS protocol.
+// textReply is a reply in the THOUGHT/TOOL/ARGS text protocol.
 func textReply(thought, action string) string {
 	args, _ := json.Marshal(map[string]string{"action": action})
 	return fmt.Sprintf("THOUGHT: %s\nTOOL: play_action\nARGS: %s", thought, args)

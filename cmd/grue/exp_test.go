@@ -92,6 +92,9 @@ func sameRecords(t *testing.T, got, want *harness.ResultSet) {
 // TestExperimentConfigs runs each config in experiments/, shortened to one
 // seed and a few steps, the model variants against a local scripted model.
 func TestExperimentConfigs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the three example experiments end to end")
+	}
 	gamesEnv(t)
 	srv := playerServer(t, 0)
 	modelEnv(t, srv)
@@ -152,6 +155,9 @@ func TestExperimentConfigs(t *testing.T) {
 // SIGKILL half-way through and resumed, has every episode exactly once,
 // and the same records as the run that was never interrupted.
 func TestExpKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs an experiment of 20 episodes twice")
+	}
 	gamesEnv(t)
 	srv := playerServer(t, 25*time.Millisecond)
 	modelEnv(t, srv)
@@ -189,13 +195,12 @@ parallel: 2
 	}
 	// Wait for 6 of the 20 records, then kill -9.
 	var lines int
-	for lines < 6 {
-		time.Sleep(10 * time.Millisecond)
+	if !waitUntil(ctx, func() bool {
 		b, _ := os.ReadFile(results)
 		lines = bytes.Count(b, []byte("\n"))
-		if ctx.Err() != nil {
-			t.Fatalf("no progress: %d records\n%s", lines, stderr.String())
-		}
+		return lines >= 6
+	}) {
+		t.Fatalf("no progress: %d records\n%s", lines, stderr.String())
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -340,14 +345,11 @@ func TestExpInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		time.Sleep(10 * time.Millisecond)
-		if b, _ := os.ReadFile(filepath.Join(out, harness.ResultsFile)); bytes.Count(b, []byte("\n")) >= 2 {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("no progress\n%s", stderr.String())
-		}
+	if !waitUntil(ctx, func() bool {
+		b, _ := os.ReadFile(filepath.Join(out, harness.ResultsFile))
+		return bytes.Count(b, []byte("\n")) >= 2
+	}) {
+		t.Fatalf("no progress\n%s", stderr.String())
 	}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)

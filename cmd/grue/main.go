@@ -1,8 +1,11 @@
 // Command grue is the one binary of the grue workbench: it plays Z-machine
-// story files by hand (grue play) and, as the project grows, serves them over
-// MCP, runs agents and experiments, and hosts the notebook REPL.
+// story files by hand (grue play), serves them over MCP (grue serve), runs
+// an agent (grue agent), experiments (grue exp) and coding-task evals
+// (grue eval), and hosts the notebook REPL (grue with no command, and
+// grue run for a saved notebook).
 //
-// See the README at the root of the repository and `grue help`.
+// See the README and docs/design.md at the root of the repository, and
+// `grue help`.
 package main
 
 import (
@@ -69,9 +72,10 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Use:   "grue",
 		Short: "A workbench for studying LLM agents in text adventures",
 		Long: `grue is a workbench for people who study LLM agents that play text
-adventures: a Z-machine that runs real story files (Zork and every Inform
-game), and, as the project grows, an MCP game server, a ReAct agent, an
-experiment harness and a notebook-style REPL, all in one binary.
+adventures, all in one binary: a Z-machine that runs real story files (Zork
+and every Inform game; grue play), an MCP game server (grue serve), a ReAct
+agent (grue agent), an experiment harness (grue exp), coding-task evals
+(grue eval) and a notebook-style REPL (grue run for a saved notebook).
 
 Without a subcommand grue starts the notebook REPL: Go, interpreted, with
 grue's packages and a game at hand (:help inside says more).`,

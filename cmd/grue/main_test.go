@@ -28,6 +28,10 @@ func TestMain(m *testing.M) {
 // story files in $GRUE_GAMES (default: shared/games beside the repository);
 // the scripts that need them skip without them, except with CI=true, where a
 // missing story file (or a missing dfrotz, the reference interpreter) fails.
+//
+// With GRUE_UPDATE_SCRIPTS=1 in the environment, a cmp whose expected file
+// is in the script's archive rewrites that file with what grue printed,
+// after a deliberate change of output (read the diff before committing).
 func TestScripts(t *testing.T) {
 	games := gamesDir(t)
 	haveGames := fileExists(filepath.Join(games, "zork1.z3"))
@@ -59,7 +63,8 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:           "testdata/script",
+		UpdateScripts: os.Getenv("GRUE_UPDATE_SCRIPTS") != "",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("GRUE_GAMES", games)
 			env.Setenv("PATH", path)

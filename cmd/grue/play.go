@@ -76,7 +76,7 @@ transcript. Save files are read and written in the current directory.`,
 	f := cmd.Flags()
 	f.Int64Var(&o.seed, "seed", 1, "seed of the game's random numbers, as dfrotz -s N")
 	f.BoolVar(&o.plain, "plain", false, "print the plain transcript even when stdin is a terminal")
-	f.IntVar(&o.width, "width", 80, "screen width in characters (default in a terminal: its width)")
+	f.IntVar(&o.width, "width", 80, "screen width in characters; in a terminal its width unless given")
 	f.IntVar(&o.height, "height", 24, "screen height in lines")
 	return cmd
 }

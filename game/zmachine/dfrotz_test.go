@@ -1,7 +1,7 @@
 package zmachine_test
 
 // Differential tests: grue's Z-machine against Frotz's plain-text front end
-// (dfrotz), the reference that DESIGN.md holds the interpreter to. Each case
+// (dfrotz), the reference that docs/design.md holds the interpreter to. Each case
 // runs one story with one command script at one seed twice, once through
 // `dfrotz -m -p -q -s SEED -w 255` as a process and once through
 // zmachine.Machine in process, and compares the transcripts after

@@ -3,6 +3,7 @@ package zmachine
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Input: reading lines and keys, the lexical analysis of a line against a
@@ -68,14 +69,18 @@ func (m *Machine) supply(input string) {
 	m.state = running
 }
 
+// keyCode is the ZSCII code read_char stores for a line of input: its first
+// character, '?' when that has no ZSCII code, and newline (13) for an empty
+// line.
 func (m *Machine) keyCode(input string) uint16 {
-	for _, r := range input {
-		if c := m.runeToZSCII(r); c != 0 {
-			return c
-		}
-		return '?'
+	if input == "" {
+		return 13
 	}
-	return 13
+	r, _ := utf8.DecodeRuneInString(input)
+	if c := m.runeToZSCII(r); c != 0 {
+		return c
+	}
+	return '?'
 }
 
 // finishRead stores a line of input in the text buffer, tokenises it into

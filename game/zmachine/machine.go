@@ -67,8 +67,11 @@ type Options struct {
 // runaway program in well under a second.
 const DefaultBudget = 50_000_000
 
-// Machine is one running game. A Machine is not safe for concurrent use;
-// machines made from the same Story run independently.
+// Machine is one running game, made by [New] from a [Story]: [Machine.Start]
+// runs to the first input request and [Machine.Step] plays one line of
+// input; [Machine.Snapshot] and [Machine.Restore] branch it. A Machine is
+// not safe for concurrent use; machines made from the same Story run
+// independently.
 type Machine struct {
 	story *Story
 	opts  Options

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Story is a loaded, checked story file. It is read-only after Load and is
-// shared by every Machine made from it: their reads of static and high
+// Story is a loaded, checked story file. It is read-only after [Load] and
+// is shared by every [Machine] made from it: their reads of static and high
 // memory go to the same bytes.
 type Story struct {
 	mem     []byte // the story file, cut to the length its header gives
@@ -36,40 +36,11 @@ func Load(data []byte) (*Story, error) {
 		return nil, fmt.Errorf("zmachine: not a story file: %d bytes is shorter than the 64-byte header", len(data))
 	}
 	v := int(data[0])
-	switch v {
-	case 3, 4, 5, 7, 8:
-	case 6:
-		return nil, fmt.Errorf("zmachine: version 6 story files (graphical games) are not supported")
-	case 1, 2:
-		return nil, fmt.Errorf("zmachine: version %d story files are not supported (grue runs versions 3, 4, 5, 7 and 8)", v)
-	default:
-		return nil, fmt.Errorf("zmachine: not a story file: version byte is %d (a Z-machine story has 1 to 8)", v)
+	size, err := storySize(data, v)
+	if err != nil {
+		return nil, err
 	}
 	word := func(a int) uint32 { return uint32(data[a])<<8 | uint32(data[a+1]) }
-
-	// The length field counts in units of 2, 4 or 8 bytes; 0 (some early
-	// files) means "the whole file".
-	size := uint32(len(data))
-	scale := uint32(2)
-	switch {
-	case v >= 6:
-		scale = 8
-	case v >= 4:
-		scale = 4
-	}
-	if l := word(0x1a) * scale; l != 0 {
-		if l > size {
-			return nil, fmt.Errorf("zmachine: truncated story file: the header gives its length as %d bytes, the file has %d", l, size)
-		}
-		if l < 64 {
-			return nil, fmt.Errorf("zmachine: bad story file: the header gives its length as %d bytes, shorter than the header", l)
-		}
-		size = l
-	}
-	maxSize := map[int]uint32{3: 128 << 10, 4: 256 << 10, 5: 256 << 10, 7: 320 << 10, 8: 512 << 10}[v]
-	if size > maxSize {
-		return nil, fmt.Errorf("zmachine: bad story file: %d bytes is more than a version %d story may have (%d)", size, v, maxSize)
-	}
 	s := &Story{
 		mem:         append([]byte(nil), data[:size]...),
 		version:     v,
@@ -98,6 +69,56 @@ func Load(data []byte) (*Story, error) {
 		s.stringOff = word(0x2a) * 8
 	}
 
+	if err := s.checkTables(size); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// storySize checks the version byte v of data and returns the story's
+// size: the header's length field, or the whole of data when it is 0.
+func storySize(data []byte, v int) (uint32, error) {
+	switch v {
+	case 3, 4, 5, 7, 8:
+	case 6:
+		return 0, fmt.Errorf("zmachine: version 6 story files (graphical games) are not supported")
+	case 1, 2:
+		return 0, fmt.Errorf("zmachine: version %d story files are not supported (grue runs versions 3, 4, 5, 7 and 8)", v)
+	default:
+		return 0, fmt.Errorf("zmachine: not a story file: version byte is %d (a Z-machine story has 1 to 8)", v)
+	}
+	word := func(a int) uint32 { return uint32(data[a])<<8 | uint32(data[a+1]) }
+
+	// The length field counts in units of 2, 4 or 8 bytes; 0 (some early
+	// files) means "the whole file".
+	size := uint32(len(data))
+	scale := uint32(2)
+	switch {
+	case v >= 6:
+		scale = 8
+	case v >= 4:
+		scale = 4
+	}
+	if l := word(0x1a) * scale; l != 0 {
+		if l > size {
+			return 0, fmt.Errorf("zmachine: truncated story file: the header gives its length as %d bytes, the file has %d", l, size)
+		}
+		if l < 64 {
+			return 0, fmt.Errorf("zmachine: bad story file: the header gives its length as %d bytes, shorter than the header", l)
+		}
+		size = l
+	}
+	maxSize := map[int]uint32{3: 128 << 10, 4: 256 << 10, 5: 256 << 10, 7: 320 << 10, 8: 512 << 10}[v]
+	if size > maxSize {
+		return 0, fmt.Errorf("zmachine: bad story file: %d bytes is more than a version %d story may have (%d)", size, v, maxSize)
+	}
+	return size, nil
+}
+
+// checkTables checks that the tables the header points to lie inside the
+// story's size bytes (inside dynamic memory for the objects and globals),
+// and reads the Unicode table's address from the header extension.
+func (s *Story) checkTables(size uint32) error {
 	check := func(name string, addr, min, end uint32) error {
 		if addr < min || addr >= end {
 			return fmt.Errorf("zmachine: bad story file: %s at 0x%04x is outside the file (0x%04x to 0x%04x)", name, addr, min, end-1)
@@ -105,7 +126,7 @@ func Load(data []byte) (*Story, error) {
 		return nil
 	}
 	if s.dynSize < 64 || s.dynSize > size {
-		return nil, fmt.Errorf("zmachine: bad story file: static memory starts at 0x%04x, outside the file (64 to %d)", s.dynSize, size)
+		return fmt.Errorf("zmachine: bad story file: static memory starts at 0x%04x, outside the file (64 to %d)", s.dynSize, size)
 	}
 	for _, f := range []struct {
 		name       string
@@ -126,33 +147,36 @@ func Load(data []byte) (*Story, error) {
 			continue
 		}
 		if err := check(f.name, f.addr, f.min, f.end); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if s.globals+480 > s.dynSize {
-		return nil, fmt.Errorf("zmachine: bad story file: the 240 global variables at 0x%04x run past dynamic memory (ends 0x%04x)", s.globals, s.dynSize)
+		return fmt.Errorf("zmachine: bad story file: the 240 global variables at 0x%04x run past dynamic memory (ends 0x%04x)", s.globals, s.dynSize)
 	}
 	if s.alphabet != 0 && s.alphabet+78 > size {
-		return nil, fmt.Errorf("zmachine: bad story file: the alphabet table at 0x%04x runs past the end of the file", s.alphabet)
+		return fmt.Errorf("zmachine: bad story file: the alphabet table at 0x%04x runs past the end of the file", s.alphabet)
 	}
 	if s.extension != 0 {
-		n := word(int(s.extension))
+		if s.extension+2 > size {
+			return fmt.Errorf("zmachine: bad story file: the header extension table at 0x%04x runs past the end of the file", s.extension)
+		}
+		n := s.word(s.extension)
 		if s.extension+2+2*n > size {
-			return nil, fmt.Errorf("zmachine: bad story file: the header extension table at 0x%04x runs past the end of the file", s.extension)
+			return fmt.Errorf("zmachine: bad story file: the header extension table at 0x%04x runs past the end of the file", s.extension)
 		}
 		if n >= 3 {
-			s.unicodeTable = word(int(s.extension) + 6)
+			s.unicodeTable = s.word(s.extension + 6)
 			if s.unicodeTable != 0 {
-				if s.unicodeTable >= size || s.unicodeTable+1+3*uint32(data[s.unicodeTable]) > size {
-					return nil, fmt.Errorf("zmachine: bad story file: the Unicode table at 0x%04x runs past the end of the file", s.unicodeTable)
+				if s.unicodeTable >= size || s.unicodeTable+1+3*uint32(s.mem[s.unicodeTable]) > size {
+					return fmt.Errorf("zmachine: bad story file: the Unicode table at 0x%04x runs past the end of the file", s.unicodeTable)
 				}
 			}
 		}
 	}
 	if s.abbrevs != 0 && s.abbrevs+192 > size {
-		return nil, fmt.Errorf("zmachine: bad story file: the abbreviations table at 0x%04x runs past the end of the file", s.abbrevs)
+		return fmt.Errorf("zmachine: bad story file: the abbreviations table at 0x%04x runs past the end of the file", s.abbrevs)
 	}
-	return s, nil
+	return nil
 }
 
 // Version is the story's Z-machine version (3, 4, 5, 7 or 8).

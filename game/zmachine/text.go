@@ -96,14 +96,6 @@ func (m *Machine) decodeZString(addr uint32, inAbbrev bool) uint32 {
 	}
 }
 
-// skipZString returns the address just after the Z-encoded string at addr.
-func (m *Machine) skipZString(addr uint32) uint32 {
-	for m.rw(addr)&0x8000 == 0 {
-		addr += 2
-	}
-	return addr + 2
-}
-
 // zsciiToRune converts an output ZSCII code to Unicode; 0 means the code
 // prints nothing.
 func (m *Machine) zsciiToRune(c uint16) rune {

@@ -163,9 +163,7 @@ func TestServerCloseCutsDelay(t *testing.T) {
 		}
 		close(done)
 	}()
-	for len(srv.Requests()) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, "the request to arrive", func() bool { return len(srv.Requests()) > 0 })
 	start := time.Now()
 	srv.Close()
 	<-done
@@ -224,6 +222,22 @@ func TestServerWithoutUsage(t *testing.T) {
 		}
 		if usage != wantUsage || content != "one two" || len(evs) == 0 || evs[len(evs)-1] != "[DONE]" {
 			t.Errorf("stream %d: usage %v (want %v), content %q, events %q", i, usage, wantUsage, content, evs)
+		}
+	}
+}
+
+// waitFor polls cond until it holds, and fails the test when it has not
+// after ten seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("gave up waiting for %s", what)
 		}
 	}
 }

@@ -1,6 +1,0 @@
-//go:build !race
-
-package bindings
-
-// raceEnabled reports that the tests run under the race detector.
-const raceEnabled = false
