@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 )
 
 // The environment a task's commands run in: the user's (less its secrets,
@@ -13,12 +12,12 @@ import (
 // throwaway module.
 
 // FindGo returns the go command's path: on PATH, else in $GOROOT/bin, else
-// in the GOROOT grue was built with.
+// in the usual install folders (/usr/local/go, /usr/lib/go).
 func FindGo() (string, error) {
 	if p, err := exec.LookPath("go"); err == nil {
 		return p, nil
 	}
-	for _, root := range []string{os.Getenv("GOROOT"), runtime.GOROOT()} {
+	for _, root := range []string{os.Getenv("GOROOT"), "/usr/local/go", "/usr/lib/go"} {
 		if root == "" {
 			continue
 		}
