@@ -70,3 +70,5 @@ require (
 	golang.org/x/tools v0.47.0 // indirect
 	gonum.org/v1/plot v0.17.0
 )
+
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema

@@ -26,26 +26,35 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/grue-lab/grue/bindings/std"
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // Module is the import path of grue's module; the project's bound packages
 // are the ones under it.
 const Module = "github.com/grue-lab/grue"
 
-// Symbols are the symbols of every package that scripts can import, keyed
-// by "IMPORTPATH/NAME" as interp.Interpreter.Use wants them: the standard
-// library and the project's bound packages. The generated files fill it in;
-// pass it to Use once.
-var Symbols = interp.Exports{}
-
-func init() {
-	for k, v := range stdlib.Symbols {
-		Symbols[k] = v
+// symbols is built on the first call of Symbols: building it costs
+// milliseconds that no command but the REPL and `grue run` should pay.
+var symbols = sync.OnceValue(func() interp.Exports {
+	m := interp.Exports{}
+	for k, v := range std.Symbols() {
+		m[k] = v
 	}
-}
+	for _, load := range loaders {
+		load(m)
+	}
+	return m
+})
+
+// Symbols returns the symbols of every package that scripts can import,
+// keyed by "IMPORTPATH/NAME" as interp.Interpreter.Use wants them: the
+// standard library (package [std]) and the project's bound packages. The
+// tables are built on the first call; the map is shared, so pass it to Use
+// and do not change it.
+func Symbols() interp.Exports { return symbols() }
 
 // Package is one importable package.
 type Package struct {
@@ -60,7 +69,7 @@ type Package struct {
 // set, only the project's own.
 func Packages(project bool) []Package {
 	var ps []Package
-	for k, v := range Symbols {
+	for k, v := range Symbols() {
 		p := Package{Path: path.Dir(k), Name: path.Base(k), Symbols: v}
 		if project && !IsProject(p.Path) {
 			continue
@@ -73,7 +82,7 @@ func Packages(project bool) []Package {
 
 // Lookup returns the bound package at importPath.
 func Lookup(importPath string) (Package, bool) {
-	for k, v := range Symbols {
+	for k, v := range Symbols() {
 		if path.Dir(k) == importPath {
 			return Package{Path: importPath, Name: path.Base(k), Symbols: v}, true
 		}

@@ -14,9 +14,6 @@ type Doc struct {
 	Text string `json:"text"` // the doc comment
 }
 
-// docList is filled in by zz_docs.go, sorted by path and name.
-var docList []Doc
-
 var docIndex = sync.OnceValue(func() map[string]Doc {
 	m := make(map[string]Doc, len(docList))
 	for _, d := range docList {

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load1_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/agent/llm/llm"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Assistant":              reflect.ValueOf(constant.MakeFromLiteral("\"assistant\"", token.STRING, 0)),

@@ -11,7 +11,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load0_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/agent/agent"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BaselineExplorer":    reflect.ValueOf(constant.MakeFromLiteral("\"explorer\"", token.STRING, 0)),

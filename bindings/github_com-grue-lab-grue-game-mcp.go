@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load6_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/game/mcp/mcp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewHTTPClient":      reflect.ValueOf(mcp.NewHTTPClient),

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grue-lab/grue/bindings/std"
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // defaultPreload are the packages a session imports at the start when
@@ -39,7 +39,7 @@ type Options struct {
 	// Symbols are the packages that cells can import, keyed
 	// "IMPORTPATH/NAME" as [interp.Interpreter.Use] takes them (what
 	// yaegi extract generates); nil means the standard library
-	// ([stdlib.Symbols]).
+	// ([std.Symbols]).
 	Symbols interp.Exports
 	// Preload are the packages every session imports at the start, by
 	// the name they go by; nil means fmt and strings. Other bound
@@ -161,7 +161,7 @@ func withDefaults(opts Options) Options {
 		opts.Width = 100
 	}
 	if opts.Symbols == nil {
-		opts.Symbols = stdlib.Symbols
+		opts.Symbols = std.Symbols()
 	}
 	if opts.Preload == nil {
 		opts.Preload = defaultPreload

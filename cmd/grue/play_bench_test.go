@@ -119,3 +119,57 @@ func BenchmarkPlayProcess(b *testing.B) {
 		run(b, dfrotz, "-m", "-p", "-q", "-s", "12", "-w", "80", story)
 	})
 }
+
+// BenchmarkStartProcess measures start-up: a grue command that ends at once
+// (play and serve with no input; agent with one step of the walkthrough
+// baseline), and dfrotz with no input, as whole processes:
+//
+//	go test -run XXX -bench StartProcess ./cmd/grue
+//
+// The target is 5 ms for each grue command.
+func BenchmarkStartProcess(b *testing.B) {
+	games, err := filepath.Abs(playBenchGames())
+	if err != nil {
+		b.Fatal(err)
+	}
+	story := filepath.Join(games, "zork1.z3")
+	if _, err := os.Stat(story); err != nil {
+		playBenchNeed(b, "zork1.z3 not found (set GRUE_GAMES): "+err.Error())
+	}
+	run := func(b *testing.B, name string, args ...string) {
+		dir := b.TempDir()
+		for b.Loop() {
+			cmd := exec.Command(name, args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GRUE_GAMES="+games) // the walkthrough baseline's script
+			var errOut bytes.Buffer
+			cmd.Stderr = &errOut
+			if err := cmd.Run(); err != nil {
+				b.Fatalf("%s %v: %v\nstderr: %s", filepath.Base(name), args, err, errOut.String())
+			}
+		}
+	}
+	binDir := b.TempDir()
+	var bin string
+	grue := func(args ...string) func(*testing.B) {
+		return func(b *testing.B) {
+			if bin == "" {
+				bin = buildGrue(b, binDir)
+			}
+			run(b, bin, args...)
+		}
+	}
+	b.Run("grue-play", grue("play", "--plain", story))
+	b.Run("grue-serve", grue("serve"))
+	b.Run("grue-agent", grue("agent", "--game", story, "--policy", "walkthrough", "--steps", "1", "--json"))
+	b.Run("dfrotz", func(b *testing.B) {
+		dfrotz, err := exec.LookPath("dfrotz")
+		if err != nil {
+			if _, serr := os.Stat("/usr/games/dfrotz"); serr != nil {
+				playBenchNeed(b, "dfrotz not found (apt-get install -y frotz)")
+			}
+			dfrotz = "/usr/games/dfrotz"
+		}
+		run(b, dfrotz, "-m", "-p", "-q", story)
+	})
+}

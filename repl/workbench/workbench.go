@@ -149,7 +149,7 @@ func (s *Session) Player() string { return s.b.player }
 // hears of.
 func (o Options) replOptions(started func(*bench)) repl.Options {
 	ro := o.REPL
-	ro.Symbols = bindings.Symbols
+	ro.Symbols = bindings.Symbols()
 	ro.Preload = Preloaded
 	ro.Docs = docs{}
 	ro.Help = help

@@ -56,14 +56,15 @@ func FileName(importPath string) string {
 	return strings.NewReplacer("/", "-", ".", "_", "~", "_").Replace(importPath) + ".go"
 }
 
-// Generate writes the symbol tables of pkgs and the docs table into dir,
-// as package bindings. srcDir is a folder inside the module, from which the
+// Generate writes the symbol tables of pkgs, the list of their loaders and
+// the docs table into dir, as package bindings, and the standard library's
+// tables into dir/std, as package std. srcDir is a folder inside the module, from which the
 // import paths resolve (the bindings folder itself under go generate).
 // It returns the names of the files written.
 func Generate(dir, srcDir string, pkgs []string) ([]string, error) {
-	var names []string
+	var names, loaders []string
 	ext := extract.Extractor{Dest: "bindings"}
-	for _, p := range pkgs {
+	for i, p := range pkgs {
 		var buf bytes.Buffer
 		// Extract resolves p relative to the working directory when it is
 		// a folder there; an import path never is, so it stays an import
@@ -72,12 +73,29 @@ func Generate(dir, srcDir string, pkgs []string) ([]string, error) {
 			return nil, fmt.Errorf("extract %s: %w", p, err)
 		}
 		name := FileName(p)
-		if err := write(filepath.Join(dir, name), relabel(buf.Bytes())); err != nil {
+		src, ls, err := lazify(relabel(buf.Bytes()), "bindings", fmt.Sprintf("load%d_", i))
+		if err != nil {
+			return nil, fmt.Errorf("table of %s: %w", p, err)
+		}
+		if err := write(filepath.Join(dir, name), src); err != nil {
 			return nil, err
 		}
 		names = append(names, name)
+		loaders = append(loaders, ls...)
 	}
-	src, err := docsSource(srcDir, pkgs)
+	src, err := loadersSource("bindings", loaders)
+	if err != nil {
+		return nil, err
+	}
+	if err := write(filepath.Join(dir, LoadersFile), src); err != nil {
+		return nil, err
+	}
+	names = append(names, LoadersFile)
+	std, err := generateStd(filepath.Join(dir, StdDir), srcDir)
+	if err != nil {
+		return nil, err
+	}
+	src, err = docsSource(srcDir, pkgs)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +103,13 @@ func Generate(dir, srcDir string, pkgs []string) ([]string, error) {
 		return nil, err
 	}
 	names = append(names, DocsFile)
-	return names, removeStale(dir, names)
+	if err := removeStale(dir, names); err != nil {
+		return nil, err
+	}
+	for _, n := range std {
+		names = append(names, filepath.Join(StdDir, n))
+	}
+	return names, nil
 }
 
 // removeStale removes the generated files in dir that are not in keep: the
@@ -167,11 +191,13 @@ func docsSource(srcDir string, pkgs []string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
 	b.WriteString("package bindings\n\n")
-	b.WriteString("func init() {\n\tdocList = []Doc{\n")
+	// A package-level literal of constants, which the linker lays out as
+	// data: no code runs at start-up.
+	b.WriteString("var docList = []Doc{\n")
 	for _, e := range all {
-		fmt.Fprintf(&b, "\t\t{Path: %q, Name: %q, Decl: %q, Text: %q},\n", e.path, e.name, e.decl, e.text)
+		fmt.Fprintf(&b, "\t{Path: %q, Name: %q, Decl: %q, Text: %q},\n", e.path, e.name, e.decl, e.text)
 	}
-	b.WriteString("\t}\n}\n")
+	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("format docs table: %w", err)
