@@ -38,7 +38,7 @@ func FindGo() (string, error) {
 // user's own build cache, so that builds are fast, or a folder under the
 // temporary directory when there is no usable home.
 func TaskEnv() []string {
-	env := []string{"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off"}
+	env := []string{"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off", "GOENV=off"}
 	if _, err := exec.LookPath("go"); err != nil {
 		if p, err := FindGo(); err == nil {
 			env = append(env, "PATH="+filepath.Dir(p)+string(os.PathListSeparator)+os.Getenv("PATH"))

@@ -24,6 +24,16 @@ type Task struct {
 	// Files maps a path relative to the workspace to the text Setup
 	// plants there (a go.mod, a package with a bug).
 	Files map[string]string `json:"files,omitempty"`
+	// Tags group tasks for grue eval --tag: "go", "easy".
+	Tags []string `json:"tags,omitempty"`
+	// Hidden maps a path relative to the workspace to a file that is
+	// written only when verifying (Check), after the agent has finished:
+	// hidden tests.
+	Hidden map[string]string `json:"hidden,omitempty"`
+	// Protected are the patterns of the files verification takes from
+	// the task, never from the agent (Check): its test files.
+	// DefaultProtected when nil; an empty list protects none.
+	Protected []string `json:"protected,omitempty"`
 	// Verify decides whether the task was done.
 	Verify Verifier `json:"-"`
 	// Reference is a solution: the tool calls that solve the task
@@ -39,12 +49,18 @@ func (t Task) Setup(dir string) error {
 	return nil
 }
 
-// HiddenFiles returns the files the task's verifier plants when it runs.
+// HiddenFiles returns the files verification plants, the task's Hidden
+// and its verifier's, sorted.
 func (t Task) HiddenFiles() []string {
-	if t.Verify == nil {
-		return nil
+	var out []string
+	for p := range t.Hidden {
+		out = append(out, p)
 	}
-	return HiddenFiles(t.Verify)
+	if t.Verify != nil {
+		out = append(out, HiddenFiles(t.Verify)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Tasks returns grue's built-in coding tasks, in order: hello_world,

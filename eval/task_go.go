@@ -115,7 +115,8 @@ func TestHiddenFibNegative(t *testing.T) {
 			"Fib of a negative n is 0. It must be fast: Fib(90) returns at once. " +
 			"Hidden tests will check it; write your own tests too if you like.",
 		Files:     map[string]string{"go.mod": goMod("example.com/fib")},
-		Verify:    TestsPass(goTest, map[string]string{"fib_hidden_test.go": hidden}),
+		Hidden:    map[string]string{"fib_hidden_test.go": hidden},
+		Verify:    TestsPass(goTest, nil),
 		Reference: []agent.Action{write("fib.go", fib), shell("go vet ./...")},
 	}
 }
@@ -202,7 +203,8 @@ func TestHiddenSum(t *testing.T) {
 			"stats.go":      fixTheBugStats,
 			"stats_test.go": visible,
 		},
-		Verify:    TestsPass(goTest, map[string]string{"stats_hidden_test.go": hidden}),
+		Hidden:    map[string]string{"stats_hidden_test.go": hidden},
+		Verify:    TestsPass(goTest, nil),
 		Reference: []agent.Action{read("stats.go"), write("stats.go", fixed), shell(goTest)},
 	}
 }

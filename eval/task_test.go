@@ -35,7 +35,7 @@ func TestTasksFailAsPlantedAndPassSolved(t *testing.T) {
 					t.Errorf("hidden file %s is planted by Setup", h)
 				}
 			}
-			v := task.Verify.Verify(context.Background(), w)
+			v := task.Check(context.Background(), w.Dir, TaskEnv(), 0)
 			if v.Pass {
 				t.Fatalf("the task as planted passes: %s", v.Reason)
 			}
