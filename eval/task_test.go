@@ -96,7 +96,7 @@ func TestTaskSetup(t *testing.T) {
 		t.Errorf("planted %v", names)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "stats.go"))
-	if string(b) != fixTheBugStats {
+	if string(b) != task[0].Files["stats.go"] || !strings.Contains(string(b), "float64(Sum(xs) / len(xs))") {
 		t.Error("stats.go is not the planted text")
 	}
 }
