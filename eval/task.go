@@ -86,12 +86,21 @@ func TaskIDs() []string {
 // given. An ID that names no task is an error that lists the tasks there
 // are.
 func FindTasks(ids ...string) ([]Task, error) {
-	all := Tasks()
+	return SelectTasks(Tasks(), ids...)
+}
+
+// SelectTasks returns the tasks of all with the given IDs, in the order
+// given. An ID that names none is an error that lists the IDs of all.
+func SelectTasks(all []Task, ids ...string) ([]Task, error) {
 	var out []Task
 	for _, id := range ids {
 		i := slices.IndexFunc(all, func(t Task) bool { return t.ID == strings.TrimSpace(id) })
 		if i < 0 {
-			return nil, fmt.Errorf("no task %q (tasks: %s)", id, strings.Join(TaskIDs(), ", "))
+			var names []string
+			for _, t := range all {
+				names = append(names, t.ID)
+			}
+			return nil, fmt.Errorf("no task %q (tasks: %s)", id, strings.Join(names, ", "))
 		}
 		out = append(out, all[i])
 	}
