@@ -31,6 +31,7 @@ func init() {
 		"FindTasks":            reflect.ValueOf(eval.FindTasks),
 		"GamePrefix":           reflect.ValueOf(constant.MakeFromLiteral("\"eval/\"", token.STRING, 0)),
 		"HiddenFiles":          reflect.ValueOf(eval.HiddenFiles),
+		"Listing":              reflect.ValueOf(eval.Listing),
 		"LoadTask":             reflect.ValueOf(eval.LoadTask),
 		"LoadTasks":            reflect.ValueOf(eval.LoadTasks),
 		"MaxVerifyCopy":        reflect.ValueOf(constant.MakeFromLiteral("1073741824", token.INT, 0)),

@@ -238,7 +238,7 @@ func RunTask(ctx context.Context, a *agent.Agent, t Task, opts Options) (*TaskRe
 		seed := int(opts.Seed)
 		a.Seed = &seed
 	}
-	if err := a.Begin(firstObservation(dir)); err != nil {
+	if err := a.Begin(Listing(dir)); err != nil {
 		return nil, fmt.Errorf("task %s: %w", t.ID, err)
 	}
 	steps := opts.MaxSteps
@@ -291,9 +291,9 @@ func variantOf(a *agent.Agent, variant string) (name, model string) {
 	return "llm", model
 }
 
-// firstObservation is what the agent sees first, before the task's
+// Listing is what a coding agent sees first, before the task's
 // prompt is repeated to it every step: the workspace's files.
-func firstObservation(dir string) string {
+func Listing(dir string) string {
 	var files []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {
