@@ -32,11 +32,12 @@ func FindGo() (string, error) {
 
 // TaskEnv returns the "NAME=value" variables a task's commands get on top
 // of the user's environment: the go command's folder at the head of PATH
-// when it is not on PATH, GOFLAGS=-mod=mod, GOTOOLCHAIN=local, GOPROXY=off
-// GOWORK=off and GOENV=off (no network, no toolchain download, no go.work from a
-// parent folder, no settings an agent saved with go env -w), and a GOCACHE (and GOPATH) that can be written: the
-// user's own build cache, so that builds are fast, or a folder under the
-// temporary directory when there is no usable home.
+// when it is not on PATH, GOFLAGS=-mod=mod, GOTOOLCHAIN=local, GOPROXY=off,
+// GOWORK=off and GOENV=off (no network, no toolchain download, no go.work
+// from a parent folder, no setting an agent saved with go env -w), and a
+// GOCACHE (and GOPATH) that can be written: the user's own build cache, so
+// that builds are fast, or a folder under the temporary directory when
+// there is no usable home.
 func TaskEnv() []string {
 	env := []string{"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off", "GOENV=off"}
 	if _, err := exec.LookPath("go"); err != nil {
