@@ -182,7 +182,9 @@ type Trajectory struct {
 // plants the task's files, gives a the workspace tools (TaskTools) and the
 // task (a CodingPrompt gets it; a DefaultPrompt, the game prompt, is
 // replaced by one), runs the episode until the agent calls finish or a
-// limit stops it, then runs the hidden verifier, and removes the workspace
+// limit stops it, then verifies a copy of the workspace with the hidden
+// files planted and the agent's test files left out (Task.Check), and
+// removes the workspace
 // unless opts.Keep. With opts.Out it appends the record to the run
 // directory's results.jsonl and writes the trajectory file. An agent with
 // no seed of its own is given opts.Seed as its LLM seed, the record's.
@@ -236,7 +238,7 @@ func RunTask(ctx context.Context, a *agent.Agent, t Task, opts Options) (*TaskRe
 		seed := int(opts.Seed)
 		a.Seed = &seed
 	}
-	if err := a.Begin(firstObservation(dir)); err != nil {
+	if err := a.Begin(Listing(dir)); err != nil {
 		return nil, fmt.Errorf("task %s: %w", t.ID, err)
 	}
 	steps := opts.MaxSteps
@@ -257,12 +259,8 @@ func RunTask(ctx context.Context, a *agent.Agent, t Task, opts Options) (*TaskRe
 	res.ToolCalls = rec.Calls()
 	res.Variant, res.Model = variantOf(a, opts.Variant)
 
-	verifyWS := &tools.Workspace{Dir: dir, Env: env, ShellTimeout: opts.VerifyTimeout, MaxOutput: 64 << 10}
-	if verifyWS.ShellTimeout <= 0 {
-		verifyWS.ShellTimeout = DefaultVerifyTimeout
-	}
 	start := time.Now()
-	res.Verdict = t.Verify.Verify(ctx, verifyWS)
+	res.Verdict = t.Check(ctx, dir, env, opts.VerifyTimeout)
 	res.VerifyDuration = time.Since(start)
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("task %s: verify: %w", t.ID, ctx.Err())
@@ -293,9 +291,9 @@ func variantOf(a *agent.Agent, variant string) (name, model string) {
 	return "llm", model
 }
 
-// firstObservation is what the agent sees first, before the task's
+// Listing is what a coding agent sees first, before the task's
 // prompt is repeated to it every step: the workspace's files.
-func firstObservation(dir string) string {
+func Listing(dir string) string {
 	var files []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {

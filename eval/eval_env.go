@@ -31,13 +31,14 @@ func FindGo() (string, error) {
 
 // TaskEnv returns the "NAME=value" variables a task's commands get on top
 // of the user's environment: the go command's folder at the head of PATH
-// when it is not on PATH, GOFLAGS=-mod=mod, GOTOOLCHAIN=local, GOPROXY=off
-// and GOWORK=off (no network, no toolchain download, no go.work from a
-// parent folder), and a GOCACHE (and GOPATH) that can be written: the
-// user's own build cache, so that builds are fast, or a folder under the
-// temporary directory when there is no usable home.
+// when it is not on PATH, GOFLAGS=-mod=mod, GOTOOLCHAIN=local, GOPROXY=off,
+// GOWORK=off and GOENV=off (no network, no toolchain download, no go.work
+// from a parent folder, no setting an agent saved with go env -w), and a
+// GOCACHE (and GOPATH) that can be written: the user's own build cache, so
+// that builds are fast, or a folder under the temporary directory when
+// there is no usable home.
 func TaskEnv() []string {
-	env := []string{"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off"}
+	env := []string{"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off", "GOENV=off"}
 	if _, err := exec.LookPath("go"); err != nil {
 		if p, err := FindGo(); err == nil {
 			env = append(env, "PATH="+filepath.Dir(p)+string(os.PathListSeparator)+os.Getenv("PATH"))

@@ -63,10 +63,15 @@ func TestHiddenFilesAbsentWhileTheAgentRuns(t *testing.T) {
 				if strings.Contains(seen, filepath.Base(h)) {
 					t.Errorf("the agent saw the hidden file %s:\n%s", h, seen)
 				}
-				// They were planted to verify, after the agent's last step.
-				if _, err := os.Stat(filepath.Join(res.Workspace, h)); err != nil {
-					t.Errorf("hidden file %s was not planted when verifying: %v", h, err)
+				// They were planted in a copy of the workspace to verify,
+				// after the agent's last step; the workspace kept is the
+				// agent's, as it left it.
+				if _, err := os.Stat(filepath.Join(res.Workspace, h)); err == nil {
+					t.Errorf("hidden file %s is in the agent's workspace after verifying", h)
 				}
+			}
+			if id == "fibonacci" && !strings.Contains(res.Verdict.Reason, "fib_hidden_test.go") {
+				t.Errorf("verdict %q: the hidden tests did not run", res.Verdict.Reason)
 			}
 			if res.Pass || res.Finished || res.StoppedBy != agent.StopPolicy {
 				t.Errorf("pass %v, finished %v, stopped by %s: want an unfinished failure", res.Pass, res.Finished, res.StoppedBy)

@@ -24,6 +24,16 @@ type Task struct {
 	// Files maps a path relative to the workspace to the text Setup
 	// plants there (a go.mod, a package with a bug).
 	Files map[string]string `json:"files,omitempty"`
+	// Tags group tasks for grue eval --tag: "go", "easy".
+	Tags []string `json:"tags,omitempty"`
+	// Hidden maps a path relative to the workspace to a file that is
+	// written only when verifying (Check), after the agent has finished:
+	// hidden tests.
+	Hidden map[string]string `json:"hidden,omitempty"`
+	// Protected are the patterns of the files verification takes from
+	// the task, never from the agent (Check): its test files.
+	// DefaultProtected when nil; an empty list protects none.
+	Protected []string `json:"protected,omitempty"`
 	// Verify decides whether the task was done.
 	Verify Verifier `json:"-"`
 	// Reference is a solution: the tool calls that solve the task
@@ -39,18 +49,28 @@ func (t Task) Setup(dir string) error {
 	return nil
 }
 
-// HiddenFiles returns the files the task's verifier plants when it runs.
+// HiddenFiles returns the files verification plants, the task's Hidden
+// and its verifier's, sorted.
 func (t Task) HiddenFiles() []string {
-	if t.Verify == nil {
-		return nil
+	var out []string
+	for p := range t.Hidden {
+		out = append(out, p)
 	}
-	return HiddenFiles(t.Verify)
+	if t.Verify != nil {
+		out = append(out, HiddenFiles(t.Verify)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Tasks returns grue's built-in coding tasks, in order: hello_world,
 // fibonacci and fix_the_bug, all in Go and checked with the go command.
+// They are task files embedded in grue (eval/tasks); BuiltinTasks reads
+// them with their errors, which a test keeps away: Tasks leaves out a
+// file that does not read.
 func Tasks() []Task {
-	return []Task{helloWorldTask(), fibonacciTask(), fixTheBugTask()}
+	tasks, _ := BuiltinTasks()
+	return tasks
 }
 
 // TaskIDs returns the IDs of the built-in tasks.
@@ -66,12 +86,21 @@ func TaskIDs() []string {
 // given. An ID that names no task is an error that lists the tasks there
 // are.
 func FindTasks(ids ...string) ([]Task, error) {
-	all := Tasks()
+	return SelectTasks(Tasks(), ids...)
+}
+
+// SelectTasks returns the tasks of all with the given IDs, in the order
+// given. An ID that names none is an error that lists the IDs of all.
+func SelectTasks(all []Task, ids ...string) ([]Task, error) {
 	var out []Task
 	for _, id := range ids {
 		i := slices.IndexFunc(all, func(t Task) bool { return t.ID == strings.TrimSpace(id) })
 		if i < 0 {
-			return nil, fmt.Errorf("no task %q (tasks: %s)", id, strings.Join(TaskIDs(), ", "))
+			var names []string
+			for _, t := range all {
+				names = append(names, t.ID)
+			}
+			return nil, fmt.Errorf("no task %q (tasks: %s)", id, strings.Join(names, ", "))
 		}
 		out = append(out, all[i])
 	}

@@ -35,7 +35,7 @@ func TestTasksFailAsPlantedAndPassSolved(t *testing.T) {
 					t.Errorf("hidden file %s is planted by Setup", h)
 				}
 			}
-			v := task.Verify.Verify(context.Background(), w)
+			v := task.Check(context.Background(), w.Dir, TaskEnv(), 0)
 			if v.Pass {
 				t.Fatalf("the task as planted passes: %s", v.Reason)
 			}
@@ -96,7 +96,7 @@ func TestTaskSetup(t *testing.T) {
 		t.Errorf("planted %v", names)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "stats.go"))
-	if string(b) != fixTheBugStats {
+	if string(b) != task[0].Files["stats.go"] || !strings.Contains(string(b), "float64(Sum(xs) / len(xs))") {
 		t.Error("stats.go is not the planted text")
 	}
 }

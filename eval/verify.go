@@ -436,3 +436,43 @@ func writeFiles(dir string, files map[string]string, replace bool) error {
 	}
 	return nil
 }
+
+// AnyOfVerifier passes when one of its checks passes. It stops at the
+// first that does.
+type AnyOfVerifier struct {
+	Checks []Verifier `json:"-"`
+}
+
+// AnyOf returns a verifier that passes when one of vs passes.
+func AnyOf(vs ...Verifier) AnyOfVerifier { return AnyOfVerifier{Checks: vs} }
+
+// HiddenFiles returns the hidden files of its checks.
+func (a AnyOfVerifier) HiddenFiles() []string { return HiddenFiles(a.Checks...) }
+
+// Verify runs the checks in order until one passes. The reason is the
+// passing check's, or every failing one's.
+func (a AnyOfVerifier) Verify(ctx context.Context, w *tools.Workspace) Verdict {
+	v := Verdict{Check: "any_of"}
+	start := time.Now()
+	var failed []string
+	for _, c := range a.Checks {
+		if c == nil {
+			continue
+		}
+		cv := c.Verify(ctx, w)
+		v.Checks = append(v.Checks, cv)
+		if cv.Pass {
+			v.Pass, v.Reason = true, cv.Reason
+			break
+		}
+		failed = append(failed, cv.Reason)
+	}
+	v.Duration = time.Since(start)
+	switch {
+	case len(v.Checks) == 0:
+		v.Reason = "no checks to run"
+	case !v.Pass:
+		v.Reason = fmt.Sprintf("none of %d checks passed: %s", len(v.Checks), strings.Join(failed, "; "))
+	}
+	return v
+}

@@ -250,7 +250,7 @@ func ParseConfig(data []byte, name string) (*Config, error) {
 	var cfg Config
 	err := yaml.UnmarshalWithOptions(data, &cfg, yaml.Strict())
 	if err != nil {
-		return nil, yamlError(err, data, name)
+		return nil, yamlError(err, data, name, "see the fields of harness.Config and harness.Variant")
 	}
 	cfg.File = name
 	return &cfg, nil
@@ -258,7 +258,7 @@ func ParseConfig(data []byte, name string) (*Config, error) {
 
 // yamlError turns a go-yaml error into a FieldError naming the position
 // and the field (the key whose value could not be read).
-func yamlError(err error, data []byte, file string) error {
+func yamlError(err error, data []byte, file, fields string) error {
 	var ye yaml.Error
 	if !errors.As(err, &ye) || ye.GetToken() == nil {
 		// A value the decoder parsed itself and refused without saying
@@ -290,7 +290,7 @@ func yamlError(err error, data []byte, file string) error {
 	switch {
 	case errors.As(err, &unknown):
 		fe.Field = tk.Value
-		fe.Msg = "unknown field (misspelt? see the fields of harness.Config and harness.Variant)"
+		fe.Msg = "unknown field (misspelt? " + fields + ")"
 	case errors.As(err, &typ):
 		fe.Field = keyOf(tk)
 		fe.Msg = fmt.Sprintf("%q is not %s", tk.Value, kindName(typ.DstType.String()))

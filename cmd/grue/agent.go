@@ -100,26 +100,11 @@ recorded run again exactly, with no model server at all.`,
 	fl.StringVar(&f.memory, "memory", "", "memory strategy: none, conversation, window, summary or hybrid")
 	fl.IntVar(&f.window, "window", 0, "turns the window and hybrid memories keep verbatim")
 
-	fl.StringVar(&f.model, "model", "", "the model (default: $GRUE_MODEL)")
-	fl.StringVar(&f.baseURL, "base-url", "", "an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
-	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature")
-	fl.IntVar(&f.llmSeed, "llm-seed", 1, "seed sent with every model request")
-	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (0: the server's default)")
-	fl.BoolVar(&f.stream, "stream", false, "stream replies (server-sent events)")
-	fl.StringVar(&f.cacheDir, "cache", "", "response cache directory (record and replay model replies)")
-	fl.StringVar(&f.cacheMode, "cache-mode", "", "cache mode: off, read, write, read-write or replay (default: read-write with --cache)")
-	fl.DurationVar(&f.timeout, "timeout", 0, "time limit of each try of a model call (default 60s)")
-	fl.IntVar(&f.retries, "retries", 0, "retries of a failed model call (default 5; -1 for none)")
-	addModelFlags(fl, &f.reasoningEffort, &f.extraBody, &f.dropParams)
-	fl.StringVar(&f.reasoningModel, "reasoning-model", "", "treat the model as a reasoning model (yes) or not (no) from the first request, instead of guessing by its name and learning from the server")
-	completeWords(cmd, "reasoning-model", "yes", "no")
-	completeWords(cmd, "reasoning-effort", "minimal", "low", "medium", "high")
-	completeWords(cmd, "drop-param", llm.DroppableParams...)
+	addLLMFlags(cmd, &f)
 
 	completeWords(cmd, "policy", policyLLM, policyRandom, policyWalkthrough, policyExplorer)
 	completeWords(cmd, "protocol", agent.ProtocolText, agent.ProtocolNative)
 	completeWords(cmd, "memory", "none", "conversation", "window", "summary", "hybrid")
-	completeWords(cmd, "cache-mode", "off", "read", "write", "read-write", "replay")
 
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "end the episode once it has cost this many dollars (0: no limit)")
 	fl.IntVar(&f.maxEpisodeTk, "max-episode-tokens", 0, "end the episode once it has used this many tokens (0: no limit)")
@@ -521,6 +506,30 @@ func printStep(w io.Writer, s *agent.Step) {
 	}
 	obs := strings.TrimSpace(s.Observation)
 	fmt.Fprintf(w, "%s\n", indent(obs, "  "))
+}
+
+// addLLMFlags adds the model's flags of grue agent (and grue code) to
+// cmd: --model, --base-url, sampling, cache, retries and the request
+// shaping flags.
+func addLLMFlags(cmd *cobra.Command, f *agentFlags) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.model, "model", "", "the model (default: $GRUE_MODEL)")
+	fl.StringVar(&f.baseURL, "base-url", "", "an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature")
+	fl.IntVar(&f.llmSeed, "llm-seed", 1, "seed sent with every model request")
+	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (0: the server's default)")
+	fl.BoolVar(&f.stream, "stream", false, "stream replies (server-sent events)")
+	fl.StringVar(&f.cacheDir, "cache", "", "response cache directory (record and replay model replies)")
+	fl.StringVar(&f.cacheMode, "cache-mode", "", "cache mode: off, read, write, read-write or replay (default: read-write with --cache)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "time limit of each try of a model call (default 60s)")
+	fl.IntVar(&f.retries, "retries", 0, "retries of a failed model call (default 5; -1 for none)")
+	addModelFlags(fl, &f.reasoningEffort, &f.extraBody, &f.dropParams)
+	fl.StringVar(&f.reasoningModel, "reasoning-model", "", "treat the model as a reasoning model (yes) or not (no) from the first request, instead of guessing by its name and learning from the server")
+	completeWords(cmd, "reasoning-model", "yes", "no")
+	completeWords(cmd, "reasoning-effort", "minimal", "low", "medium", "high")
+	completeWords(cmd, "drop-param", llm.DroppableParams...)
+
+	completeWords(cmd, "cache-mode", "off", "read", "write", "read-write", "replay")
 }
 
 // addModelFlags adds the flags that shape model requests beyond the

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ const policyReference = "reference"
 // evalFlags are grue eval's command line.
 type evalFlags struct {
 	tasks    []string
+	dir      string
+	tags     []string
+	check    string
 	all      bool
 	list     bool
 	quiet    bool
@@ -42,7 +46,7 @@ type evalFlags struct {
 func newEvalCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval [--task ID | --all] [flags]",
+		Use:   "eval [--tasks DIR] [--task ID | --tag T | --all] [flags]",
 		Short: "Evaluate a coding agent on grue's coding tasks",
 		Long: `Evaluate the coding agent on coding tasks: each task plants files in a fresh
 temporary workspace, the agent works there with read_file, write_file,
@@ -73,7 +77,13 @@ The exit status is 0 when every task ran, passed or not; 1 when a task
 could not be run or its episode ended in an error (a model that could not
 be reached).
 
-Tasks: ` + strings.Join(eval.TaskIDs(), ", ") + ".",
+--tasks DIR runs the task files of DIR (every *.yaml there) instead of the
+built-in tasks; --tag T keeps the tasks tagged T. --check DIR checks the
+task files of DIR: each reference solution must pass its verifier, and
+each workspace as planted must fail it; the exit status is 1 when one does
+not. docs/coding.md describes the task files.
+
+Built-in tasks: ` + strings.Join(eval.TaskIDs(), ", ") + ".",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEval(cmd, f, stdout, stderr)
@@ -82,6 +92,9 @@ Tasks: ` + strings.Join(eval.TaskIDs(), ", ") + ".",
 	fl := cmd.Flags()
 	fl.StringSliceVar(&f.tasks, "task", nil, "the task to run (repeat, or separate with commas); default: all")
 	fl.BoolVar(&f.all, "all", false, "run every task (the default)")
+	fl.StringVar(&f.dir, "tasks", "", "run the task files (*.yaml) of this folder instead of the built-in tasks")
+	fl.StringSliceVar(&f.tags, "tag", nil, "run the tasks with this tag (repeat, or separate with commas)")
+	fl.StringVar(&f.check, "check", "", "check the task files of this folder: references pass, empty workspaces fail")
 	fl.BoolVar(&f.list, "list", false, "list the tasks and exit")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print only the summary line")
 	fl.StringVar(&f.model, "model", "", "the model (default: $GRUE_MODEL)")
@@ -97,11 +110,8 @@ Tasks: ` + strings.Join(eval.TaskIDs(), ", ") + ".",
 }
 
 func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
-	if f.list {
-		for _, t := range eval.Tasks() {
-			fmt.Fprintf(stdout, "%-12s  %s\n", t.ID, t.Summary)
-		}
-		return nil
+	if f.check != "" {
+		return checkTasks(cmd, f, stdout)
 	}
 	if f.all && len(f.tasks) > 0 {
 		return usageError{errors.New("--task and --all do not go together")}
@@ -112,12 +122,15 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 	if f.trials < 1 {
 		return usageError{fmt.Errorf("--trials must be at least 1, not %d", f.trials)}
 	}
-	tasks := eval.Tasks()
-	if len(f.tasks) > 0 {
-		var err error
-		if tasks, err = eval.FindTasks(f.tasks...); err != nil {
-			return usageError{fmt.Errorf("--task: %w", err)}
+	tasks, err := selectTasks(f)
+	if err != nil {
+		return err
+	}
+	if f.list {
+		for _, t := range tasks {
+			fmt.Fprintf(stdout, "%-16s  %-20s  %s\n", t.ID, strings.Join(t.Tags, ","), t.Summary)
 		}
+		return nil
 	}
 	cfg := eval.CodingDefaults()
 	if f.protocol != "" {
@@ -151,8 +164,10 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 	default:
 		return usageError{fmt.Errorf("unknown --policy %q (want llm or reference)", f.policy)}
 	}
-	if _, err := eval.FindGo(); err != nil {
-		return fmt.Errorf("the tasks are in Go: %w", err)
+	if slices.ContainsFunc(tasks, func(t eval.Task) bool { return slices.Contains(t.Tags, "go") }) {
+		if _, err := eval.FindGo(); err != nil {
+			return fmt.Errorf("tasks tagged go need the go command: %w", err)
+		}
 	}
 
 	out := f.out
@@ -192,6 +207,60 @@ func runEval(cmd *cobra.Command, f evalFlags, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("%d of %d %s ended in an error (see %s)", s.Errors, s.Tasks, runs, out)
 	}
+	return nil
+}
+
+// selectTasks returns the tasks the flags name: the built-in ones or
+// those of --tasks, kept by --task and --tag.
+func selectTasks(f evalFlags) ([]eval.Task, error) {
+	tasks := eval.Tasks()
+	if f.dir != "" {
+		var err error
+		if tasks, err = eval.LoadTasks(f.dir); err != nil {
+			return nil, err
+		}
+	}
+	if len(f.tasks) > 0 {
+		var err error
+		if tasks, err = eval.SelectTasks(tasks, f.tasks...); err != nil {
+			return nil, usageError{fmt.Errorf("--task: %w", err)}
+		}
+	}
+	if len(f.tags) > 0 {
+		if tasks = eval.WithTag(tasks, f.tags...); len(tasks) == 0 {
+			return nil, usageError{fmt.Errorf("--tag: no task is tagged %s", strings.Join(f.tags, " or "))}
+		}
+	}
+	return tasks, nil
+}
+
+// checkTasks is grue eval --check DIR: every task's reference must pass
+// and its workspace as planted fail.
+func checkTasks(cmd *cobra.Command, f evalFlags, stdout io.Writer) error {
+	f.dir = f.check
+	tasks, err := selectTasks(f)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+	broken := 0
+	for _, t := range tasks {
+		c, err := eval.CheckTask(ctx, t, eval.Options{})
+		if err != nil {
+			return err
+		}
+		if c.OK() {
+			fmt.Fprintf(stdout, "ok      %-16s  the reference passes; the empty workspace fails: %s\n", t.ID, clipLine(c.Empty.Reason, 200))
+			continue
+		}
+		broken++
+		fmt.Fprintf(stdout, "BROKEN  %-16s  %s\n", t.ID, clipLine(strings.Join(c.Problems, "; "), 400))
+	}
+	if broken > 0 {
+		return fmt.Errorf("%d of %d tasks in %s are broken", broken, len(tasks), f.check)
+	}
+	fmt.Fprintf(stdout, "%d tasks in %s are sound\n", len(tasks), f.check)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -28,13 +29,44 @@ func TestEvalScripts(t *testing.T) {
 		t.Fatalf("go env GOCACHE: %v", err)
 	}
 	gocache := strings.TrimSpace(string(out))
+	tasks, err := filepath.Abs(filepath.Join("..", "..", "experiments", "tasks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pytest, pytestPath := findPytest()
+	if !pytest && os.Getenv("CI") != "" {
+		t.Error("python3 -m pytest is not available in CI (.ci/run installs python3-pytest): the pytest task is not run")
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script/eval",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("GOCACHE", gocache)
+			env.Setenv("TASKS", tasks)
+			if pytestPath != "" {
+				env.Setenv("PATH", pytestPath)
+			}
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "pytest" {
+				return pytest, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
+}
+
+// findPytest reports whether a python3 with pytest is there, and the
+// PATH that finds it first when it is Debian's (python3-pytest, in
+// /usr/bin) behind another python3; "" when PATH will do.
+func findPytest() (bool, string) {
+	if exec.Command("python3", "-m", "pytest", "--version").Run() == nil {
+		return true, ""
+	}
+	if exec.Command("/usr/bin/python3", "-m", "pytest", "--version").Run() == nil {
+		return true, "/usr/bin" + string(os.PathListSeparator) + os.Getenv("PATH")
+	}
+	return false, ""
 }
 
 // grue eval with a model: the model's replies come from a local

@@ -102,6 +102,7 @@ grue's packages and a game at hand (:help inside says more).`,
 	root.AddCommand(newAgentCmd(stdout, stderr))
 	root.AddCommand(newExpCmd(stdout, stderr))
 	root.AddCommand(newEvalCmd(stdout, stderr))
+	root.AddCommand(newCodeCmd(stdin, stdout, stderr))
 	return root
 }
 
