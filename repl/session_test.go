@@ -90,8 +90,8 @@ func TestEval(t *testing.T) {
 		{src: `:nonesuch`, err: "unknown magic :nonesuch"},
 
 		// yaegi's gaps, explained.
-		{src: `for i := range 3 { fmt.Println(i) }`, err: "cannot range over an integer"},
-		{src: "n := 4\nfor i := range n { fmt.Println(i) }", err: "write for i := 0; i < n; i++"},
+		{src: "n := 4\nfor i := range n { fmt.Println(i) }", want: "0\n1\n2\n3\n"},
+		{src: "seq := func(yield func(int) bool) { yield(1) }\nfor x := range seq { fmt.Println(x) }", err: "call the iterator function with a yield func"},
 		{src: `min(1, 2)`, err: "no built-in min"},
 		{src: `max(1, 2)`, err: "no built-in max"},
 		{src: "mm := map[int]int{1: 1}\nclear(mm)", err: "line 2: yaegi v0.16.1 has no built-in clear"},

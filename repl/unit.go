@@ -52,7 +52,11 @@ const (
 // an expression it returns its values and true.
 func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect.Value, bool, error) {
 	loc := s.source(label)
+	u.text = s.rangeInts(ctx, u.text)
 	body := strings.Repeat("\n", u.line) + u.text // the unit on its own line, below the wrapper's
+	if d, ok := splitDecl(u); ok {
+		return nil, false, s.evalDecl(ctx, u, d, loc)
+	}
 	switch s.classify(u) {
 	case importUnit:
 		return nil, false, s.evalImports(ctx, u, loc)
