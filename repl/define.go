@@ -112,7 +112,8 @@ func (s span) End() token.Pos { return s.end }
 // needsHelp reports whether a declaration's right-hand side is one that
 // yaegi mishandles at top level: any that names something, for a var
 // declaration (isVar), or one with an index, slice, type assertion or
-// operator (3 * time.Second panics), for a short one.
+// operator (3 * time.Second panics) or call of min or max (generic in
+// the session), for a short one.
 func needsHelp(rhs []ast.Expr, isVar bool) bool {
 	found := false
 	for _, e := range rhs {
@@ -124,7 +125,10 @@ func needsHelp(rhs []ast.Expr, isVar bool) bool {
 				found = true
 			case *ast.Ident:
 				found = found || (isVar && n.Name != "nil" && n.Name != "true" && n.Name != "false")
-			case *ast.SelectorExpr, *ast.CallExpr:
+			case *ast.CallExpr:
+				id, ok := n.Fun.(*ast.Ident)
+				found = found || isVar || (ok && (id.Name == "min" || id.Name == "max"))
+			case *ast.SelectorExpr:
 				found = found || isVar
 			}
 			return !found

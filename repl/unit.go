@@ -215,6 +215,12 @@ func (s *Session) evalRetry(ctx context.Context, src string, u unit, loc source)
 		if err == nil || tries == 3 || !errors.As(err, &e) || !e.compile {
 			return res, err
 		}
+		if name := missingBuiltin(e); name != "" {
+			if !s.declareBuiltin(ctx, name) {
+				return res, err
+			}
+			continue
+		}
 		m := undefinedName.FindStringSubmatch(e.Msg)
 		if m == nil {
 			return res, err

@@ -5,8 +5,8 @@
 // with a line ">>> SOURCE"; lines "... MORE" continue it. The lines after
 // it, up to the next cell, are its output, exactly; a line "!! TEXT" says
 // instead that the cell fails with an error containing TEXT, and a line
-// "~~ TEXT" that its output contains TEXT. Lines starting with "#" between
-// cells are comments.
+// "~~ TEXT" that its output contains TEXT. Lines starting with "# " are
+// comments.
 package corpus
 
 import (
@@ -57,7 +57,7 @@ func Parse(path string) ([]Cell, error) {
 		case strings.HasPrefix(line, ">>> "):
 			flush()
 			cur = &Cell{Line: n, Src: strings.TrimPrefix(line, ">>> ")}
-		case cur == nil && (line == "" || strings.HasPrefix(line, "#")):
+		case strings.HasPrefix(line, "# "), cur == nil && line == "":
 		case cur == nil:
 			return nil, fmt.Errorf("%s:%d: output before any cell", path, n)
 		case strings.HasPrefix(line, "... ") && len(out) == 0:
