@@ -102,7 +102,7 @@ func builtinMagics() map[string]Magic {
 		{Name: "load", Usage: "FILE.go|FILE.md", Help: "evaluate a file's declarations in the session (func main is not run); a notebook's cells in turn", Run: magicLoad},
 		{Name: "run", Usage: "FILE.go [ARGS]", Help: "run a script's main, as grue run does, apart from the session", Run: magicRun},
 		{Name: "history", Help: "the cells so far, numbered", Run: magicHistory},
-		{Name: "save", Usage: "FILE.md", Help: "save the session as a notebook: each cell and its output, re-runnable with grue run FILE.md", Run: magicSave},
+		{Name: "save", Usage: "FILE.md", Help: "save the session as a notebook: each cell that succeeded since the last :reset, and its output, re-runnable with grue run FILE.md", Run: magicSave},
 		{Name: "reset", Help: "start afresh: a new interpreter, and what the session sets up at the start; cells are kept for :save", Run: magicReset},
 		{Name: "quit", Help: "leave (Ctrl-D does too)", Run: func(context.Context, *Session, string) error { return ErrQuit }},
 	}
@@ -398,19 +398,31 @@ func magicSave(ctx context.Context, s *Session, args string) error {
 	if args == "" {
 		return fmt.Errorf("usage: :save FILE.md")
 	}
-	cells := s.Cells()
-	var keep []Cell
-	for _, c := range cells {
-		if name, _ := splitMagic(c.Input); isMagic(c.Input) && (name == "save" || name == "history" || name == "quit") {
-			continue
-		}
-		keep = append(keep, c)
-	}
+	keep := savedCells(s.Cells())
 	if err := os.WriteFile(args, []byte(Notebook(keep, s.Banner())), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Stdout(), "saved %d cells to %s\n", len(keep), args)
 	return nil
+}
+
+// savedCells are the cells that a notebook keeps: those that succeeded
+// since the last :reset, but for the magics that look at the session
+// rather than act (:save, :history, :quit). A notebook so saved runs again.
+func savedCells(cells []Cell) []Cell {
+	var keep []Cell
+	for _, c := range cells {
+		name, _ := splitMagic(c.Input)
+		magic := isMagic(c.Input)
+		switch {
+		case magic && name == "reset" && c.Error == "":
+			keep = nil
+		case c.Error != "", magic && (name == "save" || name == "history" || name == "quit" || name == "reset"):
+		default:
+			keep = append(keep, c)
+		}
+	}
+	return keep
 }
 
 // synopsis is the first sentence of a doc comment.
