@@ -3,7 +3,11 @@ package repl
 import (
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"reflect"
+	"regexp"
 	"strings"
 )
 
@@ -144,4 +148,74 @@ func printDoc(w interface{ Write([]byte) (int, error) }, d Doc) {
 		fmt.Fprintln(w)
 		writeIndented(w, d.Text, "    ")
 	}
+}
+
+// helpQuery recognises IPython's help: "name?" shows name's
+// documentation, "name??" its source too where the session has it.
+var helpQuery = regexp.MustCompile(`^([A-Za-z_][\w.]*)\s*(\?\??)$`)
+
+// parseHelpQuery returns the symbol of a help query and whether it asks
+// for the source.
+func parseHelpQuery(src string) (sym string, source, ok bool) {
+	m := helpQuery.FindStringSubmatch(strings.TrimSpace(src))
+	if m == nil {
+		return "", false, false
+	}
+	return m[1], m[2] == "??", true
+}
+
+// helpFor answers "sym?" and "sym??".
+func (s *Session) helpFor(ctx context.Context, sym string, source bool) error {
+	err := magicDoc(ctx, s, sym)
+	if !source {
+		return err
+	}
+	if text, ok := s.declSource(sym); ok {
+		fmt.Fprintf(s.Stdout(), "\n%s\n", text)
+		return nil
+	}
+	if err == nil {
+		fmt.Fprintf(s.Stdout(), "\n(no source in the session: %s is compiled; go doc -src shows it)\n", sym)
+	}
+	return err
+}
+
+// declSource finds the latest declaration of a function, method (T.M) or
+// type that a cell made.
+func (s *Session) declSource(sym string) (string, bool) {
+	recv, name, isMethod := strings.Cut(sym, ".")
+	if !isMethod {
+		name = sym
+	}
+	for i := len(s.cells) - 1; i >= 0; i-- {
+		c := s.cells[i]
+		if c.Error != "" || isMagic(c.Input) {
+			continue
+		}
+		for _, u := range scan(c.Input).units {
+			f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+u.text, parser.SkipObjectResolution)
+			if err != nil {
+				continue
+			}
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					if d.Name.Name != name || (d.Recv == nil) == isMethod {
+						continue
+					}
+					if isMethod && (len(d.Recv.List) != 1 || recvName(d.Recv.List[0].Type) != recv) {
+						continue
+					}
+					return u.text, true
+				case *ast.GenDecl:
+					for _, sp := range d.Specs {
+						if ts, ok := sp.(*ast.TypeSpec); ok && !isMethod && ts.Name.Name == name {
+							return u.text, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return "", false
 }

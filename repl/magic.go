@@ -63,7 +63,31 @@ func (s *Session) runMagic(ctx context.Context, src string) error {
 	if !ok {
 		return fmt.Errorf("unknown magic :%s (:help lists them)", name)
 	}
+	if !m.Code {
+		args = stripComment(args)
+	}
 	return m.Run(ctx, s, args)
+}
+
+// stripComment cuts a trailing // comment off a magic's arguments
+// (":play west  // into the forest"): a // at the start or after a blank,
+// outside a quoted string. A magic whose argument is Go code leaves its
+// comments to the interpreter.
+func stripComment(args string) string {
+	quote := rune(0)
+	for i, r := range args {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '"' || r == '`' || r == '\'':
+			quote = r
+		case strings.HasPrefix(args[i:], "//") && (i == 0 || args[i-1] == ' ' || args[i-1] == '\t'):
+			return strings.TrimSpace(args[:i])
+		}
+	}
+	return args
 }
 
 // builtinMagics are the magics every session has.
@@ -74,11 +98,11 @@ func builtinMagics() map[string]Magic {
 		{Name: "who", Help: "the session's variables, functions, types and imports", Run: magicWho},
 		{Name: "type", Usage: "EXPR", Help: "the type of an expression's value", Code: true, Run: magicType},
 		{Name: "table", Usage: "[--md|--csv] EXPR", Help: "a slice, map or struct as a table (Markdown or CSV with a flag)", Code: true, Run: magicTable},
-		{Name: "time", Usage: "CODE", Help: "run code as a cell and say how long it took", Code: true, Run: magicTime},
+		{Name: "time", Usage: "CODE", Help: "run code, or a magic, as a cell and say how long it took", Code: true, Run: magicTime},
 		{Name: "load", Usage: "FILE.go|FILE.md", Help: "evaluate a file's declarations in the session (func main is not run); a notebook's cells in turn", Run: magicLoad},
 		{Name: "run", Usage: "FILE.go [ARGS]", Help: "run a script's main, as grue run does, apart from the session", Run: magicRun},
 		{Name: "history", Help: "the cells so far, numbered", Run: magicHistory},
-		{Name: "save", Usage: "FILE.md", Help: "save the session as a notebook: each cell and its output, re-runnable with grue run FILE.md", Run: magicSave},
+		{Name: "save", Usage: "FILE.md", Help: "save the session as a notebook: each cell that succeeded since the last :reset, and its output, re-runnable with grue run FILE.md", Run: magicSave},
 		{Name: "reset", Help: "start afresh: a new interpreter, and what the session sets up at the start; cells are kept for :save", Run: magicReset},
 		{Name: "quit", Help: "leave (Ctrl-D does too)", Run: func(context.Context, *Session, string) error { return ErrQuit }},
 	}
@@ -261,7 +285,12 @@ func magicTime(ctx context.Context, s *Session, args string) error {
 		return fmt.Errorf("usage: :time CODE")
 	}
 	start := time.Now()
-	_, err := s.eval(ctx, args, "", true)
+	var err error
+	if isMagic(args) {
+		err = s.runMagic(ctx, args) // :time :step 3
+	} else {
+		_, err = s.eval(ctx, args, "", true)
+	}
 	d := time.Since(start)
 	fmt.Fprintf(s.Stdout(), "time: %s\n", roundDuration(d))
 	return err
@@ -369,19 +398,31 @@ func magicSave(ctx context.Context, s *Session, args string) error {
 	if args == "" {
 		return fmt.Errorf("usage: :save FILE.md")
 	}
-	cells := s.Cells()
-	var keep []Cell
-	for _, c := range cells {
-		if name, _ := splitMagic(c.Input); isMagic(c.Input) && (name == "save" || name == "history" || name == "quit") {
-			continue
-		}
-		keep = append(keep, c)
-	}
+	keep := savedCells(s.Cells())
 	if err := os.WriteFile(args, []byte(Notebook(keep, s.Banner())), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Stdout(), "saved %d cells to %s\n", len(keep), args)
 	return nil
+}
+
+// savedCells are the cells that a notebook keeps: those that succeeded
+// since the last :reset, but for the magics that look at the session
+// rather than act (:save, :history, :quit). A notebook so saved runs again.
+func savedCells(cells []Cell) []Cell {
+	var keep []Cell
+	for _, c := range cells {
+		name, _ := splitMagic(c.Input)
+		magic := isMagic(c.Input)
+		switch {
+		case magic && name == "reset" && c.Error == "":
+			keep = nil
+		case c.Error != "", magic && (name == "save" || name == "history" || name == "quit" || name == "reset"):
+		default:
+			keep = append(keep, c)
+		}
+	}
+	return keep
 }
 
 // synopsis is the first sentence of a doc comment.

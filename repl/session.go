@@ -205,7 +205,7 @@ func (s *Session) reset() error {
 	if err != nil {
 		return err
 	}
-	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack}}); err != nil {
+	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack, "Clear": reflect.ValueOf(clearValue)}}); err != nil {
 		return err
 	}
 	s.in = i
@@ -358,7 +358,9 @@ func (s *Session) Eval(ctx context.Context, src string) (Result, error) {
 		vals []reflect.Value
 		err  error
 	)
-	if isMagic(src) {
+	if sym, source, ok := parseHelpQuery(src); ok {
+		err = s.helpFor(ctx, sym, source)
+	} else if isMagic(src) {
 		err = s.runMagic(ctx, src)
 	} else {
 		vals, err = s.eval(ctx, src, "", true)
@@ -497,6 +499,9 @@ func (s *Session) Declared() map[string]string {
 // Complete); a magic is whole on its first line, unless its argument is Go
 // code that goes on.
 func (s *Session) Complete(src string) bool {
+	if _, _, ok := parseHelpQuery(src); ok {
+		return true
+	}
 	if isMagic(src) {
 		name, args := splitMagic(src)
 		if m, ok := s.magics[name]; ok && m.Code {

@@ -52,7 +52,11 @@ const (
 // an expression it returns its values and true.
 func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect.Value, bool, error) {
 	loc := s.source(label)
+	u.text = s.rangeInts(ctx, u.text)
 	body := strings.Repeat("\n", u.line) + u.text // the unit on its own line, below the wrapper's
+	if d, ok := splitDecl(u); ok {
+		return nil, false, s.evalDecl(ctx, u, d, loc)
+	}
 	switch s.classify(u) {
 	case importUnit:
 		return nil, false, s.evalImports(ctx, u, loc)
@@ -210,6 +214,12 @@ func (s *Session) evalRetry(ctx context.Context, src string, u unit, loc source)
 		var e *Error
 		if err == nil || tries == 3 || !errors.As(err, &e) || !e.compile {
 			return res, err
+		}
+		if name := missingBuiltin(e); name != "" {
+			if !s.declareBuiltin(ctx, name) {
+				return res, err
+			}
+			continue
 		}
 		m := undefinedName.FindStringSubmatch(e.Msg)
 		if m == nil {
