@@ -222,6 +222,9 @@ func (g *Game) Step(action string) (StepResult, error) {
 	prev := g.Score()
 	_, from := g.Location()
 	out, err := g.m.Step(action)
+	if err == nil {
+		out, err = g.answerFilePrompts(out)
+	}
 	if err != nil {
 		// Leave the game as it was before the failed command.
 		if rerr := g.Restore(before); rerr != nil {
@@ -244,6 +247,30 @@ func (g *Game) Step(action string) (StepResult, error) {
 		Victory:     g.victory,
 		Info:        g.Info(),
 	}, nil
+}
+
+// answerFilePrompts answers the file-name prompt of the game's own save
+// and restore commands with the default name (and "yes" to "Overwrite
+// existing file?"), so that typing save or restore uses the game's one
+// in-memory save slot and play goes on, instead of leaving the machine
+// waiting for a file name that the next command would be taken for. The
+// prompts and the game's answer are all in the returned text.
+func (g *Game) answerFilePrompts(out string) (string, error) {
+	for i := 0; i < 4 && g.m.State() == zmachine.WaitFile; i++ {
+		answer := ""
+		if strings.HasSuffix(strings.TrimSpace(out), "Overwrite existing file?") {
+			answer = "yes"
+		}
+		more, err := g.m.Step(answer)
+		if err != nil {
+			return out, err
+		}
+		out += answer + "\n" + more
+	}
+	if st := g.m.State(); st == zmachine.WaitFile {
+		return out, fmt.Errorf("the game keeps asking for a file name")
+	}
+	return out, nil
 }
 
 // judge decides from a reply and the machine whether the game is over and
