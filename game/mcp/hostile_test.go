@@ -409,3 +409,26 @@ func TestStdioCallBeforeInitialize(t *testing.T) {
 		t.Errorf("the refused call was played: %v", res)
 	}
 }
+
+// TestHaltedGameSaysDone: once the story quits, every later play_action
+// is refused with structured content that says done, so a client that
+// missed the end (or reads only structured content) stops.
+func TestHaltedGameSaysDone(t *testing.T) {
+	c, err := NewInProcessClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	call(t, c, "play_action", map[string]any{"action": "quit"})
+	if r := call(t, c, "play_action", map[string]any{"action": "y"}); !r.Bool("done") {
+		t.Fatalf("after quitting: %+v, want done", r)
+	}
+	for range 2 {
+		r := call(t, c, "play_action", map[string]any{"action": "look"})
+		if !r.IsError || !r.Bool("done") {
+			t.Errorf("play_action after the halt: %+v, want an error saying done", r)
+		}
+	}
+	if r := call(t, c, "memory", nil); !r.Bool("done") {
+		t.Errorf("memory after the halt: %+v", r)
+	}
+}

@@ -339,7 +339,7 @@ func (ss *session) structured(reward int) map[string]any {
 		"max_score":   float64(maxScore(g)),
 		"moves":       float64(g.Moves()),
 		"reward":      float64(reward),
-		"done":        g.Done(),
+		"done":        g.Done() || g.Machine().Halted(),
 		"victory":     g.Victory(),
 		"location":    loc,
 	}
@@ -433,9 +433,13 @@ func (s *Server) playAction(ctx context.Context, ss *session, req mcpgo.CallTool
 		return toolError("play_action takes one command: the action must not contain a newline")
 	}
 	g := ss.g
-	if g.Done() {
-		return toolError("The game is over (score %d of %d). Use reset_game to play again, or undo or restore_state to go back.",
-			g.Score(), maxScore(g))
+	if g.Done() || g.Machine().Halted() {
+		// The structured content says done, so that a client which
+		// missed the end (or ignores the text) stops here.
+		res := ss.result(fmt.Sprintf("The game is over (score %d of %d). Use reset_game to play again, or undo or restore_state to go back.",
+			g.Score(), maxScore(g)), 0, nil)
+		res.IsError = true
+		return res
 	}
 	r, err := g.Step(action)
 	if err != nil {
