@@ -188,11 +188,11 @@ func TestHTTPBodyLimit(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	const big = 20 << 20
+	const prefix = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"`
 	body := func() io.Reader {
-		return io.MultiReader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"`),
-			io.LimitReader(zeros{}, big))
+		return io.MultiReader(strings.NewReader(prefix), io.LimitReader(zeros{}, big))
 	}
-	if code, _ := post(t, url, body(), big+60, nil); code != http.StatusRequestEntityTooLarge {
+	if code, _ := post(t, url, body(), int64(len(prefix))+big, nil); code != http.StatusRequestEntityTooLarge {
 		t.Errorf("20 MB body with its length: status %d, want 413", code)
 	}
 	if code, _ := post(t, url, body(), -1, nil); code < 400 {
