@@ -18,6 +18,7 @@ func init() {
 		"Directions":       reflect.ValueOf(&game.Directions).Elem(),
 		"ErrNoUndo":        reflect.ValueOf(&game.ErrNoUndo).Elem(),
 		"Find":             reflect.ValueOf(game.Find),
+		"GameUndoSlots":    reflect.ValueOf(game.GameUndoSlots),
 		"Games":            reflect.ValueOf(game.Games),
 		"GamesEnv":         reflect.ValueOf(constant.MakeFromLiteral("\"GRUE_GAMES\"", token.STRING, 0)),
 		"LoadStory":        reflect.ValueOf(game.LoadStory),

@@ -85,6 +85,7 @@ type options struct {
 	seed      int64
 	width     int
 	undoDepth int
+	undoSlots int
 }
 
 // Seed sets the seed of the game's random numbers, as `dfrotz -s n` does.
@@ -97,6 +98,13 @@ func Width(n int) Option { return func(o *options) { o.width = n } }
 // UndoDepth sets how many steps Undo can go back (default 1000; a negative
 // number disables Undo).
 func UndoDepth(n int) Option { return func(o *options) { o.undoDepth = n } }
+
+// GameUndoSlots sets how many states the story's own undo command keeps
+// (the Z-machine's save_undo; default 500, as Frotz). Each is a copy of
+// the game's dynamic memory, and Inform games save one every turn, so a
+// server running many games bounds it; a negative number disables the
+// story's undo.
+func GameUndoSlots(n int) Option { return func(o *options) { o.undoSlots = n } }
 
 // DefaultUndoDepth is how many steps Undo can go back unless UndoDepth says
 // otherwise.
@@ -176,7 +184,7 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 }
 
 func (g *Game) newMachine() (*zmachine.Machine, error) {
-	m, err := zmachine.New(g.story, zmachine.Options{Seed: g.opts.seed, Width: g.opts.width, Name: g.name})
+	m, err := zmachine.New(g.story, zmachine.Options{Seed: g.opts.seed, Width: g.opts.width, Name: g.name, UndoSlots: g.opts.undoSlots})
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", g.name, err)
 	}

@@ -297,9 +297,15 @@ func (ss *session) start(g *game.Game) {
 	ss.saves = map[string]*game.State{}
 }
 
+// gameUndoSlots is how many turns the story's own undo command can take
+// back in a served game.
+const gameUndoSlots = 8
+
 // newGame starts a game of ls with seed.
 func (s *Server) newGame(ls loadedStory, seed int64) (*game.Game, error) {
-	return game.New(ls.story, ls.name, game.Seed(seed), game.UndoDepth(s.cfg.undoDepth))
+	// The story's own undo command needs a few states, not Frotz's 500:
+	// each is a copy of dynamic memory, kept for every session.
+	return game.New(ls.story, ls.name, game.Seed(seed), game.UndoDepth(s.cfg.undoDepth), game.GameUndoSlots(gameUndoSlots))
 }
 
 // open starts the game target (what resolve returned) with seed.
