@@ -81,7 +81,7 @@ func TestReaperDoesNotWaitForStuckSession(t *testing.T) {
 	defer s.Close()
 	s.HTTPHandler(20 * time.Millisecond) // starts the reaper
 	ctxOf := func(id string) context.Context {
-		return context.WithValue(context.WithValue(context.Background(), httpKey{}, true), sessionKey{}, id)
+		return context.WithValue(context.Background(), sessionKey{}, id)
 	}
 	stuck, other := s.ids.Generate(), s.ids.Generate()
 	ss, err := s.session(ctxOf(stuck)) // locked, as by a tool call that never ends

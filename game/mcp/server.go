@@ -9,6 +9,7 @@ import (
 	"log"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -143,8 +144,8 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 		o(&cfg)
 	}
 	if cfg.maxSessions <= 0 || cfg.maxBody <= 0 || cfg.undoDepth < 0 || cfg.maxLine <= 0 {
-		return nil, fmt.Errorf("grue serve: max sessions (%d) and max body (%d) must be positive, undo depth (%d) not negative",
-			cfg.maxSessions, cfg.maxBody, cfg.undoDepth)
+		return nil, fmt.Errorf("game server: max sessions (%d), max body (%d) and max line (%d) must be positive, undo depth (%d) not negative",
+			cfg.maxSessions, cfg.maxBody, cfg.maxLine, cfg.undoDepth)
 	}
 	s := &Server{
 		cfg:      cfg,
@@ -196,20 +197,17 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-// httpKey marks the context of a request that came over HTTP.
-type httpKey struct{}
-
 // HTTPHandler serves the streamable HTTP transport at /mcp. Session IDs are
 // issued on initialize and checked on every later request (an unknown or
 // ended one gets 404); a session idle for longer than idle (when idle > 0)
-// is ended and its game dropped.
+// is ended and its game dropped. Every request first passes the server's
+// guards: Origin (403), token (401), body size (413) and, for a new
+// session, the session cap (503); see [WithToken], [WithAllowedOrigins],
+// [WithMaxBody] and [WithMaxSessions].
 func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
 	opts := []server.StreamableHTTPOption{
 		server.WithEndpointPath("/mcp"),
 		server.WithSessionIdManager(s.ids),
-		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
-			return context.WithValue(ctx, httpKey{}, true)
-		}),
 	}
 	if idle > 0 {
 		opts = append(opts, server.WithSessionIdleTTL(idle))
@@ -602,6 +600,9 @@ func (s *Server) listGames(ctx context.Context, ss *session, req mcpgo.CallToolR
 			continue
 		}
 		list = append(list, entry{f.Name, f.Title})
+	}
+	if !slices.ContainsFunc(list, func(e entry) bool { return strings.EqualFold(e.name, s.first.name) }) {
+		list = append(list, entry{s.first.name, "the game this server was started with"})
 	}
 	var b strings.Builder
 	b.WriteString("Available games:")
