@@ -62,10 +62,10 @@ func procStatus(pid int, field string) int {
 // whatever is left. It reports requests per second and the server
 // process's peak memory (VmHWM), and checks that no call failed, that
 // peak memory stayed under 1 GiB and that a new client is still answered
-// at the end. Skipped with -short.
+// at the end. Skipped with -short and under -race.
 func TestLoadHTTP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test: run without -short")
+	if testing.Short() || raceEnabled {
+		t.Skip("load test: run without -short and without -race (its figures mean nothing under the race detector)")
 	}
 	sessions, moves := envInt("GRUE_LOAD_SESSIONS", 200), envInt("GRUE_LOAD_MOVES", 1000)
 	limit := time.Duration(envInt("GRUE_LOAD_SECONDS", 60)) * time.Second
