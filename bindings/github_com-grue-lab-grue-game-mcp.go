@@ -12,14 +12,28 @@ import (
 func load6_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/game/mcp/mcp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"DefaultMaxBody":     reflect.ValueOf(constant.MakeFromLiteral("1048576", token.INT, 0)),
+		"DefaultMaxLine":     reflect.ValueOf(constant.MakeFromLiteral("4194304", token.INT, 0)),
+		"DefaultMaxSessions": reflect.ValueOf(constant.MakeFromLiteral("1000", token.INT, 0)),
+		"DefaultStoryCache":  reflect.ValueOf(constant.MakeFromLiteral("16", token.INT, 0)),
+		"DefaultUndoDepth":   reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
+		"IsLoopbackHost":     reflect.ValueOf(mcp.IsLoopbackHost),
 		"NewHTTPClient":      reflect.ValueOf(mcp.NewHTTPClient),
 		"NewInProcessClient": reflect.ValueOf(mcp.NewInProcessClient),
 		"NewServer":          reflect.ValueOf(mcp.NewServer),
 		"NewStdioClient":     reflect.ValueOf(mcp.NewStdioClient),
+		"NewToken":           reflect.ValueOf(mcp.NewToken),
 		"ServerName":         reflect.ValueOf(constant.MakeFromLiteral("\"grue\"", token.STRING, 0)),
+		"TokenEnv":           reflect.ValueOf(constant.MakeFromLiteral("\"GRUE_SERVE_TOKEN\"", token.STRING, 0)),
 		"ToolNames":          reflect.ValueOf(mcp.ToolNames),
+		"WithAllowedOrigins": reflect.ValueOf(mcp.WithAllowedOrigins),
 		"WithGame":           reflect.ValueOf(mcp.WithGame),
+		"WithMaxBody":        reflect.ValueOf(mcp.WithMaxBody),
+		"WithMaxLine":        reflect.ValueOf(mcp.WithMaxLine),
+		"WithMaxSessions":    reflect.ValueOf(mcp.WithMaxSessions),
 		"WithSeed":           reflect.ValueOf(mcp.WithSeed),
+		"WithToken":          reflect.ValueOf(mcp.WithToken),
+		"WithUndoDepth":      reflect.ValueOf(mcp.WithUndoDepth),
 		"WithVersion":        reflect.ValueOf(mcp.WithVersion),
 
 		// type definitions

@@ -10,6 +10,7 @@ import (
 
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
 // Entry holds what grue knows about one story file, recognised by its header
@@ -285,11 +286,29 @@ func storyName(path string) string {
 	return base
 }
 
-// loadStory reads and loads the story file at path.
-func loadStory(path string) (*zmachine.Story, error) {
-	data, err := os.ReadFile(path)
+// MaxStorySize is the largest story file grue reads: 512 KiB, the most a
+// Z-machine story can hold (version 8). Anything larger is not a story,
+// and reading it whole (a device such as /dev/zero, a huge file) would
+// only exhaust memory.
+const MaxStorySize = 512 << 10
+
+// ReadStoryFile reads the story file at path without trusting it: only a
+// regular file of at most [MaxStorySize] bytes is read (see
+// [boundedfile.ReadFile]); a named pipe, a device or a directory is
+// refused without blocking or reading a byte.
+func ReadStoryFile(path string) ([]byte, error) {
+	data, err := boundedfile.ReadFile(path, MaxStorySize)
 	if err != nil {
 		return nil, fmt.Errorf("reading story: %w", err)
+	}
+	return data, nil
+}
+
+// loadStory reads and loads the story file at path.
+func loadStory(path string) (*zmachine.Story, error) {
+	data, err := ReadStoryFile(path)
+	if err != nil {
+		return nil, err
 	}
 	story, err := zmachine.Load(data)
 	if err != nil {

@@ -101,6 +101,7 @@ type options struct {
 	seed      int64
 	width     int
 	undoDepth int
+	undoSlots int
 }
 
 // Seed sets the seed of the game's random numbers, as `dfrotz -s n` does.
@@ -113,6 +114,13 @@ func Width(n int) Option { return func(o *options) { o.width = n } }
 // UndoDepth sets how many steps Undo can go back (default 1000; a negative
 // number disables Undo).
 func UndoDepth(n int) Option { return func(o *options) { o.undoDepth = n } }
+
+// GameUndoSlots sets how many states the story's own undo command keeps
+// (the Z-machine's save_undo; default 500, as Frotz). Each is a copy of
+// the game's dynamic memory, and Inform games save one every turn, so a
+// server running many games bounds it; a negative number disables the
+// story's undo.
+func GameUndoSlots(n int) Option { return func(o *options) { o.undoSlots = n } }
 
 // DefaultUndoDepth is how many steps Undo can go back unless UndoDepth says
 // otherwise.
@@ -194,7 +202,7 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 }
 
 func (g *Game) newMachine() (*zmachine.Machine, error) {
-	m, err := zmachine.New(g.story, zmachine.Options{Seed: g.opts.seed, Width: g.opts.width, Name: g.name})
+	m, err := zmachine.New(g.story, zmachine.Options{Seed: g.opts.seed, Width: g.opts.width, Name: g.name, UndoSlots: g.opts.undoSlots})
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", g.name, err)
 	}
@@ -243,6 +251,9 @@ func (g *Game) Step(action string) (StepResult, error) {
 	prev := g.Score()
 	_, from := g.Location()
 	out, err := g.m.Step(action)
+	if err == nil {
+		out, err = g.answerFilePrompts(out)
+	}
 	if err != nil {
 		// Leave the game as it was before the failed command.
 		if rerr := g.Restore(before); rerr != nil {
@@ -271,6 +282,30 @@ func (g *Game) Step(action string) (StepResult, error) {
 		Victory:     g.victory,
 		Info:        g.Info(),
 	}, nil
+}
+
+// answerFilePrompts answers the file-name prompt of the game's own save
+// and restore commands with the default name (and "yes" to "Overwrite
+// existing file?"), so that typing save or restore uses the game's one
+// in-memory save slot and play goes on, instead of leaving the machine
+// waiting for a file name that the next command would be taken for. The
+// prompts and the game's answer are all in the returned text.
+func (g *Game) answerFilePrompts(out string) (string, error) {
+	for i := 0; i < 4 && g.m.State() == zmachine.WaitFile; i++ {
+		answer := ""
+		if strings.HasSuffix(strings.TrimSpace(out), "Overwrite existing file?") {
+			answer = "yes"
+		}
+		more, err := g.m.Step(answer)
+		if err != nil {
+			return out, err
+		}
+		out += answer + "\n" + more
+	}
+	if st := g.m.State(); st == zmachine.WaitFile {
+		return out, fmt.Errorf("the game keeps asking for a file name")
+	}
+	return out, nil
 }
 
 // judge decides from a reply and the machine whether the game is over and

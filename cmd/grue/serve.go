@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
@@ -22,6 +24,16 @@ type serveOptions struct {
 	seed int64
 	http string
 	idle time.Duration
+
+	token         string
+	origins       []string
+	maxBody       int64
+	maxSessions   int
+	undoDepth     int
+	maxLine       int
+	readTimeout   time.Duration
+	headerTimeout time.Duration
+	connIdle      time.Duration
 }
 
 func newServeCmd() *cobra.Command {
@@ -43,7 +55,15 @@ random numbers are seeded with --seed.
 By default grue serves one session over stdin and stdout, as MCP clients
 such as Claude Desktop and the MCP Inspector start it. With --http ADDR it
 serves streamable HTTP at http://ADDR/mcp to any number of sessions, and
-ends a session (and its game) after --idle without a request.`,
+ends a session (and its game) after --idle without a request.
+
+Over HTTP a browser page may call the server only from this machine's own
+origins (localhost, 127.0.0.1, [::1]) or those named with --allow-origin;
+any other Origin gets 403 (DNS rebinding). Bound to an address other than
+loopback, every request must carry a bearer token (Authorization: Bearer
+TOKEN): --token, else $GRUE_SERVE_TOKEN, else one generated and printed at
+start. Request bodies, live sessions, undo history and stdio lines are
+capped, and slow connections time out; see docs/security.md.`,
 		Example: `  grue serve
   grue serve --game zork1 --seed 12
   grue serve --http 127.0.0.1:8080 --idle 10m`,
@@ -57,14 +77,37 @@ ends a session (and its game) after --idle without a request.`,
 	f.Int64Var(&o.seed, "seed", 1, "seed of the game's random numbers, as dfrotz -s N")
 	f.StringVar(&o.http, "http", "", "serve streamable HTTP at http://ADDR/mcp instead of stdio")
 	f.DurationVar(&o.idle, "idle", 30*time.Minute, "end an HTTP session idle for this long (0: never)")
+	f.StringVar(&o.token, "token", "", "bearer token every HTTP request must carry (default $"+mcp.TokenEnv+"; generated off loopback)")
+	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin allowed besides this machine's (https://app.example); repeatable")
+	f.Int64Var(&o.maxBody, "max-body", mcp.DefaultMaxBody, "largest HTTP request body in bytes (larger: 413)")
+	f.IntVar(&o.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "most live HTTP sessions (more: 503)")
+	f.IntVar(&o.undoDepth, "undo-depth", mcp.DefaultUndoDepth, "moves undo can take back in each session")
+	f.IntVar(&o.maxLine, "max-line", mcp.DefaultMaxLine, "longest stdio message in bytes")
+	f.DurationVar(&o.readTimeout, "read-timeout", 30*time.Second, "time to read a whole HTTP request")
+	f.DurationVar(&o.headerTimeout, "header-timeout", 10*time.Second, "time to read an HTTP request's headers")
+	f.DurationVar(&o.connIdle, "conn-idle-timeout", 2*time.Minute, "close a keep-alive connection idle for this long")
 	return cmd
 }
 
 func (o *serveOptions) serve(cmd *cobra.Command) error {
-	if o.idle < 0 {
-		return usageError{fmt.Errorf("--idle must not be negative")}
+	if o.idle < 0 || o.readTimeout < 0 || o.headerTimeout < 0 || o.connIdle < 0 {
+		return usageError{fmt.Errorf("--idle and the timeouts must not be negative")}
 	}
-	srv, err := mcp.NewServer(mcp.WithGame(o.game), mcp.WithSeed(o.seed), mcp.WithVersion(Version()))
+	if o.maxBody <= 0 || o.maxSessions <= 0 || o.maxLine <= 0 || o.undoDepth < 0 {
+		return usageError{fmt.Errorf("--max-body, --max-sessions and --max-line must be positive, --undo-depth not negative")}
+	}
+	if o.token == "" {
+		o.token = os.Getenv(mcp.TokenEnv)
+	}
+	var ln net.Listener
+	if o.http != "" {
+		var err error
+		if ln, err = net.Listen("tcp", o.http); err != nil {
+			return err
+		}
+		defer ln.Close()
+	}
+	srv, err := o.newServer(ln, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -74,11 +117,7 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 	if o.http == "" {
 		return srv.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
-	ln, err := net.Listen("tcp", o.http)
-	if err != nil {
-		return err
-	}
-	hs := &http.Server{Handler: srv.HTTPHandler(o.idle), ReadHeaderTimeout: 10 * time.Second}
+	hs := o.httpServer(srv)
 	fmt.Fprintf(cmd.ErrOrStderr(), "grue serve: MCP over HTTP at http://%s/mcp\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -93,4 +132,30 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 		return err
 	}
 	return nil
+}
+
+// loopback reports whether addr is on this machine's loopback only.
+func loopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
+// newServer makes the game server of the flags. Listening on ln beyond
+// loopback with no token given, it generates one and prints it on errOut
+// (the only place a token is ever written).
+func (o *serveOptions) newServer(ln net.Listener, errOut io.Writer) (*mcp.Server, error) {
+	if o.token == "" && ln != nil && !loopback(ln.Addr()) {
+		o.token = mcp.NewToken()
+		fmt.Fprintf(errOut, "grue serve: listening beyond this machine, so clients need a token: set %s=%s (or send Authorization: Bearer TOKEN)\n", mcp.TokenEnv, o.token)
+	}
+	return mcp.NewServer(mcp.WithGame(o.game), mcp.WithSeed(o.seed), mcp.WithVersion(Version()),
+		mcp.WithToken(o.token), mcp.WithAllowedOrigins(o.origins...), mcp.WithMaxBody(o.maxBody),
+		mcp.WithMaxSessions(o.maxSessions), mcp.WithUndoDepth(o.undoDepth), mcp.WithMaxLine(o.maxLine))
+}
+
+// httpServer is the HTTP server of srv with the flags' timeouts. There is
+// no write timeout: an SSE stream may stay open as long as its session.
+func (o *serveOptions) httpServer(srv *mcp.Server) *http.Server {
+	return &http.Server{Handler: srv.HTTPHandler(o.idle), ReadTimeout: o.readTimeout,
+		ReadHeaderTimeout: o.headerTimeout, IdleTimeout: o.connIdle, MaxHeaderBytes: 64 << 10}
 }

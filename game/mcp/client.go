@@ -75,10 +75,21 @@ func NewInProcessClient(opts ...ServerOption) (*Client, error) {
 	return &Client{srv: srv, id: "inprocess"}, nil
 }
 
+// TokenEnv names the environment variable that holds the bearer token of
+// grue serve --http: the server reads it when --token is not given, and
+// [NewHTTPClient] sends it.
+const TokenEnv = "GRUE_SERVE_TOKEN"
+
 // NewHTTPClient connects to the streamable HTTP MCP server at url (for grue
-// serve --http ADDR: http://ADDR/mcp) and initializes a session.
+// serve --http ADDR: http://ADDR/mcp) and initializes a session. When the
+// GRUE_SERVE_TOKEN environment variable is set, every request carries it
+// as a bearer token.
 func NewHTTPClient(ctx context.Context, url string) (*Client, error) {
-	c, err := mcpclient.NewStreamableHttpClient(url)
+	var opts []transport.StreamableHTTPCOption
+	if tok := os.Getenv(TokenEnv); tok != "" {
+		opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
+	}
+	c, err := mcpclient.NewStreamableHttpClient(url, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("MCP client for %s: %w", url, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"log"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -36,9 +37,16 @@ const ServerName = "grue"
 type ServerOption func(*serverConfig)
 
 type serverConfig struct {
-	game    string
-	seed    int64
-	version string
+	game        string
+	seed        int64
+	version     string
+	undoDepth   int
+	maxSessions int
+	maxBody     int64
+	token       string
+	origins     []string
+	cacheSize   int
+	maxLine     int
 }
 
 // WithGame sets the game every new session starts with: a name or path as
@@ -54,6 +62,30 @@ func WithSeed(n int64) ServerOption { return func(c *serverConfig) { c.seed = n 
 // WithVersion sets the version the server reports (default "dev").
 func WithVersion(v string) ServerOption { return func(c *serverConfig) { c.version = v } }
 
+// WithUndoDepth sets how many play_action steps undo can take back in each
+// session (default [DefaultUndoDepth]): each costs a copy of the game's
+// dynamic memory, so this bounds a session's undo history.
+func WithUndoDepth(n int) ServerOption { return func(c *serverConfig) { c.undoDepth = n } }
+
+// WithMaxSessions caps the live HTTP sessions (default
+// [DefaultMaxSessions]); an initialize beyond it gets 503.
+func WithMaxSessions(n int) ServerOption { return func(c *serverConfig) { c.maxSessions = n } }
+
+// WithMaxBody caps the bytes of an HTTP request body (default
+// [DefaultMaxBody]); a larger one gets 413.
+func WithMaxBody(n int64) ServerOption { return func(c *serverConfig) { c.maxBody = n } }
+
+// WithToken makes every HTTP request carry "Authorization: Bearer token";
+// others get 401. "" (the default) asks for none.
+func WithToken(token string) ServerOption { return func(c *serverConfig) { c.token = token } }
+
+// WithAllowedOrigins allows browser pages of these origins
+// ("https://app.example") to call the HTTP server, besides pages served
+// from this machine; any other Origin gets 403.
+func WithAllowedOrigins(origins ...string) ServerOption {
+	return func(c *serverConfig) { c.origins = append(c.origins, origins...) }
+}
+
 // Server is grue's MCP game server. Each MCP session (the one stdio
 // session, each HTTP session, each in-process client) gets its own game,
 // started on the session's first tool call.
@@ -62,24 +94,26 @@ type Server struct {
 	mcp      *server.MCPServer
 	handlers map[string]server.ToolHandlerFunc
 
+	first loadedStory // the story every session starts with
+	ids   *sessionIDs // HTTP session IDs
+
 	mu       sync.Mutex
 	sessions map[string]*session
-	stories  map[string]loadedStory // loaded stories by name or path
+	stories  *storyCache // other stories reset_game loaded
 	closed   chan struct{}
 	stopOnce sync.Once
-	ids      *server.InsecureStatefulSessionIdManager // HTTP session IDs
+	reaping  bool
 }
 
 // session is one MCP session's game and what the tools remember about it.
 type session struct {
-	mu       sync.Mutex
-	g        *game.Game
-	seed     int64
-	obs      string // the current observation: the intro or the last reply
-	history  []turn
-	saves    map[string]*game.State
-	lastUsed time.Time
-	reapable bool // an HTTP session, reaped when idle
+	mu      sync.Mutex
+	g       *game.Game
+	game    string // what reset_game reopens: the server's game, a name or a path it resolved
+	seed    int64
+	obs     string // the current observation: the intro or the last reply
+	history []turn
+	saves   map[string]*game.State
 }
 
 // loadedStory is a story loaded once and the name its games take.
@@ -103,17 +137,29 @@ const memoryTurns = 5
 
 // NewServer makes a server and checks that its game opens.
 func NewServer(opts ...ServerOption) (*Server, error) {
-	cfg := serverConfig{game: stories.DefaultName, seed: 1, version: "dev"}
+	cfg := serverConfig{game: stories.DefaultName, seed: 1, version: "dev",
+		undoDepth: DefaultUndoDepth, maxSessions: DefaultMaxSessions, maxBody: DefaultMaxBody,
+		cacheSize: DefaultStoryCache, maxLine: DefaultMaxLine}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.maxSessions <= 0 || cfg.maxBody <= 0 || cfg.undoDepth < 0 || cfg.maxLine <= 0 {
+		return nil, fmt.Errorf("game server: max sessions (%d), max body (%d) and max line (%d) must be positive, undo depth (%d) not negative",
+			cfg.maxSessions, cfg.maxBody, cfg.maxLine, cfg.undoDepth)
+	}
 	s := &Server{
 		cfg:      cfg,
+		ids:      newSessionIDs(),
 		sessions: map[string]*session{},
-		stories:  map[string]loadedStory{},
+		stories:  newStoryCache(cfg.cacheSize),
 		closed:   make(chan struct{}),
 	}
-	if _, err := s.open(cfg.game, cfg.seed); err != nil {
+	story, name, err := game.LoadStory(cfg.game)
+	if err != nil {
+		return nil, err
+	}
+	s.first = loadedStory{story: story, name: name}
+	if _, err := s.newGame(s.first, cfg.seed); err != nil {
 		return nil, err
 	}
 	hooks := &server.Hooks{}
@@ -151,52 +197,37 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-// ServeStdio serves one MCP session over in and out (newline-delimited
-// JSON-RPC) until in ends or ctx is cancelled.
-func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
-	std := server.NewStdioServer(s.mcp)
-	if errLog != nil {
-		std.SetErrorLogger(newLogger(errLog))
-	}
-	err := std.Listen(ctx, in, out)
-	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-		return nil
-	}
-	return err
-}
-
-// httpKey marks the context of a request that came over HTTP.
-type httpKey struct{}
-
 // HTTPHandler serves the streamable HTTP transport at /mcp. Session IDs are
 // issued on initialize and checked on every later request (an unknown or
 // ended one gets 404); a session idle for longer than idle (when idle > 0)
-// is ended and its game dropped.
+// is ended and its game dropped. Every request first passes the server's
+// guards: Origin (403), token (401), body size (413) and, for a new
+// session, the session cap (503); see [WithToken], [WithAllowedOrigins],
+// [WithMaxBody] and [WithMaxSessions].
 func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
-	s.mu.Lock()
-	if s.ids == nil {
-		s.ids = &server.InsecureStatefulSessionIdManager{}
-	}
-	s.mu.Unlock()
 	opts := []server.StreamableHTTPOption{
 		server.WithEndpointPath("/mcp"),
 		server.WithSessionIdManager(s.ids),
-		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
-			return context.WithValue(ctx, httpKey{}, true)
-		}),
 	}
 	if idle > 0 {
 		opts = append(opts, server.WithSessionIdleTTL(idle))
-		go s.reap(idle)
+		s.mu.Lock()
+		start := !s.reaping
+		s.reaping = true
+		s.mu.Unlock()
+		if start {
+			go s.reap(idle)
+		}
 	}
 	h := server.NewStreamableHTTPServer(s.mcp, opts...)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
+	mux.Handle("/mcp", s.guard(h))
 	return mux
 }
 
-// reap drops the games of HTTP sessions idle for longer than idle, until
-// Close.
+// reap ends the HTTP sessions idle for longer than idle and drops their
+// games, until Close. It never waits for a session's lock: a session stuck
+// in a tool call must not hold up the others.
 func (s *Server) reap(idle time.Duration) {
 	t := time.NewTicker(max(idle/4, 10*time.Millisecond))
 	defer t.Stop()
@@ -205,20 +236,10 @@ func (s *Server) reap(idle time.Duration) {
 		case <-s.closed:
 			return
 		case now := <-t.C:
-			s.mu.Lock()
-			for id, ss := range s.sessions {
-				ss.mu.Lock()
-				old := ss.reapable && now.Sub(ss.lastUsed) > idle
-				ss.mu.Unlock()
-				if old {
-					delete(s.sessions, id)
-					if s.ids != nil {
-						// Later requests in this session get 404.
-						s.ids.Terminate(id)
-					}
-				}
+			// Later requests in these sessions get 404.
+			for _, id := range s.ids.idle(now.Add(-idle)) {
+				s.drop(id)
 			}
-			s.mu.Unlock()
 		}
 	}
 }
@@ -250,15 +271,13 @@ func (s *Server) session(ctx context.Context) (*session, error) {
 	s.mu.Lock()
 	ss, ok := s.sessions[id]
 	if !ok {
-		ss = &session{seed: s.cfg.seed, saves: map[string]*game.State{}}
-		ss.reapable = ctx.Value(httpKey{}) != nil
+		ss = &session{seed: s.cfg.seed, game: s.cfg.game, saves: map[string]*game.State{}}
 		s.sessions[id] = ss
 	}
 	s.mu.Unlock()
 	ss.mu.Lock()
-	ss.lastUsed = time.Now()
 	if ss.g == nil {
-		g, err := s.open(s.cfg.game, s.cfg.seed)
+		g, err := s.newGame(s.first, s.cfg.seed)
 		if err != nil {
 			ss.mu.Unlock()
 			return nil, err
@@ -276,23 +295,27 @@ func (ss *session) start(g *game.Game) {
 	ss.saves = map[string]*game.State{}
 }
 
-// open starts the game nameOrPath with seed; the default story's name
-// gives the built-in story when no file of that name is found.
-func (s *Server) open(nameOrPath string, seed int64) (*game.Game, error) {
-	s.mu.Lock()
-	ls, ok := s.stories[nameOrPath]
-	s.mu.Unlock()
-	if !ok {
-		story, name, err := game.LoadStory(nameOrPath)
-		if err != nil {
-			return nil, err
-		}
-		ls = loadedStory{story: story, name: name}
-		s.mu.Lock()
-		s.stories[nameOrPath] = ls
-		s.mu.Unlock()
+// gameUndoSlots is how many turns the story's own undo command can take
+// back in a served game.
+const gameUndoSlots = 8
+
+// newGame starts a game of ls with seed.
+func (s *Server) newGame(ls loadedStory, seed int64) (*game.Game, error) {
+	// The story's own undo command needs a few states, not Frotz's 500:
+	// each is a copy of dynamic memory, kept for every session.
+	return game.New(ls.story, ls.name, game.Seed(seed), game.UndoDepth(s.cfg.undoDepth), game.GameUndoSlots(gameUndoSlots))
+}
+
+// open starts the game target (what resolve returned) with seed.
+func (s *Server) open(target string, seed int64) (*game.Game, error) {
+	if target == s.cfg.game {
+		return s.newGame(s.first, seed)
 	}
-	return game.New(ls.story, ls.name, game.Seed(seed))
+	ls, err := s.stories.load(target)
+	if err != nil {
+		return nil, err
+	}
+	return s.newGame(ls, seed)
 }
 
 // maxScore is the game's maximum score: the catalog's, or the default
@@ -320,7 +343,7 @@ func (ss *session) structured(reward int) map[string]any {
 		"max_score":   float64(maxScore(g)),
 		"moves":       float64(g.Moves()),
 		"reward":      float64(reward),
-		"done":        g.Done(),
+		"done":        g.Done() || g.Machine().Halted(),
 		"victory":     g.Victory(),
 		"location":    loc,
 	}
@@ -414,9 +437,13 @@ func (s *Server) playAction(ctx context.Context, ss *session, req mcpgo.CallTool
 		return toolError("play_action takes one command: the action must not contain a newline")
 	}
 	g := ss.g
-	if g.Done() {
-		return toolError("The game is over (score %d of %d). Use reset_game to play again, or undo or restore_state to go back.",
-			g.Score(), maxScore(g))
+	if g.Done() || g.Machine().Halted() {
+		// The structured content says done, so that a client which
+		// missed the end (or ignores the text) stops here.
+		res := ss.result(fmt.Sprintf("The game is over (score %d of %d). Use reset_game to play again, or undo or restore_state to go back.",
+			g.Score(), maxScore(g)), 0, nil)
+		res.IsError = true
+		return res
 	}
 	r, err := g.Step(action)
 	if err != nil {
@@ -543,9 +570,12 @@ func (s *Server) validActions(ctx context.Context, ss *session, req mcpgo.CallTo
 }
 
 func (s *Server) resetGame(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
-	name := strings.TrimSpace(req.GetString("game", ""))
-	if name == "" {
-		name = ss.g.Name()
+	target := ss.game
+	if name := strings.TrimSpace(req.GetString("game", "")); name != "" {
+		var err error
+		if target, err = s.resolve(name); err != nil {
+			return toolError("reset_game: %v. Use list_games to see the games there are.", err)
+		}
 	}
 	seed := ss.seed
 	if v, ok := req.GetArguments()["seed"]; ok && v != nil {
@@ -555,11 +585,11 @@ func (s *Server) resetGame(ctx context.Context, ss *session, req mcpgo.CallToolR
 		}
 		seed = n
 	}
-	g, err := s.open(name, seed)
+	g, err := s.open(target, seed)
 	if err != nil {
-		return toolError("reset_game: %v. Use list_games to see the games there are.", err)
+		return toolError("reset_game: %v", err)
 	}
-	ss.seed = seed
+	ss.seed, ss.game = seed, target
 	ss.start(g)
 	return ss.result(fmt.Sprintf("Game: %s\n\n%s", g.Name(), ss.obs), 0, nil)
 }
@@ -573,6 +603,9 @@ func (s *Server) listGames(ctx context.Context, ss *session, req mcpgo.CallToolR
 			continue
 		}
 		list = append(list, entry{f.Name, f.Title})
+	}
+	if !slices.ContainsFunc(list, func(e entry) bool { return strings.EqualFold(e.name, s.first.name) }) {
+		list = append(list, entry{s.first.name, "the game this server was started with"})
 	}
 	var b strings.Builder
 	b.WriteString("Available games:")
