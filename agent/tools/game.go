@@ -41,7 +41,7 @@ func (t *GameTool) Call(ctx context.Context, args map[string]any) (Result, error
 
 // GameTools returns the server's tools as Tools. With no names it returns
 // all of them, sorted by name; with names, those tools in that order (the
-// course's agent uses "play_action", "memory", "get_map", "inventory"),
+// earlier Python agent uses "play_action", "memory", "get_map", "inventory"),
 // and a name the server lacks is an error that lists the ones it has.
 func GameTools(ctx context.Context, c *mcp.Client, names ...string) ([]Tool, error) {
 	infos, err := c.ToolInfos(ctx)

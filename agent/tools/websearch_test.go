@@ -145,7 +145,9 @@ func TestWebSearchKeyNeverShown(t *testing.T) {
 func TestWebSearchFailures(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<html>hello</html>") })
-	mux.HandleFunc("/down", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "maintenance", http.StatusServiceUnavailable) })
+	mux.HandleFunc("/down", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "maintenance", http.StatusServiceUnavailable)
+	})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(5 * time.Second):

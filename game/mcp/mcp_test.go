@@ -146,7 +146,7 @@ func TestMCPWalkthroughHTTP(t *testing.T) {
 }
 
 // TestMCPTextFormats holds the text of play_action, inventory, memory and
-// get_map to the formats of DESIGN.md exactly.
+// get_map to the formats of the tool contract in docs/design.md exactly.
 func TestMCPTextFormats(t *testing.T) {
 	c, err := NewInProcessClient()
 	if err != nil {

@@ -23,9 +23,10 @@ import (
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
-// The MCP game server: the tools of DESIGN.md ("MCP tools") over
+// The MCP game server: the tools of the contract in docs/design.md over
 // mark3labs/mcp-go, one game per MCP session. Names and text formats follow
-// the course's server so that its agents can play grue's games; every result
+// the earlier Python agent's server so that its agents can play grue's
+// games; every result
 // also carries structured content for machine clients. Score, moves and the
 // end of the game always come from the engine, never from the client.
 
