@@ -3,12 +3,19 @@ package repl
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 // TestCellContext: each cell gets a live context, cancelled when the cell
 // is interrupted and not by the caller's context ending after the cell.
 func TestCellContext(t *testing.T) {
+	// In a bubble, synctest.Wait lets any goroutine the cancel starts run
+	// to its end before ctx is looked at.
+	synctest.Test(t, testCellContext)
+}
+
+func testCellContext(t *testing.T) {
 	var c cellContext
 	if c.Err() != nil || c.Done() != nil {
 		t.Fatal("before any cell, ctx is done")
@@ -32,7 +39,7 @@ func TestCellContext(t *testing.T) {
 	}
 	end()
 	cancel() // the terminal cancels each cell's context once it is over
-	time.Sleep(10 * time.Millisecond)
+	synctest.Wait()
 	if c.Err() != nil {
 		t.Error("ctx was cancelled after its cell ended normally: a goroutine the cell started would stop")
 	}

@@ -189,9 +189,12 @@ func TestInterrupt(t *testing.T) {
 		if d := time.Since(start); d > 5*time.Second {
 			t.Fatalf("the interrupt took %s", d)
 		}
-		time.Sleep(20 * time.Millisecond) // the loop's goroutine sees the interrupt
+		// Eval waited for the cell's goroutine to end: nothing is left
+		// running that could move n.
+		if s.lingering != nil {
+			t.Fatalf("Eval(%q) returned with the loop still running", src)
+		}
 		first := evalOK(t, s, "n")
-		time.Sleep(50 * time.Millisecond)
 		if again := evalOK(t, s, "n"); again != first || first == "0\n" {
 			t.Fatalf("after the interrupt n = %q then %q: want it moved, then stopped", first, again)
 		}

@@ -95,17 +95,25 @@ func running(marker string) []int {
 // few seconds, and kills it.
 func waitGone(t *testing.T, markers ...string) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.After(3 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	late := false
 	for _, m := range markers {
 		for pids := running(m); len(pids) > 0; pids = running(m) {
-			if time.Now().After(deadline) {
-				t.Errorf("a process with %q is still running: %v", m, pids)
-				for _, pid := range pids {
-					syscall.Kill(pid, syscall.SIGKILL)
+			if !late {
+				select {
+				case <-tick.C:
+				case <-deadline:
+					late = true // look once more, then give up
 				}
-				break
+				continue
 			}
-			time.Sleep(20 * time.Millisecond)
+			t.Errorf("a process with %q is still running: %v", m, pids)
+			for _, pid := range pids {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			break
 		}
 	}
 }

@@ -70,7 +70,6 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PATH", path)
 			env.Setenv("INTEROP", interop)
 			env.Setenv("STORIES", stories)
-			env.Setenv("PORT", strconv.Itoa(freePort(t)))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -86,12 +85,16 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"cmptranscript": cmpTranscript,
+			"servehttp":     serveHTTP,
 		},
 	})
 }
 
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago, for
-// a script that starts an HTTP server in the background.
+// freePort returns a TCP port on 127.0.0.1 that was free a moment ago,
+// for a daemon that must be told its port in a configuration file (the
+// Slurm test's slurmctld and slurmd) and cannot report one it chose. A
+// server that can report its port is started on port 0 instead (see
+// serveHTTP).
 func freePort(t *testing.T) int {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -46,25 +47,29 @@ func (s *screen) text() string {
 // mark past it.
 func (s *screen) expect(t *testing.T, want string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	shown := func() bool {
 		s.mu.Lock()
 		raw := s.buf.String()
 		s.mu.Unlock()
 		clean := strings.ReplaceAll(ansi.ReplaceAllString(raw[s.mark:], ""), "\r", "")
-		if strings.Contains(clean, want) {
-			// Move the mark past the raw text that holds want.
-			for i := s.mark; i <= len(raw); i++ {
-				if strings.Contains(strings.ReplaceAll(ansi.ReplaceAllString(raw[s.mark:i], ""), "\r", ""), want) {
-					s.mu.Lock()
-					s.mark = i
-					s.mu.Unlock()
-					return
-				}
-			}
-			return
+		if !strings.Contains(clean, want) {
+			return false
 		}
-		time.Sleep(10 * time.Millisecond)
+		// Move the mark past the raw text that holds want.
+		for i := s.mark; i <= len(raw); i++ {
+			if strings.Contains(strings.ReplaceAll(ansi.ReplaceAllString(raw[s.mark:i], ""), "\r", ""), want) {
+				s.mu.Lock()
+				s.mark = i
+				s.mu.Unlock()
+				break
+			}
+		}
+		return true
+	}
+	if waitUntil(ctx, shown) {
+		return
 	}
 	t.Fatalf("the screen never showed %q; it shows:\n%s", want, s.text())
 }
@@ -180,7 +185,11 @@ func TestTerminal(t *testing.T) {
 	typ("\x03")
 	scr.expect(t, "interrupted")
 	scr.expect(t, ">>> ")
-	time.Sleep(100 * time.Millisecond)
+	// The run returned within the interrupted cell, by itself: its result
+	// is set, so no step is played from here on.
+	typ("fmt.Println(r.StoppedBy, err)\r")
+	scr.expect(t, "cancelled context canceled\n")
+	scr.expect(t, ">>> ")
 	typ("k := len(ep.Agent.History)\r")
 	scr.expect(t, ">>> ")
 	typ("k > 10 && k < 1000000\r")

@@ -231,6 +231,12 @@ after := 0`)
 	if !errors.Is(err, repl.ErrInterrupted) {
 		t.Errorf("the cancelled cell: %v, want interrupted", err)
 	}
+	// The cell's goroutine ended before Eval returned (else the error
+	// says it goes on in the background), and ep.Run plays in the
+	// caller's goroutine: no step is played after the cell.
+	if err != nil && strings.Contains(err.Error(), "background") {
+		t.Errorf("the cancelled cell goes on: %v", err)
+	}
 	if d := time.Since(start); d > interruptGrace+time.Second {
 		t.Errorf("the cancelled cell took %s", d)
 	}
@@ -243,14 +249,10 @@ after := 0`)
 	if n < 2 || n > 1000 {
 		t.Errorf("the interrupted run played %d steps: want some, far fewer than asked", n)
 	}
-	time.Sleep(50 * time.Millisecond)
 	for _, st := range s.Episode().Agent.History {
 		if st.Args["action"] != "wait" {
 			t.Errorf("the interrupted run recorded %s: a step the policy did not choose", st.String())
 		}
-	}
-	if m := len(s.Episode().Agent.History); m != n {
-		t.Errorf("the run went on after the cell: %d steps, then %d", n, m)
 	}
 	if got := evalOK(t, s, "ctx.Err() == nil"); got != "true\n" {
 		t.Errorf("the next cell's ctx is done: %q", got)
