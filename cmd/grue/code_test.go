@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/grue-lab/grue/agent/llm/llmtest"
@@ -62,30 +60,9 @@ func TestCodeTerminal(t *testing.T) {
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TERM=xterm", "NO_COLOR=1",
 		"OPENAI_API_KEY=", "OPENAI_BASE_URL=", "HF_TOKEN=", "GRUE_MODEL=")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tty.Close()
-	scr := &screen{}
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(scr, tty)
-		close(copied)
-	}()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-		}
-	}()
-	typ := func(s string) {
-		t.Helper()
-		if _, err := tty.Write([]byte(s)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	term := startTerminal(t, cmd, 40, 120)
+	scr, exited := term.screen, term.exited
+	typ := func(s string) { t.Helper(); term.typ(t, s) }
 
 	scr.expect(t, "grue code: model tiny-coder, working in "+filepath.Join(work, "created_files"))
 	scr.expect(t, "code> ")

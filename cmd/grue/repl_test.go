@@ -1,83 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/grue-lab/grue/agent/llm/llmtest"
 )
 
-// screen collects what grue writes to its terminal.
-type screen struct {
-	mu   sync.Mutex
-	buf  bytes.Buffer
-	mark int // start of what expect looks at
-}
-
-func (s *screen) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-// ansi matches the terminal escapes readline writes (cursor moves, clears).
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
-
-// text is the screen since the mark, without escapes and carriage returns.
-func (s *screen) text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := ansi.ReplaceAllString(s.buf.String()[s.mark:], "")
-	return strings.ReplaceAll(t, "\r", "")
-}
-
-// expect waits until the screen since the mark shows want, then moves the
-// mark past it.
-func (s *screen) expect(t *testing.T, want string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	shown := func() bool {
-		s.mu.Lock()
-		raw := s.buf.String()
-		s.mu.Unlock()
-		clean := strings.ReplaceAll(ansi.ReplaceAllString(raw[s.mark:], ""), "\r", "")
-		if !strings.Contains(clean, want) {
-			return false
-		}
-		// Move the mark past the raw text that holds want.
-		for i := s.mark; i <= len(raw); i++ {
-			if strings.Contains(strings.ReplaceAll(ansi.ReplaceAllString(raw[s.mark:i], ""), "\r", ""), want) {
-				s.mu.Lock()
-				s.mark = i
-				s.mu.Unlock()
-				break
-			}
-		}
-		return true
-	}
-	if waitUntil(ctx, shown) {
-		return
-	}
-	t.Fatalf("the screen never showed %q; it shows:\n%s", want, s.text())
-}
-
-// TestTerminal drives grue's REPL in a pseudo-terminal as a person would:
-// a function typed over several lines, tab completion, a step of the
-// game, Ctrl-C in a loop that never ends, Ctrl-D to leave; and the
-// history is saved.
 func TestTerminal(t *testing.T) {
 	grue, err := exec.LookPath("grue") // the test binary as grue: see TestMain
 	if err != nil {
@@ -87,30 +21,9 @@ func TestTerminal(t *testing.T) {
 	cmd := exec.Command(grue)
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TERM=xterm", "NO_COLOR=1",
 		"OPENAI_API_KEY=", "OPENAI_BASE_URL=", "HF_TOKEN=", "GRUE_MODEL=")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tty.Close()
-	scr := &screen{}
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(scr, tty)
-		close(copied)
-	}()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-		}
-	}()
-	typ := func(s string) {
-		t.Helper()
-		if _, err := tty.Write([]byte(s)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	term := startTerminal(t, cmd, 40, 100)
+	scr, exited := term.screen, term.exited
+	typ := func(s string) { t.Helper(); term.typ(t, s) }
 
 	scr.expect(t, "game: lantern (seed 1), policy: explorer (no model configured: set OPENAI_API_KEY")
 	scr.expect(t, "g is the game, ep the agent's episode")
@@ -229,7 +142,7 @@ func TestTerminal(t *testing.T) {
 		t.Errorf("the history file lacks twice(21):\n%s", hist)
 	}
 	var pathErr *os.PathError
-	if err := tty.Close(); err != nil && !errors.As(err, &pathErr) {
+	if err := term.tty.Close(); err != nil && !errors.As(err, &pathErr) {
 		t.Log(err)
 	}
 }
