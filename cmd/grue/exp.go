@@ -101,42 +101,36 @@ hash, so a resumed run needs the same ones.`,
 	return cmd
 }
 
-func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Writer) error {
-	cfg, err := harness.LoadConfig(path)
-	if err != nil {
-		return err
-	}
-	if err := applyOverrides(cfg, f); err != nil {
-		return usageError{err}
-	}
+// checkRunFlags checks the flags of grue exp run that go together, and
+// returns the shard to play (nil for the whole run).
+func checkRunFlags(f expRunFlags) (*harness.Shard, error) {
 	if f.resume && f.out == "" {
-		return usageError{errors.New("--resume needs --out DIR, the run to finish")}
+		return nil, errors.New("--resume needs --out DIR, the run to finish")
 	}
 	if f.retry && !f.resume {
-		return usageError{errors.New("--retry-failed goes with --resume (and --out DIR): it plays again the failed episodes of a run")}
+		return nil, errors.New("--retry-failed goes with --resume (and --out DIR): it plays again the failed episodes of a run")
 	}
 	if f.parallel < 0 {
-		return usageError{fmt.Errorf("--parallel must be positive, not %d", f.parallel)}
+		return nil, fmt.Errorf("--parallel must be positive, not %d", f.parallel)
 	}
 	shard, err := runShard(f)
 	if err != nil {
-		return usageError{err}
+		return nil, err
 	}
 	if shard != nil && f.out == "" {
-		return usageError{errors.New("--shard needs --out DIR, the run directory all the shards share")}
+		return nil, errors.New("--shard needs --out DIR, the run directory all the shards share")
 	}
-	out := f.out
-	if out == "" {
-		out = harness.DefaultOut(cfg.Name, time.Now())
-	}
+	return shard, nil
+}
 
-	// The first Ctrl-C drains, the second cancels.
-	ctx, cancel := context.WithCancel(cmd.Context())
-	defer cancel()
-	drain := make(chan struct{})
+// drainOnInterrupt makes the first Ctrl-C close the returned drain
+// channel (the run finishes the episodes in flight and starts no more)
+// and the second cancel the run; SIGTERM cancels at once (stopOnTerm).
+// stop undoes the signal handling.
+func drainOnInterrupt(ctx context.Context, cancel context.CancelFunc, stderr io.Writer) (drain chan struct{}, stop func()) {
+	drain = make(chan struct{})
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
 	stopOnTerm(ctx, cancel, stderr)
 	go func() {
 		select {
@@ -153,6 +147,30 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 		case <-ctx.Done():
 		}
 	}()
+	return drain, func() { signal.Stop(sigs) }
+}
+
+func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Writer) error {
+	cfg, err := harness.LoadConfig(path)
+	if err != nil {
+		return err
+	}
+	if err := applyOverrides(cfg, f); err != nil {
+		return usageError{err}
+	}
+	shard, err := checkRunFlags(f)
+	if err != nil {
+		return usageError{err}
+	}
+	out := f.out
+	if out == "" {
+		out = harness.DefaultOut(cfg.Name, time.Now())
+	}
+
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
+	drain, stopSignals := drainOnInterrupt(ctx, cancel, stderr)
+	defer stopSignals()
 
 	// The failed episodes that a resume without --retry-failed leaves.
 	left := 0
