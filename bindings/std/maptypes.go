@@ -2,6 +2,8 @@
 
 // From github.com/traefik/yaegi/stdlib/maptypes.go (Apache License 2.0, Traefik Labs).
 
+//lint:file-ignore SA1019 the table binds every exported symbol, deprecated ones included.
+
 package std
 
 import (
