@@ -28,6 +28,8 @@ func TestRedactURL(t *testing.T) {
 		"https://h/v1?client_secret=" + urlSecret + "&model=m":            "https://h/v1?client_secret=[redacted]&model=m",
 		"https://alice:" + urlSecret + "@h/v1":                            "https://alice:[redacted]@h/v1",
 		"https://alice@h/v1?page=2":                                       "https://alice@h/v1?page=2",
+		"https://ghp_abc123@github.com/x.git":                             "https://[redacted]@github.com/x.git",
+		"git clone https://" + urlSecret + "@h/r":                         "git clone https://[redacted]@h/r",
 		// In an error that quotes the URL go-openai made of it.
 		`Post "http://127.0.0.1:1/v1?api_key=` + urlSecret + `/chat/completions": dial tcp: refused`: `Post "http://127.0.0.1:1/v1?api_key=[redacted]": dial tcp: refused`,
 		"": "",

@@ -81,7 +81,10 @@ type WebSearchTool struct {
 
 // WebSearch checks cfg and returns the tool. An empty URL is an error
 // (web search is not configured), and so is an APIKeyEnv naming a variable
-// that is unset or empty.
+// that is unset or empty, or one that is not a search service's key
+// variable (TAVILY_API_KEY, BRAVE_API_KEY, GRUE_<NAME>_API_KEY...): the
+// key goes to the URL the config names, so a config may not send any
+// other secret of the environment there.
 func WebSearch(cfg WebSearchConfig) (*WebSearchTool, error) {
 	if strings.TrimSpace(cfg.URL) == "" {
 		return nil, errors.New("web search is not configured: it needs an endpoint URL")
@@ -92,6 +95,9 @@ func WebSearch(cfg WebSearchConfig) (*WebSearchTool, error) {
 	}
 	t := &WebSearchTool{Config: cfg}
 	if cfg.APIKeyEnv != "" {
+		if err := checkSearchKeyEnv(cfg.APIKeyEnv); err != nil {
+			return nil, err
+		}
 		t.key = os.Getenv(cfg.APIKeyEnv)
 		if t.key == "" {
 			return nil, fmt.Errorf("web search: the API key variable %s is not set", cfg.APIKeyEnv)

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-const searchKeyEnv = "GRUE_TOOLS_TEST_SEARCH_KEY"
+const searchKeyEnv = "GRUE_TOOLS_TEST_SEARCH_API_KEY"
 const searchKey = "sk-test-9f8e7d6c5b4a"
 
 // searxng answers like SearXNG's format=json, with n results, and records
@@ -195,9 +195,29 @@ func TestWebSearchConfigErrors(t *testing.T) {
 		{WebSearchConfig{}, "not configured"},
 		{WebSearchConfig{URL: "localhost:8888/search"}, "not an http(s) address"},
 		{WebSearchConfig{URL: "http://localhost:8888", APIKeyEnv: searchKeyEnv}, searchKeyEnv + " is not set"},
+		{WebSearchConfig{URL: "http://localhost:8888", APIKeyEnv: "lower"}, "not an environment variable's name"},
 	} {
 		if _, err := WebSearch(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err = %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+// TestWebSearchKeyEnvIsConfined keeps the attack: a config naming
+// GITHUB_TOKEN (or a model's key, or a cloud secret) as its search key
+// would send that secret to a server of the config author's choice.
+func TestWebSearchKeyEnvIsConfined(t *testing.T) {
+	for _, name := range []string{"GITHUB_TOKEN", "GH_PAT", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "GRUE_TOKEN", "DATABASE_PASSWORD", "TAVILY", "SSH_AUTH_SOCK"} {
+		t.Setenv(name, "secret-value")
+		_, err := WebSearch(WebSearchConfig{URL: "http://127.0.0.1:1/?key={key}", APIKeyEnv: name})
+		if err == nil || !strings.Contains(err.Error(), "not the key variable of a search service") {
+			t.Errorf("api_key_env %s: err = %v, want a refusal", name, err)
+		}
+	}
+	for _, name := range []string{"TAVILY_API_KEY", "BRAVE_API_KEY", "SERPAPI_API_KEY", "BING_SEARCH_KEY", "GOOGLE_CSE_KEY", "GRUE_SEARCH_API_KEY"} {
+		t.Setenv(name, "k")
+		if _, err := WebSearch(WebSearchConfig{URL: "http://127.0.0.1:1/", APIKeyEnv: name}); err != nil {
+			t.Errorf("api_key_env %s: %v", name, err)
 		}
 	}
 }
