@@ -178,6 +178,38 @@ type Trajectory struct {
 	*agent.RunResult
 }
 
+// trajectoryHead is a Trajectory without its RunResult.
+type trajectoryHead struct {
+	Variant   string       `json:"variant"`
+	Game      string       `json:"game"`
+	Seed      int64        `json:"seed"`
+	LLMSeed   int64        `json:"llm_seed"`
+	Task      string       `json:"task"`
+	Prompt    string       `json:"prompt"`
+	Verdict   Verdict      `json:"verdict"`
+	ToolCalls []tools.Call `json:"tool_calls"`
+}
+
+// MarshalJSON writes the trajectory as one object: its own fields, then
+// the RunResult's.
+func (t Trajectory) MarshalJSON() ([]byte, error) {
+	return t.RunResult.JSONWith(trajectoryHead{t.Variant, t.Game, t.Seed, t.LLMSeed, t.Task, t.Prompt, t.Verdict, t.ToolCalls})
+}
+
+// UnmarshalJSON reads a trajectory file (see agent.RunResult.UnmarshalJSON).
+func (t *Trajectory) UnmarshalJSON(b []byte) error {
+	var h trajectoryHead
+	if err := json.Unmarshal(b, &h); err != nil {
+		return err
+	}
+	r := new(agent.RunResult)
+	if err := json.Unmarshal(b, r); err != nil {
+		return err
+	}
+	*t = Trajectory{h.Variant, h.Game, h.Seed, h.LLMSeed, h.Task, h.Prompt, h.Verdict, h.ToolCalls, r}
+	return nil
+}
+
 // RunTask runs agent a, a fresh one, on task t: it makes a fresh temporary workspace,
 // plants the task's files, gives a the workspace tools (TaskTools) and the
 // task (a CodingPrompt gets it; a DefaultPrompt, the game prompt, is

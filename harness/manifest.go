@@ -99,8 +99,19 @@ func ReadManifest(dir string) (*Manifest, error) {
 
 // Write writes the manifest into run directory dir, atomically: a crash
 // leaves the old manifest or the new one.
+// Its times are written in UTC to the millisecond, as a record's are.
 func (m *Manifest) Write(dir string) error {
-	b, err := json.MarshalIndent(m, "", "  ")
+	out := *m
+	out.Started = stamp(m.Started)
+	out.Resumes = slices.Clone(m.Resumes)
+	for i := range out.Resumes {
+		out.Resumes[i].Time = stamp(out.Resumes[i].Time)
+	}
+	if m.Finished != nil {
+		f := stamp(*m.Finished)
+		out.Finished = &f
+	}
+	b, err := json.MarshalIndent(&out, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}

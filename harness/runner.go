@@ -308,7 +308,7 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		}
 		r.manifest = &Manifest{
 			Config: r.cfg.redacted(), ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: versionOr(r.opts.Version),
-			Started: time.Now().UTC(), Command: r.opts.Command, Episodes: len(all),
+			Started: stamp(time.Now()), Command: r.opts.Command, Episodes: len(all),
 		}
 		return done, nil
 	}
@@ -391,7 +391,7 @@ func fromEnv(v Variant) string {
 func (r *runner) writeManifest(remaining, retried int) error {
 	if r.opts.Resume {
 		r.manifest.Resumes = append(r.manifest.Resumes, Resume{
-			Time: time.Now().UTC(), GrueVersion: versionOr(r.opts.Version), Command: r.opts.Command, Remaining: remaining, Retried: retried, Host: hostname(),
+			Time: stamp(time.Now()), GrueVersion: versionOr(r.opts.Version), Command: r.opts.Command, Remaining: remaining, Retried: retried, Host: hostname(),
 		})
 	}
 	if err := r.manifest.Write(r.out); err != nil {
@@ -447,10 +447,10 @@ func (r *runner) attempt(ctx context.Context, s EpisodeSpec) (EpisodeRecord, *ag
 	failed := func(err error) (EpisodeRecord, *agent.RunResult) {
 		rec := EpisodeRecord{
 			Variant: s.Variant, Game: s.Game, Seed: s.Seed, LLMSeed: s.LLMSeed,
-			FirstPointStep: -1, Error: err.Error(), Started: started, Finished: time.Now(),
+			FirstPointStep: -1, Error: err.Error(), Started: stamp(started), Finished: stamp(time.Now()),
 			DurationMS: time.Since(started).Milliseconds(), GrueVersion: versionOr(r.opts.Version),
 		}
-		return rec, &agent.RunResult{Error: err.Error(), StoppedBy: agent.StopError, LocationsVisited: []string{}, History: []agent.Step{}}
+		return rec, &agent.RunResult{Error: err.Error(), StoppedBy: agent.StopError, Locations: []string{}, History: []agent.Step{}}
 	}
 	v, _ := r.cfg.Variant(s.Variant)
 	a, err := r.newAgent(v, s)
@@ -518,6 +518,37 @@ type Trajectory struct {
 	Attempts   int    `json:"attempts"`
 	ConfigHash string `json:"config_hash"`
 	*agent.RunResult
+}
+
+// trajectoryHead is a Trajectory without its RunResult.
+type trajectoryHead struct {
+	Variant    string `json:"variant"`
+	Game       string `json:"game"`
+	Seed       int64  `json:"seed"`
+	LLMSeed    int64  `json:"llm_seed"`
+	Attempts   int    `json:"attempts"`
+	ConfigHash string `json:"config_hash"`
+}
+
+// MarshalJSON writes the trajectory as one object: its own fields, then
+// the RunResult's.
+func (t Trajectory) MarshalJSON() ([]byte, error) {
+	return t.RunResult.JSONWith(trajectoryHead{t.Variant, t.Game, t.Seed, t.LLMSeed, t.Attempts, t.ConfigHash})
+}
+
+// UnmarshalJSON reads a trajectory file, of this version or the previous
+// one (see agent.RunResult.UnmarshalJSON).
+func (t *Trajectory) UnmarshalJSON(b []byte) error {
+	var h trajectoryHead
+	if err := json.Unmarshal(b, &h); err != nil {
+		return err
+	}
+	r := new(agent.RunResult)
+	if err := json.Unmarshal(b, r); err != nil {
+		return err
+	}
+	*t = Trajectory{h.Variant, h.Game, h.Seed, h.LLMSeed, h.Attempts, h.ConfigHash, r}
+	return nil
 }
 
 // MaxTrajectoryBytes is the largest trajectory file ReadTrajectory reads.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -231,16 +232,24 @@ func agentConfig(cmd *cobra.Command, f agentFlags) (agent.Config, error) {
 // else as the earlier Python agent's run_agent.py did.
 func reportRun(stdout io.Writer, f agentFlags, gameName, who string, res *agent.RunResult) error {
 	if f.json {
-		out := struct {
+		head := struct {
 			Game   string `json:"game"`
 			Seed   int64  `json:"seed"`
 			Policy string `json:"policy"`
-			*agent.RunResult
-			History []agent.Step `json:"history,omitempty"`
-		}{gameName, f.seed, who, res, nil}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		}{gameName, f.seed, who}
+		r := *res
+		r.History = nil // the trajectory is --trajectory's
+		b, err := r.JSONWith(head)
+		if err != nil {
+			return fmt.Errorf("grue agent: %w", err)
+		}
+		var out bytes.Buffer
+		if err := json.Indent(&out, b, "", "  "); err != nil {
+			return fmt.Errorf("grue agent: %w", err)
+		}
+		out.WriteByte('\n')
+		_, err = stdout.Write(out.Bytes())
+		return err
 	}
 	printResult(stdout, gameName, f.seed, who, res)
 	return nil
@@ -449,7 +458,7 @@ func printResult(w io.Writer, gameName string, seed int64, who string, r *agent.
 		fmt.Fprintf(w, "Final score: %d\n", r.FinalScore)
 	}
 	fmt.Fprintf(w, "Moves: %d\n", r.Moves)
-	fmt.Fprintf(w, "Locations visited: %d\n", len(r.LocationsVisited))
+	fmt.Fprintf(w, "Locations visited: %d\n", r.LocationsVisited)
 	fmt.Fprintf(w, "Game completed: %s", yes(r.GameCompleted))
 	if r.GameCompleted {
 		fmt.Fprintf(w, " (%s)", map[bool]string{true: "won", false: "lost"}[r.Victory])
