@@ -27,6 +27,10 @@ type RunResult struct {
 	// locations_visited was the list, still reads.
 	LocationsVisited int      `json:"locations_visited"`
 	Locations        []string `json:"locations"`
+	// Opening is the game's text before the first step, as the agent
+	// first read it (empty when the server has no memory tool): what an
+	// exported trajectory starts from.
+	Opening string `json:"opening,omitempty"`
 	// GameCompleted is true when the game ended (won or lost); Victory
 	// when it was won.
 	GameCompleted bool `json:"game_completed"`
@@ -60,6 +64,7 @@ func (a *Agent) Result() *RunResult {
 		Moves:            a.Moves,
 		LocationsVisited: len(a.Locations),
 		Locations:        slices.Clone(a.Locations),
+		Opening:          a.opening,
 		GameCompleted:    a.Done,
 		Victory:          a.Victory,
 		Steps:            len(a.History),
