@@ -66,6 +66,13 @@ type Endpoint struct {
 	// (llm.Config.SeedIgnored), so that the run is not seed-reproducible
 	// there; empty when nothing is known against it.
 	SeedIgnored string `json:"seed_ignored,omitempty"`
+	// Dropped are the request parameters the variant's client left out
+	// when the run last returned (llm.OpenAI.Dropped): configured in
+	// drop_params, ruled out by a reasoning model's name, or learned from
+	// the endpoint's 400s ("refused: status 400: ..."), so that a reader
+	// knows what the model was really sent. A resumed run keeps those of
+	// the runs before.
+	Dropped []llm.Dropped `json:"dropped,omitempty"`
 }
 
 // Resume is one resumption of a run: when, by which grue, with which

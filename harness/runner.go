@@ -151,6 +151,12 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 			}
 		}
 	}
+	for i, e := range r.clients.endpoints {
+		// What earlier runs learned of an endpoint stays recorded.
+		if j := slices.IndexFunc(r.manifest.Endpoints, func(x Endpoint) bool { return x.Variant == e.Variant }); j >= 0 {
+			r.clients.endpoints[i].Dropped = r.manifest.Endpoints[j].Dropped
+		}
+	}
 	r.manifest.Endpoints = r.clients.endpoints
 	r.noteRun(total, len(all))
 	if err := r.writeManifest(len(all)-len(done), retried); err != nil {
@@ -630,6 +636,23 @@ type clients struct {
 type variantClient struct {
 	client llm.Client
 	model  string
+	openai *llm.OpenAI // nil for a replay
+}
+
+// noteDropped records in the endpoints what each variant's client left
+// out of its requests, on top of what earlier runs recorded (was).
+func (cs *clients) noteDropped(eps []Endpoint) {
+	for i, e := range eps {
+		vc := cs.byVariant[e.Variant]
+		if vc == nil || vc.openai == nil {
+			continue
+		}
+		for _, d := range vc.openai.Dropped() {
+			if !slices.ContainsFunc(e.Dropped, func(x llm.Dropped) bool { return x.Model == d.Model && x.Param == d.Param }) {
+				eps[i].Dropped = append(eps[i].Dropped, d)
+			}
+		}
+	}
 }
 
 // newClients builds a model client for each llm variant: its model and
@@ -688,10 +711,12 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 			cache = c
 		}
 		var client llm.Client
+		var oc *llm.OpenAI
 		if mode == llm.CacheReplayOnly {
 			client = llm.ReplayFrom(cache, lc.Model, base)
 		} else {
-			oc, err := llm.NewOpenAI(lc)
+			var err error
+			oc, err = llm.NewOpenAI(lc)
 			if err != nil {
 				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 			}
@@ -700,7 +725,7 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 				client = llm.WithCache(client, cache)
 			}
 		}
-		cs.byVariant[v.Name] = &variantClient{client: client, model: lc.Model}
+		cs.byVariant[v.Name] = &variantClient{client: client, model: lc.Model, openai: oc}
 	}
 	return cs, nil
 }

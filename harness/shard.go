@@ -289,6 +289,9 @@ func (r *runner) noteRun(total, mine int) {
 func (r *runner) finish(cause error) error {
 	now := stamp(time.Now())
 	r.manifest.Finished = &now
+	if r.clients != nil {
+		r.clients.noteDropped(r.manifest.Endpoints)
+	}
 	if cause != nil {
 		r.manifest.Stopped = cause.Error()
 	}

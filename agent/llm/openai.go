@@ -155,6 +155,13 @@ func (c *OpenAI) Model() string { return c.cfg.Model }
 // query included: pass it through RedactURL before showing it.
 func (c *OpenAI) BaseURL() string { return c.cfg.BaseURL }
 
+// Dropped returns the parameters the client leaves out of its requests,
+// for each model it has asked, sorted by model and parameter: those
+// configured (Config.DropParams), those a reasoning model's name rules
+// out, and those learned from the endpoint's 400s. A run's manifest
+// records them (harness.Endpoint.Dropped).
+func (c *OpenAI) Dropped() []Dropped { return c.quirks.dropped() }
+
 // Resolve returns req with the client's defaults filled in: the model,
 // temperature, seed and max tokens it would send.
 func (c *OpenAI) Resolve(req Request) Request {
