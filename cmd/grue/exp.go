@@ -63,7 +63,8 @@ func newExpRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run an experiment into a run directory",
 		Long: `Run every episode of the experiment CONFIG.yaml into a run directory
 (--out, by default runs/<name>-<time>): manifest.json (the config, its hash,
-grue's version, the start time and command line), results.jsonl (one
+grue's version, the start time and command line, and each model variant's
+endpoint with the request parameters its client left out), results.jsonl (one
 record per finished episode, synced as each ends) and trajectories/ (one
 file per episode, every step's prompt and reply included).
 
