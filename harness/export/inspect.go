@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/grue-lab/grue/agent"
@@ -241,8 +240,9 @@ func writeInspect(r *Run, out string) ([]string, error) {
 	}
 	var files []string
 	for _, v := range order {
-		log := inspectLogOf(r, v, byVariant[v])
-		created := strings.NewReplacer(":", "-").Replace(log.Eval.Created)
+		log, start := inspectLogOf(r, v, byVariant[v])
+		// Inspect names a log TIME_TASK_ID, the time with dashes for colons.
+		created := start.UTC().Format("2006-01-02T15-04-05+00-00")
 		path := filepath.Join(out, fmt.Sprintf("%s_%s_%s.json", created, fileName("grue-"+r.Name()+"-"+v), log.Eval.TaskID))
 		if err := writeJSON(path, log); err != nil {
 			return files, err
@@ -257,16 +257,15 @@ func inspectTime(t time.Time) string {
 	return t.UTC().Truncate(time.Millisecond).Format("2006-01-02T15:04:05.000-07:00")
 }
 
-// inspectLogOf is one variant's episodes as an eval log.
-func inspectLogOf(r *Run, variant string, eps []Episode) inspectLog {
+// inspectLogOf is one variant's episodes as an eval log, and when the
+// first of them started.
+func inspectLogOf(r *Run, variant string, eps []Episode) (inspectLog, time.Time) {
 	first := eps[0].Record
 	start, end := first.Started, first.Finished
 	model := first.Model
 	usage := inspectUsage{}
 	var ids []string
 	var samples []inspectSample
-	var sum, pct, won float64
-	scored, completed := 0, 0
 	for _, ep := range eps {
 		rec := ep.Record
 		if rec.Started.Before(start) {
@@ -281,26 +280,8 @@ func inspectLogOf(r *Run, variant string, eps []Episode) inspectLog {
 		s := inspectSampleOf(ep)
 		ids = append(ids, s.ID)
 		samples = append(samples, s)
-		if !rec.Failed() {
-			completed++
-		}
-		sum += float64(rec.FinalScore)
-		if p, ok := rec.PercentOfMax(); ok {
-			pct += p
-			scored++
-		}
-		if rec.Victory {
-			won++
-		}
 	}
-	n := float64(len(eps))
-	metrics := map[string]inspectMetric{
-		"mean": {Name: "mean", Value: sum / n, Options: map[string]any{}},
-		"won":  {Name: "won", Value: won / n, Options: map[string]any{}},
-	}
-	if scored > 0 {
-		metrics["percent_of_max"] = inspectMetric{Name: "percent_of_max", Value: pct / float64(scored), Options: map[string]any{}}
-	}
+	metrics, completed := inspectMetrics(eps)
 	modelName := "none/" + variant
 	if model != "" {
 		modelName = "openai/" + model
@@ -347,7 +328,38 @@ func inspectLogOf(r *Run, variant string, eps []Episode) inspectLog {
 		log.Status = "error"
 		log.Error = &inspectError{Message: "every episode failed: " + first.Error}
 	}
-	return log
+	return log, start
+}
+
+// inspectMetrics are the episodes' mean score, mean percent of the
+// maximum (over the games that have one) and share of wins; completed
+// counts the episodes that did not fail.
+func inspectMetrics(eps []Episode) (map[string]inspectMetric, int) {
+	var sum, pct, won float64
+	scored, completed := 0, 0
+	for _, ep := range eps {
+		rec := ep.Record
+		if !rec.Failed() {
+			completed++
+		}
+		sum += float64(rec.FinalScore)
+		if p, ok := rec.PercentOfMax(); ok {
+			pct += p
+			scored++
+		}
+		if rec.Victory {
+			won++
+		}
+	}
+	n := float64(len(eps))
+	metrics := map[string]inspectMetric{
+		"mean": {Name: "mean", Value: sum / n, Options: map[string]any{}},
+		"won":  {Name: "won", Value: won / n, Options: map[string]any{}},
+	}
+	if scored > 0 {
+		metrics["percent_of_max"] = inspectMetric{Name: "percent_of_max", Value: pct / float64(scored), Options: map[string]any{}}
+	}
+	return metrics, completed
 }
 
 // inspectSolverArgs are the variant's settings, as far as the manifest
