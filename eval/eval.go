@@ -85,8 +85,11 @@ type TaskResult struct {
 	Tokens    llm.Usage `json:"tokens"`
 	Cost      float64   `json:"cost"`
 	// Duration is the agent's episode; VerifyDuration the verifier's run.
-	Duration       time.Duration `json:"duration"`
-	VerifyDuration time.Duration `json:"verify_duration"`
+	// In JSON they are duration_ms and verify_duration_ms, in
+	// milliseconds, and Started is in UTC to the millisecond, as in
+	// every file grue writes.
+	Duration       time.Duration `json:"-"`
+	VerifyDuration time.Duration `json:"-"`
 	Started        time.Time     `json:"started"`
 	// Error is why the episode ended early (the model could not be
 	// reached): the verifier still ran on what was done.
@@ -424,14 +427,16 @@ type Summary struct {
 	Variants []string `json:"variants"`
 	Tasks    int      `json:"tasks"`
 	// Trials is the number of seeds the results were run with.
-	Trials    int           `json:"trials"`
-	Passed    int           `json:"passed"`
-	Errors    int           `json:"errors"`
-	Steps     int           `json:"steps"`
-	ToolCalls int           `json:"tool_calls"`
-	Duration  time.Duration `json:"duration"`
-	Tokens    llm.Usage     `json:"tokens"`
-	Cost      float64       `json:"cost"`
+	Trials    int `json:"trials"`
+	Passed    int `json:"passed"`
+	Errors    int `json:"errors"`
+	Steps     int `json:"steps"`
+	ToolCalls int `json:"tool_calls"`
+	// Duration is the episodes' and verifiers' wall time: duration_ms
+	// in JSON, in milliseconds.
+	Duration time.Duration `json:"-"`
+	Tokens   llm.Usage     `json:"tokens"`
+	Cost     float64       `json:"cost"`
 }
 
 // Summarize totals results.

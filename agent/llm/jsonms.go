@@ -98,3 +98,30 @@ func (r *Reply) UnmarshalJSON(b []byte) error {
 	r.Latency = oldOrMillis(v.LatencyMS, v.LatencyNS)
 	return nil
 }
+
+// MarshalJSON writes the tally with its latency in milliseconds
+// (latency_ms).
+func (t Tally) MarshalJSON() ([]byte, error) {
+	type plain Tally
+	return json.Marshal(struct {
+		plain
+		LatencyMS float64 `json:"latency_ms"`
+	}{plain(t), Millis(t.Latency)})
+}
+
+// UnmarshalJSON reads a tally, its latency from latency_ms or, as written
+// before, from latency in nanoseconds.
+func (t *Tally) UnmarshalJSON(b []byte) error {
+	type plain Tally
+	var v struct {
+		plain
+		LatencyMS *float64 `json:"latency_ms"`
+		LatencyNS *int64   `json:"latency"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*t = Tally(v.plain)
+	t.Latency = oldOrMillis(v.LatencyMS, v.LatencyNS)
+	return nil
+}
