@@ -238,7 +238,7 @@ func reportRun(stdout io.Writer, f agentFlags, gameName, who string, res *agent.
 			Policy string `json:"policy"`
 		}{gameName, f.seed, who}
 		r := *res
-		r.History = nil // the trajectory is --trajectory's
+		r.History, r.Opening = nil, "" // the trajectory is --trajectory's
 		b, err := r.JSONWith(head)
 		if err != nil {
 			return fmt.Errorf("grue agent: %w", err)

@@ -25,6 +25,8 @@ import (
 // grue writes ATIF-v1.6 (no field of v1.7 is needed): the system prompt
 // as a system step, the game's opening text as a user step, and each of
 // grue's steps as an agent step whose observation is the tool's answer.
+// grue records no clock time per step: a step's timestamp is the
+// episode's start plus the wall time of the steps before it.
 
 // atifVersion is the schema_version grue writes.
 const atifVersion = "ATIF-v1.6"
