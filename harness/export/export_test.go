@@ -107,3 +107,33 @@ func TestExportNoRecords(t *testing.T) {
 		t.Errorf("error %v: want one naming the missing results file", err)
 	}
 }
+
+// A sharded run, its shards not yet merged, exports as one: every
+// episode of every shard, each with its trajectory.
+func TestExportShardedRun(t *testing.T) {
+	cfg := &harness.Config{
+		Name:     "sharded",
+		Variants: []harness.Variant{{Name: "walk", Policy: harness.PolicyWalkthrough}},
+		Games:    []string{"lantern"},
+		Seeds:    []int64{1, 2, 3},
+		MaxSteps: 3,
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	for i := range 2 {
+		if _, err := harness.Run(context.Background(), cfg, harness.RunOptions{Out: out, Shard: &harness.Shard{Index: i, Count: 2}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := exportTo(t, out, FormatATIF)
+	if len(files) != 3 {
+		t.Fatalf("files %v: want the 3 episodes of both shards", files)
+	}
+	for _, f := range files {
+		var tr atifSpec
+		strict(t, f, read(t, f), &tr)
+		checkATIF(t, f, tr)
+		if len(tr.Steps) != 4 {
+			t.Errorf("%s: %d steps, want the opening and 3 agent steps (its trajectory read from its shard)", f, len(tr.Steps))
+		}
+	}
+}
