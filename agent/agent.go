@@ -101,6 +101,7 @@ type Agent struct {
 	err           error // from New: a config it could not build
 	started       bool
 	startLocation string
+	opening       string // the observation before the first step
 	turns         []memory.Turn
 	visited       map[string]bool
 }
@@ -169,6 +170,7 @@ func (a *Agent) Start(ctx context.Context) error {
 	a.update(st)
 	if len(a.History) == 0 {
 		a.startLocation = a.Location
+		a.opening = a.Observation
 	}
 	return nil
 }

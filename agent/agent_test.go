@@ -64,13 +64,13 @@ func TestWalkthroughWinsThroughTheLLM(t *testing.T) {
 	if res.Cost < 0.001*float64(n)-1e-9 || res.Cost > 0.001*float64(n)+1e-9 {
 		t.Errorf("cost %v, want %v", res.Cost, 0.001*float64(n))
 	}
-	if res.LocationsVisited[0] != "Meadow" || !slices.Contains(res.LocationsVisited, "Wooden Shed") {
-		t.Errorf("locations %v: want Meadow first, and the Shed", res.LocationsVisited)
+	if res.Locations[0] != "Meadow" || !slices.Contains(res.Locations, "Wooden Shed") {
+		t.Errorf("locations %v: want Meadow first, and the Shed", res.Locations)
 	}
 	seen := map[string]bool{}
-	for _, l := range res.LocationsVisited {
+	for _, l := range res.Locations {
 		if seen[l] {
-			t.Errorf("location %q listed twice in %v", l, res.LocationsVisited)
+			t.Errorf("location %q listed twice in %v", l, res.Locations)
 		}
 		seen[l] = true
 	}
@@ -164,8 +164,8 @@ func TestForeignServerTextFormats(t *testing.T) {
 	if !res.GameCompleted || res.StoppedBy != StopDone || res.Moves != 3 || res.FinalScore != 5 {
 		t.Errorf("got completed %v stopped by %q moves %d score %d; want GAME OVER read after 3 moves with 5 points", res.GameCompleted, res.StoppedBy, res.Moves, res.FinalScore)
 	}
-	if !reflect.DeepEqual(res.LocationsVisited, []string{"Cellar"}) {
-		t.Errorf("locations %v, want [Cellar] from the memory text", res.LocationsVisited)
+	if !reflect.DeepEqual(res.Locations, []string{"Cellar"}) {
+		t.Errorf("locations %v, want [Cellar] from the memory text", res.Locations)
 	}
 }
 
@@ -182,8 +182,8 @@ func TestPolicyRunsWithoutAnLLM(t *testing.T) {
 	if st := res.History[2]; st.Policy != "list" || st.Prompt != nil || st.Reply != nil || !strings.Contains(st.Observation, "Taken") {
 		t.Errorf("policy step: %+v", st)
 	}
-	if !reflect.DeepEqual(res.LocationsVisited, []string{"Meadow", "Wooden Shed"}) {
-		t.Errorf("locations %v, want [Meadow Wooden Shed]", res.LocationsVisited)
+	if !reflect.DeepEqual(res.Locations, []string{"Meadow", "Wooden Shed"}) {
+		t.Errorf("locations %v, want [Meadow Wooden Shed]", res.Locations)
 	}
 }
 

@@ -215,8 +215,8 @@ func TestExplorerWithoutValidActions(t *testing.T) {
 	}
 	// The meadow has five ways out; the explorer tries every direction
 	// there before it walks anywhere else.
-	if n := len(res.LocationsVisited); n < 5 {
-		t.Errorf("visited %v in 40 steps", res.LocationsVisited)
+	if n := len(res.Locations); n < 5 {
+		t.Errorf("visited %v in 40 steps", res.Locations)
 	}
 }
 
@@ -247,7 +247,7 @@ func TestExplorerBeatsRandomOnZork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := figures{names: len(res.LocationsVisited), rooms: mapRooms(t, a)}
+		f := figures{names: len(res.Locations), rooms: mapRooms(t, a)}
 		if p.Name() == "explorer" && !slices.ContainsFunc(res.History, func(s Step) bool {
 			return frontierThought.MatchString(s.Thought)
 		}) {

@@ -95,7 +95,7 @@ func ExampleAgent_Run() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(res.StoppedBy, res.Steps, res.Moves, res.LocationsVisited)
+	fmt.Println(res.StoppedBy, res.Steps, res.Moves, res.Locations)
 	// Output:
 	// steps 3 3 [Meadow Wooden Shed]
 }

@@ -11,11 +11,26 @@ import (
 
 // RunResult is an episode's outcome in the earlier Python agent's format
 // (its field names), with the trajectory.
+//
+// It has its own MarshalJSON and UnmarshalJSON (durations in
+// milliseconds; the previous version's files read): a struct that embeds
+// a *RunResult inherits them, and must define its own, with
+// [RunResult.JSONWith], to keep its other fields (harness.Trajectory
+// does).
 type RunResult struct {
-	FinalScore       int      `json:"final_score"`
-	MaxScore         int      `json:"max_score"`
-	Moves            int      `json:"moves"`
-	LocationsVisited []string `json:"locations_visited"`
+	FinalScore int `json:"final_score"`
+	MaxScore   int `json:"max_score"`
+	Moves      int `json:"moves"`
+	// LocationsVisited is how many rooms the episode saw, and Locations
+	// which, in the order first seen: the names and meaning of
+	// harness.EpisodeRecord's fields. A result written before, whose
+	// locations_visited was the list, still reads.
+	LocationsVisited int      `json:"locations_visited"`
+	Locations        []string `json:"locations"`
+	// Opening is the game's text before the first step, as the agent
+	// first read it (empty when the server has no memory tool): what an
+	// exported trajectory starts from.
+	Opening string `json:"opening,omitempty"`
 	// GameCompleted is true when the game ended (won or lost); Victory
 	// when it was won.
 	GameCompleted bool `json:"game_completed"`
@@ -33,9 +48,11 @@ type RunResult struct {
 	Cost            float64 `json:"cost"`
 	// StoppedBy is why the Run ended: one of the Stop* constants.
 	StoppedBy string `json:"stopped_by"`
-	// Duration is the Run's wall time.
-	Duration time.Duration `json:"duration"`
-	History  []Step        `json:"history"`
+	// Duration is the Run's wall time: duration_ms in JSON, in
+	// milliseconds (nanoseconds under duration in results written
+	// before, which still read).
+	Duration time.Duration `json:"-"`
+	History  []Step        `json:"history,omitempty"`
 }
 
 // Result returns the episode so far as a RunResult (StoppedBy and Duration
@@ -45,7 +62,9 @@ func (a *Agent) Result() *RunResult {
 		FinalScore:       a.Score,
 		MaxScore:         a.MaxScore,
 		Moves:            a.Moves,
-		LocationsVisited: slices.Clone(a.Locations),
+		LocationsVisited: len(a.Locations),
+		Locations:        slices.Clone(a.Locations),
+		Opening:          a.opening,
 		GameCompleted:    a.Done,
 		Victory:          a.Victory,
 		Steps:            len(a.History),
@@ -54,8 +73,8 @@ func (a *Agent) Result() *RunResult {
 		Cost:             a.Cost,
 		History:          slices.Clone(a.History),
 	}
-	if r.LocationsVisited == nil {
-		r.LocationsVisited = []string{}
+	if r.Locations == nil {
+		r.Locations = []string{}
 	}
 	if r.History == nil {
 		r.History = []Step{}

@@ -70,12 +70,15 @@ type Step struct {
 
 	// Wall is the step's wall time. LLMTime, ToolTime and MemoryTime are
 	// the parts spent waiting for the model (or policy), the tool and the
-	// memory strategy; Overhead is the rest, the agent's own work.
-	Wall       time.Duration `json:"wall"`
-	LLMTime    time.Duration `json:"llm_time"`
-	ToolTime   time.Duration `json:"tool_time"`
-	MemoryTime time.Duration `json:"memory_time,omitempty"`
-	Overhead   time.Duration `json:"overhead"`
+	// memory strategy; Overhead is the rest, the agent's own work. In
+	// JSON they are wall_ms, llm_time_ms, tool_time_ms, memory_time_ms
+	// and overhead_ms, in milliseconds (llm.Millis); steps written
+	// before, in nanoseconds under the names without _ms, still read.
+	Wall       time.Duration `json:"-"`
+	LLMTime    time.Duration `json:"-"`
+	ToolTime   time.Duration `json:"-"`
+	MemoryTime time.Duration `json:"-"`
+	Overhead   time.Duration `json:"-"`
 }
 
 // Repair is one change the agent made to a model's reply before acting on

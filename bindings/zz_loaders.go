@@ -16,4 +16,5 @@ var loaders = []func(map[string]map[string]reflect.Value){
 	load7_0,
 	load8_0,
 	load9_0,
+	load10_0,
 }

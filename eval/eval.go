@@ -85,8 +85,11 @@ type TaskResult struct {
 	Tokens    llm.Usage `json:"tokens"`
 	Cost      float64   `json:"cost"`
 	// Duration is the agent's episode; VerifyDuration the verifier's run.
-	Duration       time.Duration `json:"duration"`
-	VerifyDuration time.Duration `json:"verify_duration"`
+	// In JSON they are duration_ms and verify_duration_ms, in
+	// milliseconds, and Started is in UTC to the millisecond, as in
+	// every file grue writes.
+	Duration       time.Duration `json:"-"`
+	VerifyDuration time.Duration `json:"-"`
 	Started        time.Time     `json:"started"`
 	// Error is why the episode ended early (the model could not be
 	// reached): the verifier still ran on what was done.
@@ -176,6 +179,38 @@ type Trajectory struct {
 	Verdict   Verdict      `json:"verdict"`
 	ToolCalls []tools.Call `json:"tool_calls"`
 	*agent.RunResult
+}
+
+// trajectoryHead is a Trajectory without its RunResult.
+type trajectoryHead struct {
+	Variant   string       `json:"variant"`
+	Game      string       `json:"game"`
+	Seed      int64        `json:"seed"`
+	LLMSeed   int64        `json:"llm_seed"`
+	Task      string       `json:"task"`
+	Prompt    string       `json:"prompt"`
+	Verdict   Verdict      `json:"verdict"`
+	ToolCalls []tools.Call `json:"tool_calls"`
+}
+
+// MarshalJSON writes the trajectory as one object: its own fields, then
+// the RunResult's.
+func (t Trajectory) MarshalJSON() ([]byte, error) {
+	return t.RunResult.JSONWith(trajectoryHead{t.Variant, t.Game, t.Seed, t.LLMSeed, t.Task, t.Prompt, t.Verdict, t.ToolCalls})
+}
+
+// UnmarshalJSON reads a trajectory file (see agent.RunResult.UnmarshalJSON).
+func (t *Trajectory) UnmarshalJSON(b []byte) error {
+	var h trajectoryHead
+	if err := json.Unmarshal(b, &h); err != nil {
+		return err
+	}
+	r := new(agent.RunResult)
+	if err := json.Unmarshal(b, r); err != nil {
+		return err
+	}
+	*t = Trajectory{h.Variant, h.Game, h.Seed, h.LLMSeed, h.Task, h.Prompt, h.Verdict, h.ToolCalls, r}
+	return nil
 }
 
 // RunTask runs agent a, a fresh one, on task t: it makes a fresh temporary workspace,
@@ -392,14 +427,16 @@ type Summary struct {
 	Variants []string `json:"variants"`
 	Tasks    int      `json:"tasks"`
 	// Trials is the number of seeds the results were run with.
-	Trials    int           `json:"trials"`
-	Passed    int           `json:"passed"`
-	Errors    int           `json:"errors"`
-	Steps     int           `json:"steps"`
-	ToolCalls int           `json:"tool_calls"`
-	Duration  time.Duration `json:"duration"`
-	Tokens    llm.Usage     `json:"tokens"`
-	Cost      float64       `json:"cost"`
+	Trials    int `json:"trials"`
+	Passed    int `json:"passed"`
+	Errors    int `json:"errors"`
+	Steps     int `json:"steps"`
+	ToolCalls int `json:"tool_calls"`
+	// Duration is the episodes' and verifiers' wall time: duration_ms
+	// in JSON, in milliseconds.
+	Duration time.Duration `json:"-"`
+	Tokens   llm.Usage     `json:"tokens"`
+	Cost     float64       `json:"cost"`
 }
 
 // Summarize totals results.

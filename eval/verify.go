@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
 )
 
@@ -39,12 +41,46 @@ func (f VerifierFunc) Verify(ctx context.Context, w *tools.Workspace) Verdict { 
 // are the verdicts AllOf combined.
 type Verdict struct {
 	// Check names what was checked: "file_exists hello.go".
-	Check    string        `json:"check"`
-	Pass     bool          `json:"pass"`
-	Reason   string        `json:"reason"`
-	Output   string        `json:"output,omitempty"`
-	Checks   []Verdict     `json:"checks,omitempty"`
-	Duration time.Duration `json:"duration"`
+	Check  string    `json:"check"`
+	Pass   bool      `json:"pass"`
+	Reason string    `json:"reason"`
+	Output string    `json:"output,omitempty"`
+	Checks []Verdict `json:"checks,omitempty"`
+	// Duration is how long the check took: duration_ms in JSON, in
+	// milliseconds (nanoseconds under duration in files written before,
+	// which still read).
+	Duration time.Duration `json:"-"`
+}
+
+// MarshalJSON writes the verdict with its duration in milliseconds.
+func (v Verdict) MarshalJSON() ([]byte, error) {
+	type plain Verdict
+	return json.Marshal(struct {
+		plain
+		DurationMS float64 `json:"duration_ms"`
+	}{plain(v), llm.Millis(v.Duration)})
+}
+
+// UnmarshalJSON reads a verdict, its duration from duration_ms or, as
+// written before, from duration in nanoseconds.
+func (v *Verdict) UnmarshalJSON(b []byte) error {
+	type plain Verdict
+	var w struct {
+		plain
+		DurationMS *float64 `json:"duration_ms"`
+		Duration   *int64   `json:"duration"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*v = Verdict(w.plain)
+	switch {
+	case w.DurationMS != nil:
+		v.Duration = llm.FromMillis(*w.DurationMS)
+	case w.Duration != nil:
+		v.Duration = time.Duration(*w.Duration)
+	}
+	return nil
 }
 
 // String returns "PASS: reason" or "FAIL: reason".

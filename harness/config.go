@@ -436,11 +436,7 @@ func (c *Config) validateVariant(i int, v Variant, seen map[string]int, bad func
 			bad(at("system_prompt_file"), "%v", err)
 		}
 	}
-	if v.APIKeyEnv != "" {
-		if err := llm.CheckKeyEnv(v.APIKeyEnv); err != nil {
-			bad(at("api_key_env"), "%v", err)
-		}
-	}
+	validateModelFields(i, v, bad)
 	if len(v.Tools) > 0 {
 		known := mcp.ToolNames()
 		for k, t := range v.Tools {
@@ -455,6 +451,24 @@ func (c *Config) validateVariant(i int, v Variant, seen map[string]int, bad func
 	if slices.Contains(memory.Names(), strings.ToLower(cmp.Or(v.Memory, "none"))) {
 		if err := v.AgentConfig().Validate(); err != nil {
 			bad(at("memory"), "%v", err)
+		}
+	}
+}
+
+// validateModelFields reports (through bad) the problems of variant i's
+// model settings: its key variable and the parameters it drops.
+func validateModelFields(i int, v Variant, bad func(field, format string, args ...any)) {
+	if v.APIKeyEnv != "" {
+		if err := llm.CheckKeyEnv(v.APIKeyEnv); err != nil {
+			bad(fmt.Sprintf("variants[%d].api_key_env", i), "%v", err)
+		}
+	}
+	for k, p := range v.DropParams {
+		switch {
+		case !slices.Contains(llm.DroppableParams, p):
+			bad(fmt.Sprintf("variants[%d].drop_params[%d]", i, k), "unknown parameter %q: grue can leave out %s", p, strings.Join(llm.DroppableParams, ", "))
+		case slices.Index(v.DropParams, p) != k:
+			bad(fmt.Sprintf("variants[%d].drop_params[%d]", i, k), "%q is listed twice", p)
 		}
 	}
 }

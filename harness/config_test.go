@@ -195,6 +195,8 @@ func TestConfigValidate(t *testing.T) {
 		{"unknown policy", "name: x\nvariants:\n  - name: a\n    policy: genius\ngames: [lantern]\n", 4, 13, "variants[0].policy", `unknown policy "genius" \(valid: llm, random, walkthrough, explorer\)`},
 		{"unknown memory", "name: x\nvariants:\n  - name: a\n    memory: elephant\ngames: [lantern]\n", 4, 13, "variants[0].memory", `unknown memory strategy "elephant"`},
 		{"unknown tool", "name: x\nvariants:\n  - name: a\n    tools: [play_action, teleport]\ngames: [lantern]\n", 4, 26, "variants[0].tools[1]", `unknown game tool "teleport"`},
+		{"unknown drop_params", "name: x\nvariants:\n  - name: a\n    drop_params: [seed, temprature]\ngames: [lantern]\n", 4, 25, "variants[0].drop_params[1]", `unknown parameter "temprature": grue can leave out temperature, seed, max_tokens`},
+		{"drop_params twice", "name: x\nvariants:\n  - name: a\n    drop_params:\n      - seed\n      - seed\ngames: [lantern]\n", 6, 9, "variants[0].drop_params[1]", `"seed" is listed twice`},
 		{"unknown game", "name: x\nvariants: [{name: a}]\ngames: [lantern, no-such-game]\n", 3, 18, "games[1]", `no-such-game`},
 		{"not a story", "name: x\nvariants: [{name: a}]\ngames: [notes.z5]\n", 3, 9, "games[0]", `notes.z5`},
 		{"bad name", "name: x\nvariants:\n  - name: my variant\ngames: [lantern]\n", 3, 11, "variants[0].name", `use letters, digits`},

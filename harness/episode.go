@@ -253,8 +253,8 @@ func (e *Episode) Record() EpisodeRecord {
 		DurationMS:       e.elapsed.Milliseconds(),
 		Error:            e.err,
 		Attempts:         max(e.Attempts, 1),
-		Started:          e.Started,
-		Finished:         e.Started.Add(e.elapsed),
+		Started:          stamp(e.Started),
+		Finished:         stamp(e.Started.Add(e.elapsed)),
 		GrueVersion:      versionOr(e.Version),
 	}
 	if a.Policy == nil {

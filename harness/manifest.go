@@ -66,6 +66,13 @@ type Endpoint struct {
 	// (llm.Config.SeedIgnored), so that the run is not seed-reproducible
 	// there; empty when nothing is known against it.
 	SeedIgnored string `json:"seed_ignored,omitempty"`
+	// Dropped are the request parameters the variant's client left out
+	// when the run last returned (llm.OpenAI.Dropped): configured in
+	// drop_params, ruled out by a reasoning model's name, or learned from
+	// the endpoint's 400s ("refused: status 400: ..."), so that a reader
+	// knows what the model was really sent. A resumed run keeps those of
+	// the runs before.
+	Dropped []llm.Dropped `json:"dropped,omitempty"`
 }
 
 // Resume is one resumption of a run: when, by which grue, with which
@@ -99,8 +106,19 @@ func ReadManifest(dir string) (*Manifest, error) {
 
 // Write writes the manifest into run directory dir, atomically: a crash
 // leaves the old manifest or the new one.
+// Its times are written in UTC to the millisecond, as a record's are.
 func (m *Manifest) Write(dir string) error {
-	b, err := json.MarshalIndent(m, "", "  ")
+	out := *m
+	out.Started = stamp(m.Started)
+	out.Resumes = slices.Clone(m.Resumes)
+	for i := range out.Resumes {
+		out.Resumes[i].Time = stamp(out.Resumes[i].Time)
+	}
+	if m.Finished != nil {
+		f := stamp(*m.Finished)
+		out.Finished = &f
+	}
+	b, err := json.MarshalIndent(&out, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}

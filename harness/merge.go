@@ -248,7 +248,7 @@ func (m *Merged) Write() error {
 		return fmt.Errorf("write merged results: %w", err)
 	}
 	if m.Manifest.Finished == nil {
-		now := time.Now().UTC()
+		now := stamp(time.Now())
 		m.Manifest.Finished = &now
 	}
 	if err := m.Manifest.Write(m.Dir); err != nil {

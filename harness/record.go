@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -53,8 +54,10 @@ type EpisodeRecord struct {
 
 	// Error is why the episode failed after its last attempt; "" when it
 	// ran to its end.
-	Error    string    `json:"error,omitempty"`
-	Attempts int       `json:"attempts"`
+	Error    string `json:"error,omitempty"`
+	Attempts int    `json:"attempts"`
+	// Started and Finished are written in UTC to the millisecond
+	// (RFC 3339: 2026-11-24T06:30:13.123Z), whatever their precision.
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
 
@@ -65,6 +68,24 @@ type EpisodeRecord struct {
 
 	ConfigHash  string `json:"config_hash,omitempty"`
 	GrueVersion string `json:"grue_version,omitempty"`
+}
+
+// MarshalJSON writes the record with its times in UTC to the
+// millisecond (see [EpisodeRecord.Started]).
+func (r EpisodeRecord) MarshalJSON() ([]byte, error) {
+	type plain EpisodeRecord
+	p := plain(r)
+	p.Started, p.Finished = stamp(p.Started), stamp(p.Finished)
+	return json.Marshal(p)
+}
+
+// stamp is t as grue's JSON records times: in UTC, to the millisecond.
+// The zero time stays zero.
+func stamp(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.UTC().Truncate(time.Millisecond)
 }
 
 // EpisodeKey names one episode of an experiment: a run directory holds at

@@ -227,3 +227,23 @@ func TestLoadResultsWithoutNewFields(t *testing.T) {
 		t.Errorf("round trip: %v %+v", err, rs)
 	}
 }
+
+// TestTimesToTheMillisecond: a record is written with its times in UTC
+// to the millisecond, and one written by the previous grue, with
+// nanoseconds and a zone offset, still loads at the same instant.
+func TestTimesToTheMillisecond(t *testing.T) {
+	old := `{"variant":"random","game":"zork1","seed":1,"llm_seed":7,"final_score":0,"max_score":350,"moves":40,"steps":40,"game_completed":false,"locations_visited":3,"first_point_step":-1,"invalid_actions":0,"tokens":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0},"cost":0,"duration_ms":120,"attempts":1,"started":"2026-11-20T09:15:02.123456789+01:00","finished":"2026-11-20T09:15:02.243987654+01:00"}` + "\n"
+	rs, err := LoadResults(writeRun(t, old))
+	if err != nil || rs.Len() != 1 {
+		t.Fatalf("old record: %v, %d records, problems %v", err, rs.Len(), rs.Problems)
+	}
+	r := rs.Records[0]
+	want := time.Date(2026, 11, 20, 8, 15, 2, 123456789, time.UTC)
+	if !r.Started.Equal(want) {
+		t.Errorf("started %v, want %v", r.Started, want)
+	}
+	line := jsonLine(t, r)
+	if !strings.Contains(line, `"started":"2026-11-20T08:15:02.123Z"`) || !strings.Contains(line, `"finished":"2026-11-20T08:15:02.243Z"`) {
+		t.Errorf("record written again: want UTC times to the millisecond:\n%s", line)
+	}
+}

@@ -151,6 +151,12 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 			}
 		}
 	}
+	for i, e := range r.clients.endpoints {
+		// What earlier runs learned of an endpoint stays recorded.
+		if j := slices.IndexFunc(r.manifest.Endpoints, func(x Endpoint) bool { return x.Variant == e.Variant }); j >= 0 {
+			r.clients.endpoints[i].Dropped = r.manifest.Endpoints[j].Dropped
+		}
+	}
 	r.manifest.Endpoints = r.clients.endpoints
 	r.noteRun(total, len(all))
 	if err := r.writeManifest(len(all)-len(done), retried); err != nil {
@@ -308,7 +314,7 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		}
 		r.manifest = &Manifest{
 			Config: r.cfg.redacted(), ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: versionOr(r.opts.Version),
-			Started: time.Now().UTC(), Command: r.opts.Command, Episodes: len(all),
+			Started: stamp(time.Now()), Command: r.opts.Command, Episodes: len(all),
 		}
 		return done, nil
 	}
@@ -391,7 +397,7 @@ func fromEnv(v Variant) string {
 func (r *runner) writeManifest(remaining, retried int) error {
 	if r.opts.Resume {
 		r.manifest.Resumes = append(r.manifest.Resumes, Resume{
-			Time: time.Now().UTC(), GrueVersion: versionOr(r.opts.Version), Command: r.opts.Command, Remaining: remaining, Retried: retried, Host: hostname(),
+			Time: stamp(time.Now()), GrueVersion: versionOr(r.opts.Version), Command: r.opts.Command, Remaining: remaining, Retried: retried, Host: hostname(),
 		})
 	}
 	if err := r.manifest.Write(r.out); err != nil {
@@ -447,10 +453,10 @@ func (r *runner) attempt(ctx context.Context, s EpisodeSpec) (EpisodeRecord, *ag
 	failed := func(err error) (EpisodeRecord, *agent.RunResult) {
 		rec := EpisodeRecord{
 			Variant: s.Variant, Game: s.Game, Seed: s.Seed, LLMSeed: s.LLMSeed,
-			FirstPointStep: -1, Error: err.Error(), Started: started, Finished: time.Now(),
+			FirstPointStep: -1, Error: err.Error(), Started: stamp(started), Finished: stamp(time.Now()),
 			DurationMS: time.Since(started).Milliseconds(), GrueVersion: versionOr(r.opts.Version),
 		}
-		return rec, &agent.RunResult{Error: err.Error(), StoppedBy: agent.StopError, LocationsVisited: []string{}, History: []agent.Step{}}
+		return rec, &agent.RunResult{Error: err.Error(), StoppedBy: agent.StopError, Locations: []string{}, History: []agent.Step{}}
 	}
 	v, _ := r.cfg.Variant(s.Variant)
 	a, err := r.newAgent(v, s)
@@ -518,6 +524,37 @@ type Trajectory struct {
 	Attempts   int    `json:"attempts"`
 	ConfigHash string `json:"config_hash"`
 	*agent.RunResult
+}
+
+// trajectoryHead is a Trajectory without its RunResult.
+type trajectoryHead struct {
+	Variant    string `json:"variant"`
+	Game       string `json:"game"`
+	Seed       int64  `json:"seed"`
+	LLMSeed    int64  `json:"llm_seed"`
+	Attempts   int    `json:"attempts"`
+	ConfigHash string `json:"config_hash"`
+}
+
+// MarshalJSON writes the trajectory as one object: its own fields, then
+// the RunResult's.
+func (t Trajectory) MarshalJSON() ([]byte, error) {
+	return t.RunResult.JSONWith(trajectoryHead{t.Variant, t.Game, t.Seed, t.LLMSeed, t.Attempts, t.ConfigHash})
+}
+
+// UnmarshalJSON reads a trajectory file, of this version or the previous
+// one (see agent.RunResult.UnmarshalJSON).
+func (t *Trajectory) UnmarshalJSON(b []byte) error {
+	var h trajectoryHead
+	if err := json.Unmarshal(b, &h); err != nil {
+		return err
+	}
+	r := new(agent.RunResult)
+	if err := json.Unmarshal(b, r); err != nil {
+		return err
+	}
+	*t = Trajectory{h.Variant, h.Game, h.Seed, h.LLMSeed, h.Attempts, h.ConfigHash, r}
+	return nil
 }
 
 // MaxTrajectoryBytes is the largest trajectory file ReadTrajectory reads.
@@ -599,6 +636,23 @@ type clients struct {
 type variantClient struct {
 	client llm.Client
 	model  string
+	openai *llm.OpenAI // nil for a replay
+}
+
+// noteDropped records in the endpoints what each variant's client left
+// out of its requests, on top of what earlier runs recorded (was).
+func (cs *clients) noteDropped(eps []Endpoint) {
+	for i, e := range eps {
+		vc := cs.byVariant[e.Variant]
+		if vc == nil || vc.openai == nil {
+			continue
+		}
+		for _, d := range vc.openai.Dropped() {
+			if !slices.ContainsFunc(e.Dropped, func(x llm.Dropped) bool { return x.Model == d.Model && x.Param == d.Param }) {
+				eps[i].Dropped = append(eps[i].Dropped, d)
+			}
+		}
+	}
 }
 
 // newClients builds a model client for each llm variant: its model and
@@ -657,10 +711,12 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 			cache = c
 		}
 		var client llm.Client
+		var oc *llm.OpenAI
 		if mode == llm.CacheReplayOnly {
 			client = llm.ReplayFrom(cache, lc.Model, base)
 		} else {
-			oc, err := llm.NewOpenAI(lc)
+			var err error
+			oc, err = llm.NewOpenAI(lc)
 			if err != nil {
 				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 			}
@@ -669,7 +725,7 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 				client = llm.WithCache(client, cache)
 			}
 		}
-		cs.byVariant[v.Name] = &variantClient{client: client, model: lc.Model}
+		cs.byVariant[v.Name] = &variantClient{client: client, model: lc.Model, openai: oc}
 	}
 	return cs, nil
 }

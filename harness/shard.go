@@ -186,7 +186,7 @@ func startHeartbeat(dir string) func() {
 	host, _ := os.Hostname()
 	path := filepath.Join(dir, HeartbeatFile)
 	beat := func() {
-		b := fmt.Appendf(nil, `{"host":%q,"pid":%d,"time":%q}`+"\n", host, os.Getpid(), time.Now().UTC().Format(time.RFC3339Nano))
+		b := fmt.Appendf(nil, `{"host":%q,"pid":%d,"time":%q}`+"\n", host, os.Getpid(), stamp(time.Now()).Format(time.RFC3339Nano))
 		_ = atomicfile.Write(path, b, 0o644) // a missed beat shows as a late one
 	}
 	beat()
@@ -287,8 +287,11 @@ func (r *runner) noteRun(total, mine int) {
 // finish records in the manifest that the run returned, stopped by
 // cause when it is not nil.
 func (r *runner) finish(cause error) error {
-	now := time.Now().UTC()
+	now := stamp(time.Now())
 	r.manifest.Finished = &now
+	if r.clients != nil {
+		r.clients.noteDropped(r.manifest.Endpoints)
+	}
 	if cause != nil {
 		r.manifest.Stopped = cause.Error()
 	}

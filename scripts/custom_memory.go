@@ -128,7 +128,7 @@ func main() {
 	for i := range res.History {
 		fmt.Println(&res.History[i])
 	}
-	fmt.Printf("\nscore %d of %d, %d rooms, %d tokens, stopped by %s %s\n", res.FinalScore, res.MaxScore, len(res.LocationsVisited), res.Tokens.TotalTokens, res.StoppedBy, res.Error)
+	fmt.Printf("\nscore %d of %d, %d rooms, %d tokens, stopped by %s %s\n", res.FinalScore, res.MaxScore, res.LocationsVisited, res.Tokens.TotalTokens, res.StoppedBy, res.Error)
 
 	p, err := ep.Prompt(ctx)
 	if err != nil {

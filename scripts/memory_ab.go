@@ -73,7 +73,7 @@ func main() {
 			rec.Model = a.Model
 			rs.Add(rec)
 			ep.Close()
-			fmt.Printf("%-8s seed %d: score %d, %d rooms, %d tokens (%s)\n", name, seed, res.FinalScore, len(res.LocationsVisited), res.Tokens.TotalTokens, res.StoppedBy)
+			fmt.Printf("%-8s seed %d: score %d, %d rooms, %d tokens (%s)\n", name, seed, res.FinalScore, res.LocationsVisited, res.Tokens.TotalTokens, res.StoppedBy)
 		}
 	}
 	fmt.Println()

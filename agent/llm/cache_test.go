@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
@@ -60,6 +61,9 @@ func TestCacheRecordThenReplayWithServerGone(t *testing.T) {
 			got := complete(t, replay, chat(text))
 			want := *recorded[i]
 			want.Cached, want.Cost, want.Retries = true, 0, nil
+			// The cache keeps the latency in milliseconds to the
+			// microsecond, as every duration in grue's JSON.
+			want.Latency = want.Latency.Round(time.Microsecond)
 			if !reflect.DeepEqual(got, &want) {
 				t.Errorf("%s replay %d:\n got %+v\nwant %+v", name, i, got, &want)
 			}

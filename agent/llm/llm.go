@@ -118,9 +118,11 @@ func (u Usage) Add(v Usage) Usage {
 // Attempt is one try at a call that did not give the reply: what went
 // wrong and how long the client waited before the next try.
 type Attempt struct {
-	Error  string        `json:"error"`
-	Status int           `json:"status,omitempty"` // HTTP status, 0 when none came back
-	Wait   time.Duration `json:"wait"`
+	Error  string `json:"error"`
+	Status int    `json:"status,omitempty"` // HTTP status, 0 when none came back
+	// Wait is how long the client waited before the next try; it is
+	// written to JSON as wait_ms, in milliseconds (see Reply).
+	Wait time.Duration `json:"-"`
 	// Learned is what the client learned from this try about the
 	// endpoint and changed for the next one ("temperature refused: no
 	// longer sent"), when it did; such a try is retried at once.
@@ -143,7 +145,10 @@ type Reply struct {
 	// in it, or the reply came from the cache).
 	Cost float64 `json:"cost"`
 	// Latency is the wall time of the call, retries and waits included.
-	Latency time.Duration `json:"latency"`
+	// In JSON it is latency_ms, in milliseconds (to the microsecond),
+	// as every duration grue writes is; a reply written before, with
+	// latency in nanoseconds, still reads.
+	Latency time.Duration `json:"-"`
 	// Cached is true when the reply came from the response cache.
 	Cached bool `json:"cached,omitempty"`
 	// Retries lists the failed tries before this reply, in order.

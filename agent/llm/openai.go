@@ -155,6 +155,13 @@ func (c *OpenAI) Model() string { return c.cfg.Model }
 // query included: pass it through RedactURL before showing it.
 func (c *OpenAI) BaseURL() string { return c.cfg.BaseURL }
 
+// Dropped returns the parameters the client leaves out of its requests,
+// for each model it has asked, sorted by model and parameter: those
+// configured (Config.DropParams), those a reasoning model's name rules
+// out, and those learned from the endpoint's 400s. A run's manifest
+// records them (harness.Endpoint.Dropped).
+func (c *OpenAI) Dropped() []Dropped { return c.quirks.dropped() }
+
 // Resolve returns req with the client's defaults filled in: the model,
 // temperature, seed and max tokens it would send.
 func (c *OpenAI) Resolve(req Request) Request {
@@ -229,11 +236,16 @@ func (e *CallError) Unwrap() error { return e.Err }
 // its whole budget on reasoning (Reply.CutOff, with reasoning in it) from
 // a model not yet known to reason is asked again with the reasoning
 // allowance (Config.ReasoningTokens), its tokens counted in the reply's
-// usage. Both are recorded in the reply's Retries (Attempt.Learned).
+// usage. A 400 that says the prompt and max tokens do not fit the
+// model's context (vLLM's "max_tokens is too large") is not a refused
+// parameter: the request is retried once with the max tokens that fit
+// when the answer says how many, and else fails with an error that says
+// so. All three are recorded in the reply's Retries (Attempt.Learned).
 func (c *OpenAI) Complete(ctx context.Context, req Request) (*Reply, error) {
 	start := time.Now()
 	var attempts []Attempt
 	var wasted Usage
+	lowered := false // max tokens lowered once to fit the context
 	for try, learned := 1, 0; ; {
 		creq, params, omitted, err := c.chatRequest(req)
 		if err != nil {
@@ -262,6 +274,21 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (*Reply, error) {
 			reply.Cost = c.cost(reply.Model, creq.Model, reply.Usage)
 			return reply, nil
 		}
+		if o, ok := contextOverflow(f.status, f.msg); ok && ctx.Err() == nil {
+			sent := sentMaxTokens(params)
+			if n, ok := o.fit(sent); ok && !lowered && sent > 0 {
+				lowered = true
+				req = c.Resolve(req)
+				req.MaxTokens -= sent - n
+				if req.MaxTokens > 0 {
+					attempts = append(attempts, Attempt{Error: f.msg, Status: f.status,
+						Learned: fmt.Sprintf("max tokens lowered from %d to %d for this request: the context is %d tokens and the prompt %d", sent, n, o.context, o.prompt)})
+					continue
+				}
+			}
+			return nil, &CallError{Label: req.Label, Model: creq.Model, Status: f.status, Tries: try,
+				Err: overflowError(f.msg, sent), Attempts: append(attempts, Attempt{Error: f.msg, Status: f.status})}
+		}
 		if p := refusedParam(f.status, f.param, f.msg, params, req.Extra); p != "" && ctx.Err() == nil &&
 			learned < len(DroppableParams)+1 && c.quirks.refuse(creq.Model, p, "refused: "+clipped(f.msg, 120)) {
 			learned++
@@ -288,6 +315,17 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (*Reply, error) {
 		}
 		try++
 	}
+}
+
+// sentMaxTokens is the max tokens a request sent, under either name; 0
+// when it sent none.
+func sentMaxTokens(params wireParams) int {
+	for _, k := range []string{"max_tokens", "max_completion_tokens"} {
+		if n, ok := params[k].(int); ok {
+			return n
+		}
+	}
+	return 0
 }
 
 // clipped is s cut to n bytes.

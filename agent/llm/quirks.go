@@ -212,3 +212,31 @@ func refusedParam(status int, param, msg string, sent wireParams, extra map[stri
 	}
 	return best
 }
+
+// Dropped is a parameter a client leaves out of its requests to a model,
+// and why: "drop_params" (configured), "a reasoning model by its name",
+// "reasoning_model", or "refused: " and the endpoint's 400 (learned).
+type Dropped struct {
+	Model string `json:"model"`
+	Param string `json:"param"`
+	Why   string `json:"why"`
+}
+
+// dropped lists what the book leaves out, by model and parameter.
+func (b *quirkBook) dropped() []Dropped {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []Dropped
+	for model, q := range b.models {
+		for p, why := range q.dropped {
+			out = append(out, Dropped{Model: model, Param: p, Why: why})
+		}
+	}
+	slices.SortFunc(out, func(a, b Dropped) int {
+		if a.Model != b.Model {
+			return strings.Compare(a.Model, b.Model)
+		}
+		return strings.Compare(a.Param, b.Param)
+	})
+	return out
+}

@@ -12,10 +12,12 @@ import (
 // value: keep one per episode and Add each reply; it is not safe for
 // concurrent use.
 type Tally struct {
-	Calls     int           `json:"calls"`
-	Usage     Usage         `json:"usage"`
-	Cost      float64       `json:"cost"`
-	Latency   time.Duration `json:"latency"`
+	Calls int     `json:"calls"`
+	Usage Usage   `json:"usage"`
+	Cost  float64 `json:"cost"`
+	// Latency is the calls' wall time: latency_ms in JSON, in
+	// milliseconds, as every duration grue writes.
+	Latency   time.Duration `json:"-"`
 	Retries   int           `json:"retries"`
 	CacheHits int           `json:"cache_hits"`
 	// Failures counts calls that gave no reply (AddFailure).

@@ -1,8 +1,11 @@
 package tools
 
 import (
+	"encoding/json"
 	"sync"
 	"time"
+
+	"github.com/grue-lab/grue/agent/llm"
 )
 
 // DefaultRecordMaxText caps a recorded call's text when Recorder.MaxText
@@ -20,8 +23,48 @@ type Call struct {
 	Structured map[string]any `json:"structured,omitempty"`
 	IsError    bool           `json:"is_error,omitempty"`
 	Error      string         `json:"error,omitempty"`
-	Start      time.Time      `json:"start"`
-	Duration   time.Duration  `json:"duration"`
+	// Start is when the call began: in JSON in UTC to the millisecond.
+	// Duration is how long it took: duration_ms in JSON, in milliseconds
+	// (nanoseconds under duration in files written before, which still
+	// read).
+	Start    time.Time     `json:"start"`
+	Duration time.Duration `json:"-"`
+}
+
+// MarshalJSON writes the call with its start in UTC to the millisecond
+// and its duration in milliseconds.
+func (c Call) MarshalJSON() ([]byte, error) {
+	type plain Call
+	p := plain(c)
+	if !p.Start.IsZero() {
+		p.Start = p.Start.UTC().Truncate(time.Millisecond)
+	}
+	return json.Marshal(struct {
+		plain
+		DurationMS float64 `json:"duration_ms"`
+	}{p, llm.Millis(c.Duration)})
+}
+
+// UnmarshalJSON reads a call, its duration from duration_ms or, as
+// written before, from duration in nanoseconds.
+func (c *Call) UnmarshalJSON(b []byte) error {
+	type plain Call
+	var w struct {
+		plain
+		DurationMS *float64 `json:"duration_ms"`
+		Duration   *int64   `json:"duration"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*c = Call(w.plain)
+	switch {
+	case w.DurationMS != nil:
+		c.Duration = llm.FromMillis(*w.DurationMS)
+	case w.Duration != nil:
+		c.Duration = time.Duration(*w.Duration)
+	}
+	return nil
 }
 
 // Recorder keeps the calls made through a Registry, in the order they

@@ -67,18 +67,20 @@ func TestRecorder(t *testing.T) {
 		t.Errorf("call 5 (unknown tool) = %+v", c)
 	}
 
-	// The record is plain JSON that round-trips.
+	// The record is plain JSON that round-trips, to the microsecond of
+	// its duration (duration_ms) and the millisecond of its start.
 	b, err := json.Marshal(calls)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{`"tool":"notes"`, `"args":{"action":"add","text":"lamp in attic"}`, `"is_error":true`, `"error":"server died"`, `"duration":`, `"start":"`} {
+	for _, key := range []string{`"tool":"notes"`, `"args":{"action":"add","text":"lamp in attic"}`, `"is_error":true`, `"error":"server died"`, `"duration_ms":`, `"start":"`} {
 		if !strings.Contains(string(b), key) {
 			t.Errorf("JSON lacks %s: %s", key, b)
 		}
 	}
 	var back []Call
-	if err := json.Unmarshal(b, &back); err != nil || len(back) != 5 || back[2].Duration != calls[2].Duration || !back[0].Start.Equal(calls[0].Start) {
+	if err := json.Unmarshal(b, &back); err != nil || len(back) != 5 || back[2].Duration != calls[2].Duration.Round(time.Microsecond) ||
+		!back[0].Start.Equal(calls[0].Start.Truncate(time.Millisecond)) {
 		t.Errorf("round trip: %v, %+v", err, back)
 	}
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -100,7 +101,7 @@ recorded run again exactly, with no model server at all.`,
 	fl.StringVar(&f.memory, "memory", "", "memory strategy: none, conversation, window, summary or hybrid")
 	fl.IntVar(&f.window, "window", 0, "turns the window and hybrid memories keep verbatim")
 
-	addLLMFlags(cmd, &f)
+	addLLMFlags(cmd, &f, agent.Defaults().MaxTokens)
 
 	completeWords(cmd, "policy", policyLLM, policyRandom, policyWalkthrough, policyExplorer)
 	completeWords(cmd, "protocol", agent.ProtocolText, agent.ProtocolNative)
@@ -231,16 +232,24 @@ func agentConfig(cmd *cobra.Command, f agentFlags) (agent.Config, error) {
 // else as the earlier Python agent's run_agent.py did.
 func reportRun(stdout io.Writer, f agentFlags, gameName, who string, res *agent.RunResult) error {
 	if f.json {
-		out := struct {
+		head := struct {
 			Game   string `json:"game"`
 			Seed   int64  `json:"seed"`
 			Policy string `json:"policy"`
-			*agent.RunResult
-			History []agent.Step `json:"history,omitempty"`
-		}{gameName, f.seed, who, res, nil}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		}{gameName, f.seed, who}
+		r := *res
+		r.History, r.Opening = nil, "" // the trajectory is --trajectory's
+		b, err := r.JSONWith(head)
+		if err != nil {
+			return fmt.Errorf("grue agent: %w", err)
+		}
+		var out bytes.Buffer
+		if err := json.Indent(&out, b, "", "  "); err != nil {
+			return fmt.Errorf("grue agent: %w", err)
+		}
+		out.WriteByte('\n')
+		_, err = stdout.Write(out.Bytes())
+		return err
 	}
 	printResult(stdout, gameName, f.seed, who, res)
 	return nil
@@ -449,7 +458,7 @@ func printResult(w io.Writer, gameName string, seed int64, who string, r *agent.
 		fmt.Fprintf(w, "Final score: %d\n", r.FinalScore)
 	}
 	fmt.Fprintf(w, "Moves: %d\n", r.Moves)
-	fmt.Fprintf(w, "Locations visited: %d\n", len(r.LocationsVisited))
+	fmt.Fprintf(w, "Locations visited: %d\n", r.LocationsVisited)
 	fmt.Fprintf(w, "Game completed: %s", yes(r.GameCompleted))
 	if r.GameCompleted {
 		fmt.Fprintf(w, " (%s)", map[bool]string{true: "won", false: "lost"}[r.Victory])
@@ -510,14 +519,14 @@ func printStep(w io.Writer, s *agent.Step) {
 
 // addLLMFlags adds the model's flags of grue agent (and grue code) to
 // cmd: --model, --base-url, sampling, cache, retries and the request
-// shaping flags.
-func addLLMFlags(cmd *cobra.Command, f *agentFlags) {
+// shaping flags. maxTokens is the command's default cap on a reply.
+func addLLMFlags(cmd *cobra.Command, f *agentFlags, maxTokens int) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.model, "model", "", "the model (default: $GRUE_MODEL)")
 	fl.StringVar(&f.baseURL, "base-url", "", "an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
 	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature")
 	fl.IntVar(&f.llmSeed, "llm-seed", 1, "seed sent with every model request")
-	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (0: the server's default)")
+	fl.IntVar(&f.maxTokens, "max-tokens", maxTokens, "cap on each reply's tokens (a reasoning model gets its reasoning allowance on top)")
 	fl.BoolVar(&f.stream, "stream", false, "stream replies (server-sent events)")
 	fl.StringVar(&f.cacheDir, "cache", "", "response cache directory (record and replay model replies)")
 	fl.StringVar(&f.cacheMode, "cache-mode", "", "cache mode: off, read, write, read-write or replay (default: read-write with --cache)")

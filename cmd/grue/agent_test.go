@@ -143,7 +143,7 @@ func TestAgentRecordReplay(t *testing.T) {
 			t.Fatalf("replayed step %d did not come from the cache", i+1)
 		}
 	}
-	if a.FinalScore != b.FinalScore || a.Moves != b.Moves || !reflect.DeepEqual(a.LocationsVisited, b.LocationsVisited) {
+	if a.FinalScore != b.FinalScore || a.Moves != b.Moves || !reflect.DeepEqual(a.Locations, b.Locations) {
 		t.Errorf("results differ: recorded %d points in %d moves, replayed %d in %d", a.FinalScore, a.Moves, b.FinalScore, b.Moves)
 	}
 

@@ -66,7 +66,7 @@ Hugging Face router).`,
 	fl.BoolVar(&f.json, "json", false, "with --task: print the result as JSON")
 	fl.IntVar(&f.steps, "steps", eval.DefaultSteps, "the most steps the agent may take on each task")
 	fl.StringVar(&f.protocol, "protocol", "", "how the model answers: text (THOUGHT/TOOL/ARGS) or native (tool calls)")
-	addLLMFlags(cmd, &f.agentFlags)
+	addLLMFlags(cmd, &f.agentFlags, eval.CodingDefaults().MaxTokens)
 	completeWords(cmd, "protocol", agent.ProtocolText, agent.ProtocolNative)
 	return cmd
 }

@@ -25,7 +25,8 @@ func newExpCmd(stdout, stderr io.Writer) *cobra.Command {
 documentation of harness.Config): every variant of an agent on every game
 from every seed, in parallel, into a run directory that survives being
 killed. grue exp compare then says, with paired bootstrap intervals and
-sign tests, which variant plays better.
+sign tests, which variant plays better, and grue exp export writes the
+results as TALES, ATIF or Inspect files for other tools.
 
 Past one machine, grue exp run --shard I/N plays one part of the episodes;
 grue exp slurm runs them as a Slurm job array, grue exp k8s as a
@@ -33,11 +34,11 @@ Kubernetes Indexed Job, and grue exp status and merge read all the shards
 (docs/scaling.md).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageError{errors.New("name a subcommand: run, compare, status, merge, slurm or k8s")}
+			return usageError{errors.New("name a subcommand: run, compare, export, status, merge, slurm or k8s")}
 		},
 	}
 	cmd.AddCommand(newExpRunCmd(stdout, stderr), newExpCompareCmd(stdout, stderr),
-		newExpStatusCmd(stdout), newExpMergeCmd(stdout, stderr), newExpSlurmCmd(stdout, stderr), newExpK8sCmd(stdout))
+		newExpExportCmd(stdout), newExpStatusCmd(stdout), newExpMergeCmd(stdout, stderr), newExpSlurmCmd(stdout, stderr), newExpK8sCmd(stdout))
 	return cmd
 }
 
@@ -62,7 +63,8 @@ func newExpRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run an experiment into a run directory",
 		Long: `Run every episode of the experiment CONFIG.yaml into a run directory
 (--out, by default runs/<name>-<time>): manifest.json (the config, its hash,
-grue's version, the start time and command line), results.jsonl (one
+grue's version, the start time and command line, and each model variant's
+endpoint with the request parameters its client left out), results.jsonl (one
 record per finished episode, synced as each ends) and trajectories/ (one
 file per episode, every step's prompt and reply included).
 

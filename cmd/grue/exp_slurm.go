@@ -325,7 +325,7 @@ func (j *slurmJob) submit(ctx context.Context, script string) (string, error) {
 	if _, err := strconv.Atoi(id); err != nil {
 		return "", fmt.Errorf("sbatch %s: it answered %q, not a job id", script, out)
 	}
-	line, _ := json.Marshal(Submission{JobID: id, Script: script, Shards: j.Shards, Tasks: j.Tasks, Time: time.Now().UTC()})
+	line, _ := json.Marshal(Submission{JobID: id, Script: script, Shards: j.Shards, Tasks: j.Tasks, Time: time.Now().UTC().Truncate(time.Millisecond)})
 	f, err := os.OpenFile(filepath.Join(j.Dir, SlurmDir, "submissions.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err == nil {
 		_, err = f.Write(append(line, '\n'))

@@ -73,8 +73,10 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Short: "A workbench for studying LLM agents in text adventures",
 		Long: `grue is a workbench for people who study LLM agents that play text
 adventures, all in one binary: a Z-machine that runs real story files (Zork
-and every Inform game; grue play), an MCP game server (grue serve), a ReAct
-agent (grue agent), an experiment harness (grue exp), coding-task evals
+and every Inform game; grue play, and grue games to see what grue finds in
+one), an MCP game server (grue serve), a ReAct agent (grue agent), an
+experiment harness (grue exp, whose results grue exp export writes for
+TALES, Harbor and Inspect), a coding agent (grue code) with its evals
 (grue eval) and a notebook-style REPL (grue run for a saved notebook).
 
 Without a subcommand grue starts the notebook REPL: Go, interpreted, with

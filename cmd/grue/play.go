@@ -76,16 +76,17 @@ transcript. Save files are read and written in the current directory.`,
 	f := cmd.Flags()
 	f.Int64Var(&o.seed, "seed", 1, "seed of the game's random numbers, as dfrotz -s N")
 	f.BoolVar(&o.plain, "plain", false, "print the plain transcript even when stdin is a terminal")
-	f.IntVar(&o.width, "width", 80, "screen width in characters; in a terminal its width unless given")
-	f.IntVar(&o.height, "height", 24, "screen height in lines")
+	f.IntVar(&o.width, "width", 0, "screen width in characters, 1 to 255 (default: the terminal's width, else 80)")
+	f.IntVar(&o.height, "height", 0, "screen height in lines, 1 to 255 (default: the terminal's height, else 24)")
 	return cmd
 }
 
 func (o *playOptions) play(cmd *cobra.Command, story string) error {
-	if o.width < 1 || o.width > 255 {
+	changed := cmd.Flags().Changed
+	if changed("width") && (o.width < 1 || o.width > 255) {
 		return usageError{fmt.Errorf("--width %d: want 1 to 255", o.width)}
 	}
-	if o.height < 1 || o.height > 255 {
+	if changed("height") && (o.height < 1 || o.height > 255) {
 		return usageError{fmt.Errorf("--height %d: want 1 to 255", o.height)}
 	}
 	path, data, err := readStory(story)
@@ -100,12 +101,18 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 	in, out := cmd.InOrStdin(), cmd.OutOrStdout()
 	terminal := !o.plain && isTerminal(in)
 	width, height := o.width, o.height
+	if !changed("width") {
+		width = 80
+	}
+	if !changed("height") {
+		height = 24
+	}
 	if terminal {
 		if w, h, ok := terminalSize(out); ok {
-			if !cmd.Flags().Changed("width") {
+			if !changed("width") {
 				width = min(w, 255)
 			}
-			if !cmd.Flags().Changed("height") {
+			if !changed("height") {
 				height = min(h, 255)
 			}
 		}

@@ -41,6 +41,7 @@ var Packages = []string{
 	"github.com/grue-lab/grue/game/stories",
 	"github.com/grue-lab/grue/game/zmachine",
 	"github.com/grue-lab/grue/harness",
+	"github.com/grue-lab/grue/harness/export",
 }
 
 // DocsFile is the name of the generated table of doc comments.
