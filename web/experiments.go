@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -348,11 +349,11 @@ func (s *Server) loadRequestConfig(req ExperimentRequest) (*harness.Config, *api
 			return nil, bad
 		}
 		if cfg, err = harness.LoadConfig(path); err != nil {
-			return nil, &apiError{Field: "config", Error: err.Error()}
+			return nil, configError(err, "config")
 		}
 	case strings.TrimSpace(req.YAML) != "":
 		if cfg, err = harness.ParseConfig([]byte(req.YAML), "pasted.yaml"); err != nil {
-			return nil, &apiError{Field: "yaml", Error: err.Error()}
+			return nil, configError(err, "yaml")
 		}
 	default:
 		return nil, &apiError{Field: "config", Error: "name a config file (config) or paste one (yaml)"}
@@ -380,28 +381,51 @@ func (s *Server) loadRequestConfig(req ExperimentRequest) (*harness.Config, *api
 		cfg.Parallel = req.Parallel
 	}
 	if err := cfg.Validate(); err != nil {
-		bad := fieldError(err)
-		bad.Error = err.Error()
-		return nil, bad
+		return nil, configError(err, "config")
 	}
 	return cfg, nil
 }
 
+// configError is a config's error as an apiError: the field is the
+// config's own (variants[0].policy), or the request's override (steps,
+// trials, seeds) when that is what is wrong, or fallback when the error
+// names none (the YAML does not parse, the file is missing).
+func configError(err error, fallback string) *apiError {
+	bad := &apiError{Field: fallback, Error: err.Error()}
+	var fe *harness.FieldError
+	if errors.As(err, &fe) && fe.Field != "" {
+		bad.Field = fe.Field
+		if fe.Field == "max_steps" {
+			bad.Field = "steps"
+		}
+	}
+	return bad
+}
+
 // configPath is the file a request's config names: a YAML file under
-// Options.Experiments, named from there or with that folder in front.
+// Options.Experiments, named from there (baseline.yaml) or from the
+// working directory (experiments/baseline.yaml). Anything outside that
+// folder is refused.
 func (s *Server) configPath(name string) (string, *apiError) {
 	dir := filepath.Clean(s.opts.Experiments)
-	p := filepath.Clean(name)
-	if rel, err := filepath.Rel(dir, p); err == nil && filepath.IsLocal(rel) && !filepath.IsAbs(name) {
-		p = rel
+	bad := &apiError{Field: "config", Error: fmt.Sprintf("%q: name a config under %s (such as baseline.yaml)", name, s.opts.Experiments)}
+	if filepath.IsAbs(name) {
+		return "", bad
 	}
-	if !filepath.IsLocal(p) {
-		return "", &apiError{Field: "config", Error: fmt.Sprintf("%q: name a config under %s (such as baseline.yaml)", name, s.opts.Experiments)}
-	}
-	if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
+	if ext := filepath.Ext(name); ext != ".yaml" && ext != ".yml" {
 		return "", &apiError{Field: "config", Error: fmt.Sprintf("%q: a config is a .yaml file", name)}
 	}
-	return filepath.Join(dir, p), nil
+	absDir, err1 := filepath.Abs(dir)
+	absName, err2 := filepath.Abs(name)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(absDir, absName); err == nil && filepath.IsLocal(rel) {
+			return filepath.Join(dir, rel), nil
+		}
+	}
+	if !filepath.IsLocal(name) {
+		return "", bad
+	}
+	return filepath.Join(dir, name), nil
 }
 
 func (s *Server) launchExperiment(w http.ResponseWriter, r *http.Request) {
@@ -514,13 +538,13 @@ func (s *Server) stopExperiment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	xs := s.experiments
-	xs.mu.Lock()
-	lr := xs.live[id]
-	xs.mu.Unlock()
-	if lr == nil {
+	if _, this := xs.running(id); !this {
 		writeError(w, http.StatusConflict, "id", "experiment %s is not running in this server", id)
 		return
 	}
+	xs.mu.Lock()
+	lr := xs.live[id]
+	xs.mu.Unlock()
 	lr.cancel()
 	<-lr.done
 	writeJSON(w, http.StatusOK, map[string]string{"id": id, "status": ExpPartial})

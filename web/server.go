@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -235,7 +236,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, "body", "the request body is more than the limit of %d bytes", tooBig.Limit)
 	case errors.As(err, &typeErr):
-		writeError(w, http.StatusBadRequest, typeErr.Field, "field %s: want a %s, not a JSON %s", typeErr.Field, typeErr.Type, typeErr.Value)
+		writeError(w, http.StatusBadRequest, typeErr.Field, "field %s: want %s, not a JSON %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 		writeError(w, http.StatusBadRequest, name, "unknown field %q (see docs/api.md)", name)
@@ -245,6 +246,25 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeError(w, http.StatusBadRequest, "body", "the body is not a JSON object: %v", err)
 	}
 	return false
+}
+
+// jsonKind names the JSON a Go type is read from: "a number", "a string"...
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	default:
+		return "an object"
+	}
 }
 
 // idPattern is what an episode's, experiment's or session's id may be:
