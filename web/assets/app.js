@@ -123,17 +123,32 @@ function watchEpisode(id) {
   $("#play-run").disabled = true;
   const src = new EventSource("/api/episodes/" + id + "/events");
   play.source = src;
+  // Events are only queued as they come; the page draws what came once
+  // a frame, so a burst of fast steps never waits behind drawing.
+  let pending = [], frame = 0;
+  const draw = () => {
+    frame = 0;
+    const batch = pending;
+    pending = [];
+    if (!batch.length) return;
+    $("#play-steps").prepend(...batch.reverse().map(stepCard));
+    const s = batch[0];
+    $("#play-status").textContent = `Step ${s.step} · Score ${s.score}/${s.max_score || "?"} · Moves ${s.moves} · Tokens ${s.total_tokens} · $${fmt(s.total_cost, 4)}`;
+    drawChart($("#play-chart"), play.steps);
+    const withMap = batch.find((x) => x.map);
+    if (withMap) drawMap($("#play-map"), withMap.map);
+  };
   src.addEventListener("step", (m) => {
     const s = JSON.parse(m.data);
     if (s.ended_ms) play.latencies.push(Date.now() - s.ended_ms);
     play.steps.push(s);
-    $("#play-steps").prepend(stepCard(s));
-    $("#play-status").textContent = `Step ${s.step} · Score ${s.score}/${s.max_score || "?"} · Moves ${s.moves} · Tokens ${s.total_tokens} · $${fmt(s.total_cost, 4)}`;
-    drawChart($("#play-chart"), play.steps);
-    if (s.map) drawMap($("#play-map"), s.map);
+    pending.push(s);
+    if (!frame) frame = requestAnimationFrame(draw);
   });
   src.addEventListener("end", (m) => {
     src.close();
+    cancelAnimationFrame(frame);
+    draw();
     const r = JSON.parse(m.data);
     showResult(r);
     $("#play-stop").disabled = true;
@@ -440,7 +455,8 @@ async function showTrajectories() {
     "The two episodes play the same steps." : `The episodes agree for ${first} steps and differ from step ${first + 1}.`;
   const col = (t) => el("div", { class: "steps" }, trajHeader(t),
     first > 0 ? el("details", {}, el("summary", {}, `${first} steps the same`), t.history.slice(0, first).map((s) => fullStep(s, false))) : null,
-    t.history.slice(first).map((s, i) => fullStep(s, i === 0)));
+    t.history.slice(first).map((s, i) => fullStep(s, i === 0)),
+    t.history.length <= first ? el("div", { class: "step diverge" }, `No step ${first + 1}: this episode ended after ${t.history.length} steps (${t.stopped_by || t.status}).`) : null);
   $("#traj-out").replaceChildren(el("p", { id: "traj-note" }, note), el("div", { class: "side" }, col(a), col(b)));
 }
 
