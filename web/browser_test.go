@@ -132,7 +132,7 @@ func (b *browser) shot(name string) {
 // two episodes are shown side by side from their first difference.
 func TestBrowser(t *testing.T) {
 	model := llmtest.NewServer().Models("fake-model").Fallback(func(llmtest.Request) llmtest.Response {
-		return llmtest.Text("THOUGHT: Looking around first.\nTOOL: play_action\nARGS: {\"action\": \"look\"}")
+		return llmtest.Text("THOUGHT: Looking around first.\nTOOL: play_action\nARGS: {\"action\": \"look\"}").After(20 * time.Millisecond)
 	})
 	defer model.Close()
 	s := newTestServer(t, Options{})
@@ -194,18 +194,37 @@ func TestBrowser(t *testing.T) {
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#play-policy').dispatchEvent(new Event('change'))`),
 		chromedp.SetValue(css(`input[name="base_url"]`), model.URL()),
 		chromedp.SetValue(css(`input[name="model"]`), "fake-model"),
-		chromedp.SetValue(css(`input[name="steps"]`), "3"),
+		chromedp.SetValue(css(`input[name="steps"]`), "10"),
 		chromedp.Click(css(`#play-run`)),
-		chromedp.WaitVisible(css(`#play-final`)),
+		until(`/tokens [1-9]/.test((document.querySelector('#play-final') || {}).textContent)`, wait),
 		chromedp.Click(css(`#play-result a`)),
 		chromedp.WaitVisible(css(`#traj-out .step details.prompt summary`)),
 		chromedp.Click(css(`#traj-out .step details.prompt summary`)),
 	)
 	prompt := b.text("#traj-out .step details.prompt")
+	if modelLat := eval[[]float64](b, `window.grueLatencies.slice()`); len(modelLat) == 10 {
+		slices.Sort(modelLat)
+		t.Logf("model steps (20ms replies), step end to browser event: median %.1f ms, max %.1f ms", modelLat[5], modelLat[9])
+	}
 	b.shot("trajectory-prompt")
 	if !strings.Contains(strings.ToLower(prompt), "system") || !strings.Contains(prompt, "Meadow") {
 		t.Errorf("the first step's prompt shows %q", prompt)
 	}
+
+	handHas := func(want string) string {
+		return `document.querySelector('#hand-status').textContent.includes(` + "`" + want + "`" + `)`
+	}
+	b.do("play by hand",
+		chromedp.Navigate(b.url+"/#hand"),
+		chromedp.WaitReady(css(`#hand-game option[value="lantern"]`)),
+		chromedp.Click(css(`#hand-form button`)),
+		until(handHas("Meadow"), wait),
+		chromedp.SetValue(css(`#hand-command`), "west"),
+		chromedp.Click(css(`#hand-input button[type="submit"]`)),
+		until(handHas("Wooden Shed")+" && "+handHas("Moves: 1"), wait),
+	)
+	b.shot("play-by-hand")
+	b.do("undo", chromedp.Click(css(`#hand-undo`)), until(handHas("Meadow")+" && "+handHas("Moves: 0"), wait))
 
 	ids := s.experimentIDs()
 	b.do("two episodes side by side",

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -167,6 +168,38 @@ func (xs *experiments) info(id string) (ExperimentInfo, bool) {
 	return info, true
 }
 
+// infos summarizes the runs ids (those that hold a run), reading them
+// in parallel: a cold list of a thousand runs is mostly waiting on files
+// and decoding records.
+func (xs *experiments) infos(ids []string) []ExperimentInfo {
+	found := make([]*ExperimentInfo, len(ids))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(len(ids), 2*runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if info, ok := xs.info(ids[i]); ok {
+					found[i] = &info
+				}
+			}
+		}()
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []ExperimentInfo
+	for _, f := range found {
+		if f != nil {
+			out = append(out, *f)
+		}
+	}
+	return out
+}
+
 // failedLaunch is the info of a run this server tried to start, which
 // stopped before it wrote its manifest (a model that could not be
 // reached); ok is false for any other id.
@@ -230,7 +263,12 @@ func summarize(id, dir string) (ExperimentInfo, error) {
 		info.Error = m.Stopped
 	}
 	info.open = m.Finished == nil
-	rs, err := harness.LoadRun(dir)
+	var rs *harness.ResultSet
+	if info.Sharded {
+		rs, err = harness.LoadRun(dir)
+	} else {
+		rs, err = harness.LoadResults(dir)
+	}
 	if err != nil {
 		return info, nil // no results yet
 	}
@@ -267,22 +305,39 @@ func summarize(id, dir string) (ExperimentInfo, error) {
 	return info, nil
 }
 
+// runIDs lists the folders under Options.Runs that may be runs.
+func (xs *experiments) runIDs() ([]string, error) {
+	ents, err := os.ReadDir(xs.s.opts.Runs)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, d := range ents {
+		if d.IsDir() && d.Name() != EpisodesDir && idPattern.MatchString(d.Name()) {
+			ids = append(ids, d.Name())
+		}
+	}
+	return ids, nil
+}
+
+// warm reads every run into the cache.
+func (xs *experiments) warm() {
+	if ids, err := xs.runIDs(); err == nil {
+		xs.infos(ids)
+	}
+}
+
 func (s *Server) listExperiments(w http.ResponseWriter, r *http.Request) {
-	ents, err := os.ReadDir(s.opts.Runs)
+	ids, err := s.experiments.runIDs()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "", "read %s: %v", s.opts.Runs, err)
 		return
 	}
 	out := []ExperimentInfo{}
 	seen := map[string]bool{}
-	for _, d := range ents {
-		if !d.IsDir() || d.Name() == EpisodesDir || !idPattern.MatchString(d.Name()) {
-			continue
-		}
-		if info, ok := s.experiments.info(d.Name()); ok {
-			out = append(out, info)
-			seen[d.Name()] = true
-		}
+	for _, info := range s.experiments.infos(ids) {
+		out = append(out, info)
+		seen[info.ID] = true
 	}
 	s.experiments.mu.Lock()
 	var launched []string

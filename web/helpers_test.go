@@ -15,12 +15,12 @@ import (
 // testServer is a Server over a temporary runs folder behind an
 // httptest server.
 type testServer struct {
-	t   *testing.T
+	t   testing.TB
 	srv *Server
 	ts  *httptest.Server
 }
 
-func newTestServer(t *testing.T, opts Options) *testServer {
+func newTestServer(t testing.TB, opts Options) *testServer {
 	t.Helper()
 	if opts.Runs == "" {
 		opts.Runs = t.TempDir()
@@ -108,11 +108,11 @@ func (s *testServer) events(path, lastID string) []sseEvent {
 		b, _ := io.ReadAll(res.Body)
 		s.t.Fatalf("GET %s: %d %s: %s", path, res.StatusCode, res.Header.Get("Content-Type"), b)
 	}
-	return readEvents(s.t, res.Body)
+	return readEvents(res.Body)
 }
 
 // readEvents parses a text/event-stream body.
-func readEvents(t *testing.T, r io.Reader) []sseEvent {
+func readEvents(r io.Reader) []sseEvent {
 	var out []sseEvent
 	var cur sseEvent
 	sc := bufio.NewScanner(r)
@@ -138,7 +138,7 @@ func readEvents(t *testing.T, r io.Reader) []sseEvent {
 }
 
 // waitFor polls cond every 20ms until it holds or d passes.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for !cond() {

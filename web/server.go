@@ -101,6 +101,13 @@ func New(opts Options) (*Server, error) {
 	s.experiments = newExperiments(s)
 	s.play = newPlaySessions(opts.MaxPlay)
 	s.routes()
+	// Read the run directories once in the background, so that the first
+	// page load finds their summaries cached.
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.experiments.warm()
+	}()
 	return s, nil
 }
 

@@ -98,6 +98,7 @@ function playRequest(form) {
 $("#play-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   flash("");
+  $("#play-result").replaceChildren();
   try {
     const { id } = await api("POST", "/api/episodes", playRequest(ev.target));
     watchEpisode(id);
