@@ -134,6 +134,7 @@ func (s *Server) Handler() http.Handler { return s.guard(s.mux) }
 func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /api/games", s.listGames)
+	m.HandleFunc("POST /api/games", s.uploadGame)
 	m.HandleFunc("POST /api/episodes", s.startEpisode)
 	m.HandleFunc("GET /api/episodes", s.listEpisodes)
 	m.HandleFunc("GET /api/episodes/{id}", s.getEpisode)

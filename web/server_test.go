@@ -1,9 +1,15 @@
 package web
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/grue-lab/grue/game/stories"
 )
 
 // A person plays Lantern by hand: the status line follows, undo takes a
@@ -112,6 +118,60 @@ func TestTokenAndOrigin(t *testing.T) {
 			if len(cookies) != 1 || cookies[0].Value != "sesame" || !cookies[0].HttpOnly {
 				t.Errorf("?token= gave cookies %v", cookies)
 			}
+		}
+	}
+}
+
+// A story file uploaded is listed and played by the path it is given;
+// what is no story, or has no story's name, is refused.
+func TestUploadGame(t *testing.T) {
+	s := newTestServer(t, Options{})
+	_, lantern := stories.Default()
+	req := func(name string, body []byte) (int, []byte) {
+		res, err := http.Post(s.ts.URL+"/api/games?name="+name, "application/octet-stream", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		out, _ := io.ReadAll(res.Body)
+		return res.StatusCode, out
+	}
+	code, out := req("mine.z5", lantern)
+	var gi GameInfo
+	if err := json.Unmarshal(out, &gi); code != http.StatusCreated || err != nil || !gi.Uploaded || gi.MaxScore != 60 {
+		t.Fatalf("upload: %d %s", code, out)
+	}
+	if code, _ := req("mine.z5", lantern); code != http.StatusCreated {
+		t.Errorf("the same story again: %d", code)
+	}
+	var g gamesList
+	s.json("GET", "/api/games", nil, http.StatusOK, &g)
+	if last := g.Games[len(g.Games)-1]; last.Name != gi.Name || !last.Uploaded {
+		t.Errorf("listed: %+v", g.Games)
+	}
+	var started struct{ ID string }
+	s.json("POST", "/api/episodes", map[string]any{"game": gi.Name, "policy": "walkthrough"}, http.StatusCreated, &started)
+	s.events("/api/episodes/"+started.ID+"/events", "")
+	var info EpisodeInfo
+	s.json("GET", "/api/episodes/"+started.ID, nil, http.StatusOK, &info)
+	if info.FinalScore != 60 || !info.Victory {
+		t.Errorf("walkthrough on the upload: %+v", info)
+	}
+	for _, c := range []struct {
+		name  string
+		body  []byte
+		code  int
+		field string
+	}{
+		{"notes.txt", lantern, 400, "name"},
+		{"..%2Fx.z5", lantern, 400, "name"},
+		{"junk.z5", []byte("not a story"), 400, "body"},
+		{"mine.z5", append(slices.Clone(lantern), 0), 409, "name"},
+	} {
+		code, out := req(c.name, c.body)
+		var e apiError
+		if json.Unmarshal(out, &e) != nil || code != c.code || e.Field != c.field {
+			t.Errorf("upload %s: %d %s, want %d naming %s", c.name, code, out, c.code, c.field)
 		}
 	}
 }

@@ -69,11 +69,28 @@ async function loadGames() {
   const g = await api("GET", "/api/games");
   for (const sel of [$("#play-game"), $("#hand-game")]) {
     sel.replaceChildren(...g.games.map((x) => el("option", { value: x.name, selected: x.name === g.default },
-      x.name + (x.title ? " - " + x.title : "") + (x.max_score ? " (" + x.max_score + ")" : ""))));
+      (x.uploaded ? x.name.split("/").pop() + " (uploaded)" : x.name) + (x.title ? " - " + x.title : "") + (x.max_score ? " (" + x.max_score + ")" : ""))));
   }
+}
+
+async function loadConfigs() {
   const cfgs = await api("GET", "/api/configs");
   $("#exp-config").append(...cfgs.map((c) => el("option", { value: c }, c)));
 }
+
+// A story file chosen in Play is sent to POST /api/games and chosen.
+$("#play-upload").addEventListener("change", async (ev) => {
+  const f = ev.target.files[0];
+  if (!f) return;
+  try {
+    const res = await fetch("/api/games?name=" + encodeURIComponent(f.name), { method: "POST", body: f });
+    const g = await res.json();
+    if (!res.ok) throw new Error((g.field ? g.field + ": " : "") + g.error);
+    await loadGames();
+    $("#play-game").value = g.name;
+    flash("uploaded " + f.name);
+  } catch (e) { flash(e.message); }
+});
 
 // ---- play
 
@@ -466,4 +483,4 @@ $("#traj-go").addEventListener("click", showTrajectories);
 // ---- start
 
 window.addEventListener("hashchange", showTab);
-loadGames().then(showTab, (e) => { flash(e.message); showTab(); });
+Promise.all([loadGames(), loadConfigs()]).then(showTab, (e) => { flash(e.message); showTab(); });
