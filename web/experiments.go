@@ -80,10 +80,11 @@ type ExperimentInfo struct {
 // server runs, and a cache of what the others hold, read again only when
 // their files change.
 type experiments struct {
-	s     *Server
-	mu    sync.Mutex
-	live  map[string]*liveRun
-	cache map[string]cachedRun
+	s      *Server
+	warmed chan struct{} // closed once warm has read every run
+	mu     sync.Mutex
+	live   map[string]*liveRun
+	cache  map[string]cachedRun
 }
 
 // liveRun is a run this server plays (or tried to).
@@ -101,7 +102,7 @@ type cachedRun struct {
 }
 
 func newExperiments(s *Server) *experiments {
-	return &experiments{s: s, live: map[string]*liveRun{}, cache: map[string]cachedRun{}}
+	return &experiments{s: s, warmed: make(chan struct{}), live: map[string]*liveRun{}, cache: map[string]cachedRun{}}
 }
 
 // running returns how many runs this server plays now, and whether id is
@@ -152,7 +153,7 @@ func (xs *experiments) info(id string) (ExperimentInfo, bool) {
 	c, hit := xs.cache[id]
 	xs.mu.Unlock()
 	if !hit || sharded || c.stamp != st {
-		info, err := summarize(id, dir)
+		info, err := summarize(id, dir, sharded)
 		if err != nil {
 			return xs.failedLaunch(id)
 		}
@@ -236,8 +237,10 @@ func (xs *experiments) status(id, dir string, info ExperimentInfo) string {
 				}
 			}
 		}
-	} else if fi, err := os.Stat(filepath.Join(dir, harness.HeartbeatFile)); err == nil && info.open && time.Since(fi.ModTime()) < harness.HeartbeatStale {
-		return ExpRunning
+	} else if info.open {
+		if fi, err := os.Stat(filepath.Join(dir, harness.HeartbeatFile)); err == nil && time.Since(fi.ModTime()) < harness.HeartbeatStale {
+			return ExpRunning
+		}
 	}
 	switch {
 	case info.Recorded < info.Episodes:
@@ -249,21 +252,31 @@ func (xs *experiments) status(id, dir string, info ExperimentInfo) string {
 	}
 }
 
-// summarize reads run directory dir: its manifest and records.
-func summarize(id, dir string) (ExperimentInfo, error) {
-	ms, err := harness.ReadShardManifests(dir)
-	if err != nil {
-		return ExperimentInfo{}, err
+// summarize reads run directory dir (sharded or not): its manifest and
+// records.
+func summarize(id, dir string, sharded bool) (ExperimentInfo, error) {
+	var m *harness.Manifest
+	if sharded {
+		ms, err := harness.ReadShardManifests(dir)
+		if err != nil {
+			return ExperimentInfo{}, err
+		}
+		m = ms[0].Manifest
+	} else {
+		var err error
+		if m, err = harness.ReadManifest(dir); err != nil {
+			return ExperimentInfo{}, err
+		}
 	}
-	m := ms[0].Manifest
 	info := ExperimentInfo{ID: id, Name: m.Config.Name, Description: m.Config.Description, ConfigHash: m.ConfigHash,
-		ConfigFile: m.ConfigFile, Started: m.Started, Sharded: ms[0].Dir != "", Games: slices.Clone(m.Config.Games),
+		ConfigFile: m.ConfigFile, Started: m.Started, Sharded: sharded, Games: slices.Clone(m.Config.Games),
 		Episodes: len(m.Config.Episodes()), Variants: []VariantSummary{}}
 	if m.Stopped != "" && !strings.Contains(m.Stopped, context.Canceled.Error()) {
 		info.Error = m.Stopped
 	}
 	info.open = m.Finished == nil
 	var rs *harness.ResultSet
+	var err error
 	if info.Sharded {
 		rs, err = harness.LoadRun(dir)
 	} else {
@@ -320,14 +333,22 @@ func (xs *experiments) runIDs() ([]string, error) {
 	return ids, nil
 }
 
-// warm reads every run into the cache.
+// warm reads every run into the cache, then closes xs.warmed.
 func (xs *experiments) warm() {
+	defer close(xs.warmed)
 	if ids, err := xs.runIDs(); err == nil {
 		xs.infos(ids)
 	}
 }
 
 func (s *Server) listExperiments(w http.ResponseWriter, r *http.Request) {
+	// A list asked for while the runs are first read waits for that
+	// reading rather than doing it again beside it.
+	select {
+	case <-s.experiments.warmed:
+	case <-r.Context().Done():
+		return
+	}
 	ids, err := s.experiments.runIDs()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "", "read %s: %v", s.opts.Runs, err)
