@@ -129,7 +129,8 @@ func (b *browser) shot(name string) {
 // The page, driven as a person would: the walkthrough wins Lantern with
 // its steps streaming in; two small experiments are launched and
 // compared; a model's episode shows its prompt in the trajectory viewer;
-// two episodes are shown side by side from their first difference.
+// a move is played by hand and undone; two episodes are shown side by
+// side from their first difference.
 func TestBrowser(t *testing.T) {
 	model := llmtest.NewServer().Models("fake-model").Fallback(func(llmtest.Request) llmtest.Response {
 		return llmtest.Text("THOUGHT: Looking around first.\nTOOL: play_action\nARGS: {\"action\": \"look\"}").After(20 * time.Millisecond)
@@ -137,9 +138,22 @@ func TestBrowser(t *testing.T) {
 	defer model.Close()
 	s := newTestServer(t, Options{})
 	b := newBrowser(t, s.ts.URL)
-	const wait = time.Minute
-	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+	playWalkthrough(t, b)
+	launchAndCompare(t, b)
+	modelPrompt(t, b, model.URL())
+	playByHand(b)
+	sideBySide(t, b, s.experimentIDs())
+}
 
+// wait bounds each wait for the page.
+const wait = time.Minute
+
+// css is a CSS selector.
+func css(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+
+// playWalkthrough plays the walkthrough on the page and checks that it
+// shows 60/60 and victory, every step, and the map.
+func playWalkthrough(t *testing.T, b *browser) {
 	b.do("play the walkthrough",
 		chromedp.Navigate(b.url+"/#play"),
 		chromedp.WaitReady(css(`#play-game option[value="lantern"]`)),
@@ -162,6 +176,11 @@ func TestBrowser(t *testing.T) {
 		slices.Sort(latencies)
 		t.Logf("step end to browser event: median %.1f ms, max %.1f ms over %d steps", latencies[len(latencies)/2], latencies[len(latencies)-1], len(latencies))
 	}
+}
+
+// launchAndCompare launches two small experiments from pasted YAML and
+// compares them.
+func launchAndCompare(t *testing.T, b *browser) {
 
 	b.do("launch two experiments",
 		chromedp.Navigate(b.url+"/#experiments"),
@@ -186,13 +205,18 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(rows, "walkthrough") || !strings.Contains(rows, "short") || !strings.Contains(paired, "percent") {
 		t.Errorf("compare tables: %q / %q", rows, paired)
 	}
+}
+
+// modelPrompt plays a model's episode (the scripted model at url) and
+// reads its first step's prompt in the trajectory viewer.
+func modelPrompt(t *testing.T, b *browser, url string) {
 
 	b.do("a model's episode and its prompt",
 		chromedp.Navigate(b.url+"/#play"),
 		chromedp.WaitReady(css(`#play-game option[value="lantern"]`)),
 		chromedp.SetValue(css(`#play-policy`), "llm"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#play-policy').dispatchEvent(new Event('change'))`),
-		chromedp.SetValue(css(`input[name="base_url"]`), model.URL()),
+		chromedp.SetValue(css(`input[name="base_url"]`), url),
 		chromedp.SetValue(css(`input[name="model"]`), "fake-model"),
 		chromedp.SetValue(css(`input[name="steps"]`), "10"),
 		chromedp.Click(css(`#play-run`)),
@@ -210,6 +234,10 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(strings.ToLower(prompt), "system") || !strings.Contains(prompt, "Meadow") {
 		t.Errorf("the first step's prompt shows %q", prompt)
 	}
+}
+
+// playByHand plays a move by hand and takes it back.
+func playByHand(b *browser) {
 
 	handHas := func(want string) string {
 		return `document.querySelector('#hand-status').textContent.includes(` + "`" + want + "`" + `)`
@@ -225,8 +253,11 @@ func TestBrowser(t *testing.T) {
 	)
 	b.shot("play-by-hand")
 	b.do("undo", chromedp.Click(css(`#hand-undo`)), until(handHas("Meadow")+" && "+handHas("Moves: 0"), wait))
+}
 
-	ids := s.experimentIDs()
+// sideBySide shows the two experiments' first episodes side by side: the
+// short one stops after 10 steps.
+func sideBySide(t *testing.T, b *browser, ids map[string]string) {
 	b.do("two episodes side by side",
 		chromedp.Navigate(b.url+fmt.Sprintf("/#trajectory?a=%s&b=%s",
 			urlQuery("run="+ids["walk"]+"&variant=walkthrough&game=lantern&seed=1"),

@@ -284,7 +284,8 @@ func (s *Server) launchEpisode(cfg *harness.Config, req EpisodeRequest) (*episod
 	e := &episode{dir: filepath.Join(s.opts.Runs, EpisodesDir, id), log: newEventLog(), cancel: cancel}
 	e.info = EpisodeInfo{ID: id, Status: StatusRunning, Game: spec.Game, Seed: spec.Seed, Policy: req.Policy,
 		Model: ep.Agent.Model, MaxSteps: cfg.Steps(), Request: req, Created: now, LocationsVisited: []string{}}
-	if err := os.MkdirAll(e.dir, 0o755); err == nil {
+	err = os.MkdirAll(e.dir, 0o755)
+	if err == nil {
 		err = e.save()
 	}
 	if err != nil {

@@ -135,7 +135,8 @@ func (s *Server) uploadGame(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "name", "another story is already uploaded as %s: choose another name", name)
 		return
 	}
-	if err := os.MkdirAll(dir, 0o755); err == nil {
+	err = os.MkdirAll(dir, 0o755)
+	if err == nil {
 		err = atomicfile.Write(path, data, 0o644)
 	}
 	if err != nil {
