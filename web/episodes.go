@@ -26,7 +26,8 @@ import (
 // started from the page or POST /api/episodes, one folder each:
 // episode.json (EpisodeInfo, rewritten as it changes), steps.jsonl (each
 // agent.Step, appended as the step ends) and, once it is over,
-// trajectory.json (a harness.Trajectory, as an experiment writes).
+// trajectory.json (a harness.Trajectory, as an experiment writes) and
+// map.json (the map it ended with).
 const EpisodesDir = "episodes"
 
 // Files of an episode's folder.
@@ -34,6 +35,7 @@ const (
 	episodeFile    = "episode.json"
 	stepsFile      = "steps.jsonl"
 	trajectoryFile = "trajectory.json"
+	mapFile        = "map.json"
 )
 
 // Episode states.
@@ -99,7 +101,7 @@ type episode struct {
 
 	mu      sync.Mutex
 	info    EpisodeInfo
-	log     *eventLog // nil for an episode read from disk
+	log     *eventLog // the live events; nil once the episode is over (replayed from disk)
 	cancel  context.CancelFunc
 	stopped bool // DELETE asked it to stop
 }
@@ -352,6 +354,10 @@ func (s *Server) playEpisode(ctx context.Context, e *episode, ep *harness.Episod
 			}
 		}
 	}
+	// The map as the episode left it, for replays from disk.
+	if b, err := json.Marshal(mapOf(context.Background(), ep)); err == nil {
+		_ = atomicfile.Write(filepath.Join(e.dir, mapFile), b, 0o644) // a replay without a map is no failure
+	}
 	e.finish(res, runErr, s.ctx)
 }
 
@@ -409,6 +415,12 @@ func (e *episode) finish(res *agent.RunResult, err error, server context.Context
 	}
 	data, _ := json.Marshal(e.snapshot()) // plain data
 	e.log.close(event{kind: "end", data: data})
+	// Subscribers streaming now keep the log; later ones replay the
+	// episode from disk, so a server that plays many episodes does not
+	// hold them all.
+	e.mu.Lock()
+	e.log = nil
+	e.mu.Unlock()
 }
 
 // stepEvent is the data of a "step" event: what the page shows of a step
@@ -528,8 +540,9 @@ func (s *Server) episodeEvents(w http.ResponseWriter, r *http.Request) {
 	log.serve(s.ctx, w, r)
 }
 
-// pastEvents rebuilds the events of an episode read from disk, from its
-// steps file (no maps: they were not kept) and its info.
+// pastEvents rebuilds the events of an episode that is over, from its
+// steps file and its info; only the last step carries a map, the one the
+// episode ended with.
 func (e *episode) pastEvents() (*eventLog, error) {
 	steps, err := readSteps(filepath.Join(e.dir, stepsFile))
 	if err != nil {
@@ -538,11 +551,19 @@ func (e *episode) pastEvents() (*eventLog, error) {
 	l := newEventLog()
 	var total llm.Usage
 	var cost float64
+	var lastMap any
+	if b, err := os.ReadFile(filepath.Join(e.dir, mapFile)); err == nil {
+		_ = json.Unmarshal(b, &lastMap) // no map is a replay without one
+	}
 	for i := range steps {
 		st := &steps[i]
 		total.TotalTokens += st.Usage.TotalTokens
 		cost += st.Cost
-		data, _ := json.Marshal(newStepEvent(st, total, cost, time.Time{}))
+		ev := newStepEvent(st, total, cost, time.Time{})
+		if i == len(steps)-1 {
+			ev.Map = lastMap
+		}
+		data, _ := json.Marshal(ev)
 		l.add(event{id: st.Step, kind: "step", data: data})
 	}
 	data, _ := json.Marshal(e.snapshot())
