@@ -214,3 +214,21 @@ func TestExperimentLimitAndStop(t *testing.T) {
 	s.json("DELETE", "/api/experiments/"+x.ID, nil, http.StatusConflict, nil)
 	s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("other", 1, 5, "random")}, http.StatusCreated, nil)
 }
+
+// An experiment whose model cannot be reached is listed as failed, with
+// its failed episodes counted.
+func TestExperimentFailedLaunch(t *testing.T) {
+	s := newTestServer(t, Options{})
+	yaml := "name: nomodel\nvariants:\n  - {name: m, model: x, base_url: \"http://127.0.0.1:1/v1\"}\ngames: [lantern]\ntrials: 1\n"
+	var x struct{ ID string }
+	s.json("POST", "/api/experiments", ExperimentRequest{YAML: yaml}, http.StatusCreated, &x)
+	info := s.waitStatus(x.ID, ExpFailed)
+	if (info.Error == "" && info.Failed == 0) || info.Name != "nomodel" {
+		t.Errorf("failed launch: %+v", info)
+	}
+	var list []ExperimentInfo
+	s.json("GET", "/api/experiments", nil, http.StatusOK, &list)
+	if len(list) != 1 || list[0].Status != ExpFailed {
+		t.Errorf("list: %+v", list)
+	}
+}
