@@ -232,3 +232,23 @@ func TestExperimentFailedLaunch(t *testing.T) {
 		t.Errorf("list: %+v", list)
 	}
 }
+
+// An experiment that cannot start (no model is configured anywhere) is
+// listed as failed with why, though it has no run directory.
+func TestExperimentCannotStart(t *testing.T) {
+	for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "HF_TOKEN", "GRUE_MODEL"} {
+		t.Setenv(k, "")
+	}
+	s := newTestServer(t, Options{})
+	var x struct{ ID string }
+	s.json("POST", "/api/experiments", ExperimentRequest{YAML: "name: nomodel\nvariants: [{name: m}]\ngames: [lantern]\ntrials: 1\n"}, http.StatusCreated, &x)
+	info := s.waitStatus(x.ID, ExpFailed)
+	if !strings.Contains(info.Error, "no model configured") {
+		t.Errorf("cannot start: %+v", info)
+	}
+	var list []ExperimentInfo
+	s.json("GET", "/api/experiments", nil, http.StatusOK, &list)
+	if len(list) != 1 || list[0].Status != ExpFailed || list[0].ID != x.ID {
+		t.Errorf("list: %+v", list)
+	}
+}
