@@ -86,7 +86,7 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer srv.Close()
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	hs := &http.Server{Handler: srv.Handler(), ReadTimeout: time.Minute, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	url := "http://" + ln.Addr().String() + "/"
 	if token != "" && !loopback(ln.Addr()) {
 		url += "?token=" + token
