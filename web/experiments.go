@@ -122,8 +122,8 @@ func (xs *experiments) running(id string) (n int, this bool) {
 }
 
 // stamp is the state of a run directory's files: it changes when the
-// manifest, the results or the heartbeat are written. A sharded run has
-// none: it is always read again.
+// manifest or the results are written. (A sharded run is not stamped: it
+// is always read again.)
 func stamp(dir string) string {
 	var b strings.Builder
 	for _, f := range []string{harness.ManifestFile, harness.ResultsFile} {
@@ -326,7 +326,7 @@ func (xs *experiments) runIDs() ([]string, error) {
 	}
 	var ids []string
 	for _, d := range ents {
-		if d.IsDir() && d.Name() != EpisodesDir && idPattern.MatchString(d.Name()) {
+		if d.IsDir() && d.Name() != EpisodesDir && d.Name() != GamesDir && idPattern.MatchString(d.Name()) {
 			ids = append(ids, d.Name())
 		}
 	}
