@@ -438,7 +438,7 @@ function fullStep(s, diverge) {
   const reply = s.reply;
   return el("div", { class: "step" + (s.reward > 0 ? " reward" : "") + (s.error ? " failed" : "") + (diverge ? " diverge" : ""), "data-step": s.step },
     el("div", { class: "head" }, `step ${s.step} · score ${s.score} (${s.reward >= 0 ? "+" : ""}${s.reward}) · moves ${s.moves} · ${s.location || ""}` + (diverge ? " · first difference" : "")),
-    el("details", { class: "prompt" }, el("summary", {}, `prompt: ${(s.prompt || []).length} messages`),
+    !(s.prompt || []).length ? null : el("details", { class: "prompt" }, el("summary", {}, `prompt: ${s.prompt.length} messages`),
       (s.prompt || []).map((m) => el("div", { class: "msg" }, el("div", { class: "role" }, m.role + (m.name ? " " + m.name : "")), el("pre", {}, m.content || ""),
         (m.tool_calls || []).map((t) => el("pre", {}, `${t.name}(${t.arguments})`))))),
     reply ? el("details", {}, el("summary", {}, "raw reply" + (reply.cached ? " (cached)" : "")),
