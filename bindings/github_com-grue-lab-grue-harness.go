@@ -95,6 +95,7 @@ func load9_0(Symbols map[string]map[string]reflect.Value) {
 		"SparkWidth":             reflect.ValueOf(constant.MakeFromLiteral("20", token.INT, 0)),
 		"Sparkline":              reflect.ValueOf(harness.Sparkline),
 		"SparklineScaled":        reflect.ValueOf(harness.SparklineScaled),
+		"StartEpisode":           reflect.ValueOf(harness.StartEpisode),
 		"Std":                    reflect.ValueOf(harness.Std),
 		"Summarize":              reflect.ValueOf(harness.Summarize),
 		"TrajectoriesDir":        reflect.ValueOf(constant.MakeFromLiteral("\"trajectories\"", token.STRING, 0)),

@@ -99,7 +99,7 @@ grue's packages and a game at hand (:help inside says more).`,
 	// version does.
 	root.Version = Version()
 	root.SetVersionTemplate("grue {{.Version}}\n")
-	root.AddCommand(newVersionCmd(), newPlayCmd(), newGamesCmd(), newServeCmd())
+	root.AddCommand(newVersionCmd(), newPlayCmd(), newGamesCmd(), newServeCmd(), newWebCmd())
 	setupREPL(root, stdin, stdout, stderr)
 	root.AddCommand(newAgentCmd(stdout, stderr))
 	root.AddCommand(newExpCmd(stdout, stderr))

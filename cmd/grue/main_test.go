@@ -86,6 +86,8 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"cmptranscript": cmpTranscript,
 			"servehttp":     serveHTTP,
+			"webhttp":       webHTTP,
+			"httpget":       httpGet,
 		},
 	})
 }

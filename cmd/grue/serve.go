@@ -96,9 +96,6 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 	if o.maxBody <= 0 || o.maxSessions <= 0 || o.maxLine <= 0 || o.undoDepth < 0 {
 		return usageError{fmt.Errorf("--max-body, --max-sessions and --max-line must be positive, --undo-depth not negative")}
 	}
-	if o.token == "" {
-		o.token = os.Getenv(mcp.TokenEnv)
-	}
 	var ln net.Listener
 	if o.http != "" {
 		var err error
@@ -140,14 +137,27 @@ func loopback(addr net.Addr) bool {
 	return ok && tcp.IP.IsLoopback()
 }
 
+// listenToken is the token rule of grue serve --http and grue web: the
+// token given (--token, else $GRUE_SERVE_TOKEN), or, listening on ln
+// beyond loopback with none given, one generated and printed on errOut
+// (the only place a token is ever written). On loopback with none given
+// it is "": no token is asked for.
+func listenToken(cmdName, token string, ln net.Listener, errOut io.Writer) string {
+	if token == "" {
+		token = os.Getenv(mcp.TokenEnv)
+	}
+	if token == "" && ln != nil && !loopback(ln.Addr()) {
+		token = mcp.NewToken()
+		fmt.Fprintf(errOut, "%s: listening beyond this machine, so clients need a token: set %s=%s (or send Authorization: Bearer TOKEN)\n", cmdName, mcp.TokenEnv, token)
+	}
+	return token
+}
+
 // newServer makes the game server of the flags. Listening on ln beyond
 // loopback with no token given, it generates one and prints it on errOut
 // (the only place a token is ever written).
 func (o *serveOptions) newServer(ln net.Listener, errOut io.Writer) (*mcp.Server, error) {
-	if o.token == "" && ln != nil && !loopback(ln.Addr()) {
-		o.token = mcp.NewToken()
-		fmt.Fprintf(errOut, "grue serve: listening beyond this machine, so clients need a token: set %s=%s (or send Authorization: Bearer TOKEN)\n", mcp.TokenEnv, o.token)
-	}
+	o.token = listenToken("grue serve", o.token, ln, errOut)
 	return mcp.NewServer(mcp.WithGame(o.game), mcp.WithSeed(o.seed), mcp.WithVersion(Version()),
 		mcp.WithToken(o.token), mcp.WithAllowedOrigins(o.origins...), mcp.WithMaxBody(o.maxBody),
 		mcp.WithMaxSessions(o.maxSessions), mcp.WithUndoDepth(o.undoDepth), mcp.WithMaxLine(o.maxLine))

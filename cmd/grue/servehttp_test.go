@@ -2,9 +2,13 @@ package main
 
 import (
 	"bufio"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +18,9 @@ import (
 
 // servedAt is the line grue serve --http prints once it listens.
 var servedAt = regexp.MustCompile(`MCP over HTTP at (http://\S+)`)
+
+// webAt is the line grue web prints once it listens.
+var webAt = regexp.MustCompile(`grue web: (http://\S+?)/?(\?token=(\S+))? \(`)
 
 // serveHTTP is the script command servehttp [ARGS...]: it starts
 // `grue serve --http 127.0.0.1:0 ARGS...` in the background, waits until
@@ -25,9 +32,53 @@ func serveHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! servehttp")
 	}
+	startServer(ts, append([]string{"serve", "--http", "127.0.0.1:0"}, args...), servedAt, "MCPURL")
+}
+
+// webHTTP is the script command webhttp [ARGS...]: as servehttp, for
+// `grue web --addr 127.0.0.1:0 ARGS...`; it sets $WEBURL (no trailing
+// slash) and, when the server printed one, $WEBTOKEN.
+func webHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! webhttp")
+	}
+	if !slices.Contains(args, "--addr") {
+		args = append([]string{"--addr", "127.0.0.1:0"}, args...)
+	}
+	startServer(ts, append([]string{"web"}, args...), webAt, "WEBURL")
+}
+
+// httpGet is the script command httpget URL [TOKEN]: it prints the
+// status and the body of GET URL (with the bearer token when given) on
+// stdout.
+func httpGet(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: httpget URL [TOKEN]")
+	}
+	req, err := http.NewRequest("GET", args[0], nil)
+	ts.Check(err)
+	if len(args) == 2 {
+		req.Header.Set("Authorization", "Bearer "+args[1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	ts.Check(err)
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	ts.Check(err)
+	fmt.Fprintf(ts.Stdout(), "%d\n%s\n", res.StatusCode, body)
+	if (res.StatusCode >= 400) != neg {
+		ts.Fatalf("GET %s: %d", args[0], res.StatusCode)
+	}
+}
+
+// startServer starts `grue ARGS...` in the background, waits until it
+// prints a line that at matches, and sets envVar to the match's first
+// group (and envVar's TOKEN to the third, when there is one). When the
+// script ends the server gets SIGINT and must stop cleanly.
+func startServer(ts *testscript.TestScript, args []string, at *regexp.Regexp, envVar string) {
 	grue, err := exec.LookPath("grue") // the test binary as grue: see TestMain
 	ts.Check(err)
-	cmd := exec.Command(grue, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(grue, args...)
 	cmd.Dir = ts.MkAbs(".")
 	cmd.Env = os.Environ()
 	for _, k := range []string{"PATH", "HOME", "TMPDIR", "GRUE_GAMES"} {
@@ -39,7 +90,7 @@ func serveHTTP(ts *testscript.TestScript, neg bool, args []string) {
 
 	var mu sync.Mutex
 	var said strings.Builder // all the server printed, for a failure
-	found := make(chan string, 1)
+	found := make(chan []string, 1)
 	go func() {
 		defer close(found)
 		sc := bufio.NewScanner(stderr)
@@ -47,8 +98,8 @@ func serveHTTP(ts *testscript.TestScript, neg bool, args []string) {
 			mu.Lock()
 			said.WriteString(sc.Text() + "\n")
 			mu.Unlock()
-			if m := servedAt.FindStringSubmatch(sc.Text()); m != nil && len(found) == 0 {
-				found <- m[1]
+			if m := at.FindStringSubmatch(sc.Text()); m != nil && len(found) == 0 {
+				found <- m
 			}
 		}
 	}()
@@ -59,25 +110,28 @@ func serveHTTP(ts *testscript.TestScript, neg bool, args []string) {
 		case err := <-exited:
 			if err != nil {
 				mu.Lock()
-				ts.Logf("grue serve --http exited with %v after SIGINT:\n%s", err, said.String())
+				ts.Logf("grue %s exited with %v after SIGINT:\n%s", args[0], err, said.String())
 				mu.Unlock()
 			}
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
-			ts.Logf("grue serve --http did not stop on SIGINT")
+			ts.Logf("grue %s did not stop on SIGINT", args[0])
 		}
 	}
 	select {
-	case url, ok := <-found:
+	case m, ok := <-found:
 		go func() { exited <- cmd.Wait() }()
 		if !ok {
-			ts.Fatalf("grue serve --http ended without saying where it listens:\n%s", said.String())
+			ts.Fatalf("grue %s ended without saying where it listens:\n%s", args[0], said.String())
 		}
-		ts.Setenv("MCPURL", url)
+		ts.Setenv(envVar, m[1])
+		if len(m) > 3 && m[3] != "" {
+			ts.Setenv(strings.TrimSuffix(envVar, "URL")+"TOKEN", m[3])
+		}
 		ts.Defer(stop)
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
 		cmd.Wait()
-		ts.Fatalf("grue serve --http did not say where it listens within 30s")
+		ts.Fatalf("grue %s did not say where it listens within 30s", args[0])
 	}
 }

@@ -89,11 +89,11 @@ func (m *sessionIDs) idle(cutoff time.Time) []string {
 // before mcp-go sees it: Origin, token, body size and session count.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin) {
+		if origin := r.Header.Get("Origin"); origin != "" && !OriginAllowed(origin, s.cfg.origins) {
 			http.Error(w, "Forbidden: origin "+origin+" is not allowed (see grue serve --allow-origin)", http.StatusForbidden)
 			return
 		}
-		if s.cfg.token != "" && !tokenOK(r.Header.Get("Authorization"), s.cfg.token) {
+		if s.cfg.token != "" && !TokenOK(r.Header.Get("Authorization"), s.cfg.token) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="grue"`)
 			http.Error(w, "Unauthorized: send the server's token as Authorization: Bearer TOKEN", http.StatusUnauthorized)
 			return
@@ -112,9 +112,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
-// tokenOK compares the bearer token of an Authorization header with want
-// in constant time.
-func tokenOK(header, want string) bool {
+// TokenOK compares the bearer token of an Authorization header
+// ("Bearer TOKEN") with want in constant time: the check grue serve
+// --http (and grue web) makes off loopback.
+func TokenOK(header, want string) bool {
 	got, ok := strings.CutPrefix(header, "Bearer ")
 	if !ok {
 		return false
@@ -122,11 +123,12 @@ func tokenOK(header, want string) bool {
 	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) == 1
 }
 
-// originAllowed reports whether a browser page of origin may call the
-// server: a page served from this machine (localhost, 127.0.0.0/8, ::1)
-// or one of the origins allowed with WithAllowedOrigins.
-func (s *Server) originAllowed(origin string) bool {
-	for _, o := range s.cfg.origins {
+// OriginAllowed reports whether a browser page of origin (an Origin
+// header) may call a grue server: a page served from this machine
+// (localhost, 127.0.0.0/8, ::1) or one of the origins in allowed
+// (WithAllowedOrigins). It is the guard against DNS rebinding.
+func OriginAllowed(origin string, allowed []string) bool {
+	for _, o := range allowed {
 		if strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
 			return true
 		}

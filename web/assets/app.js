@@ -1,0 +1,486 @@
+// grue workbench: the page. It uses only the HTTP API of docs/api.md and
+// builds every element from text nodes (game text is never HTML).
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const SVGNS = "http://www.w3.org/2000/svg";
+
+// el makes an element: attrs are set as attributes (class, href...) or,
+// for "on*" keys, as listeners; children are nodes or strings.
+function el(tag, attrs, ...children) {
+  const e = tag.startsWith("svg:") ? document.createElementNS(SVGNS, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function flash(msg) {
+  $("#flash").textContent = msg || "";
+}
+
+// api calls the server and returns the JSON answer; an error answer
+// throws an Error whose message names the field.
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text }; }
+  if (!res.ok) {
+    const msg = data && data.error ? data.error : res.statusText;
+    throw new Error((data && data.field ? data.field + ": " : "") + msg + " (" + res.status + ")");
+  }
+  return data;
+}
+
+const fmt = (x, d = 1) => (x === undefined || x === null || Number.isNaN(x) ? "-" : Number(x).toFixed(d));
+
+// ---- tabs
+
+function showTab() {
+  const [name, query] = (location.hash.slice(1) || "play").split("?");
+  for (const s of document.querySelectorAll(".tab")) s.hidden = s.id !== "tab-" + name;
+  for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.tab === name);
+  const q = new URLSearchParams(query || "");
+  if (name === "experiments") refreshExperiments();
+  if (name === "compare" && q.get("ids")) { $("#cmp-ids").value = q.get("ids"); runCompare(); }
+  if (name === "trajectory" && (q.get("a") || q.get("ep") || q.get("run"))) {
+    $("#traj-a").value = q.get("a") || query;
+    $("#traj-b").value = q.get("b") || "";
+    showTrajectories();
+  }
+  if (name === "play") refreshEpisodes();
+}
+
+// ---- games
+
+async function loadGames() {
+  const g = await api("GET", "/api/games");
+  for (const sel of [$("#play-game"), $("#hand-game")]) {
+    sel.replaceChildren(...g.games.map((x) => el("option", { value: x.name, selected: x.name === g.default },
+      (x.uploaded ? x.name.split("/").pop() + " (uploaded)" : x.name) + (x.title ? " - " + x.title : "") + (x.max_score ? " (" + x.max_score + ")" : ""))));
+  }
+}
+
+async function loadConfigs() {
+  const cfgs = await api("GET", "/api/configs");
+  $("#exp-config").append(...cfgs.map((c) => el("option", { value: c }, c)));
+}
+
+// A story file chosen in Play is sent to POST /api/games and chosen.
+$("#play-upload").addEventListener("change", async (ev) => {
+  const f = ev.target.files[0];
+  if (!f) return;
+  try {
+    const res = await fetch("/api/games?name=" + encodeURIComponent(f.name), { method: "POST", body: f });
+    const g = await res.json();
+    if (!res.ok) throw new Error((g.field ? g.field + ": " : "") + g.error);
+    await loadGames();
+    $("#play-game").value = g.name;
+    flash("uploaded " + f.name);
+  } catch (e) { flash(e.message); }
+});
+
+// ---- play
+
+const play = { id: null, source: null, steps: [], latencies: [] };
+window.grueLatencies = play.latencies;
+
+$("#play-policy").addEventListener("change", () => {
+  $("#model-settings").hidden = $("#play-policy").value !== "llm";
+});
+
+function playRequest(form) {
+  const f = new FormData(form);
+  const req = { game: f.get("game"), policy: f.get("policy"), seed: Number(f.get("seed") || 1), steps: Number(f.get("steps") || 0) };
+  if (req.policy === "llm") {
+    for (const k of ["base_url", "model", "memory", "protocol", "system_prompt"]) if (f.get(k)) req[k] = f.get(k);
+    if (f.get("window")) req.window = Number(f.get("window"));
+    if (f.get("tools")) req.tools = f.get("tools").split(",").map((s) => s.trim()).filter(Boolean);
+  }
+  return req;
+}
+
+$("#play-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  flash("");
+  $("#play-result").replaceChildren();
+  try {
+    const { id } = await api("POST", "/api/episodes", playRequest(ev.target));
+    watchEpisode(id);
+  } catch (e) { flash(e.message); }
+});
+
+$("#play-stop").addEventListener("click", async () => {
+  if (!play.id) return;
+  try { await api("DELETE", "/api/episodes/" + play.id); } catch (e) { flash(e.message); }
+});
+
+// watchEpisode follows episode id's events: every step as it ends (the
+// past ones first), then its end.
+function watchEpisode(id) {
+  if (play.source) play.source.close();
+  play.id = id;
+  play.steps = [];
+  play.latencies.length = 0;
+  $("#play-steps").replaceChildren();
+  $("#play-result").replaceChildren();
+  $("#play-status").textContent = "Starting episode " + id + "...";
+  $("#play-stop").disabled = false;
+  $("#play-run").disabled = true;
+  const src = new EventSource("/api/episodes/" + id + "/events");
+  play.source = src;
+  // Events are only queued as they come; the page draws what came once
+  // a frame, so a burst of fast steps never waits behind drawing.
+  let pending = [], frame = 0;
+  const draw = () => {
+    frame = 0;
+    const batch = pending;
+    pending = [];
+    if (!batch.length) return;
+    $("#play-steps").prepend(...batch.reverse().map(stepCard));
+    const s = batch[0];
+    $("#play-status").textContent = `Step ${s.step} · Score ${s.score}/${s.max_score || "?"} · Moves ${s.moves} · Tokens ${s.total_tokens} · $${fmt(s.total_cost, 4)}`;
+    drawChart($("#play-chart"), play.steps);
+    const withMap = batch.find((x) => x.map);
+    if (withMap) drawMap($("#play-map"), withMap.map);
+  };
+  src.addEventListener("step", (m) => {
+    const s = JSON.parse(m.data);
+    if (s.ended_ms) play.latencies.push(Date.now() - s.ended_ms);
+    play.steps.push(s);
+    pending.push(s);
+    if (!frame) frame = requestAnimationFrame(draw);
+  });
+  src.addEventListener("end", (m) => {
+    src.close();
+    cancelAnimationFrame(frame);
+    draw();
+    const r = JSON.parse(m.data);
+    showResult(r);
+    $("#play-stop").disabled = true;
+    $("#play-run").disabled = false;
+    refreshEpisodes();
+  });
+  src.onerror = () => { if (src.readyState === EventSource.CLOSED) $("#play-run").disabled = false; };
+}
+
+function showResult(r) {
+  const won = r.victory ? "victory" : r.game_completed ? "game over" : r.status;
+  $("#play-status").textContent = `Score ${r.final_score}/${r.max_score || "?"} · Moves ${r.moves} · Steps ${r.steps} · ${won}`;
+  $("#play-result").replaceChildren(el("div", { class: "result" + (r.victory ? "" : " lost"), id: "play-final" },
+    `${r.status}: final_score ${r.final_score}, max_score ${r.max_score}, moves ${r.moves}, game_completed ${r.game_completed}, victory ${r.victory}, rooms ${r.locations_visited.length}, tokens ${r.tokens.total_tokens}, cost $${fmt(r.cost, 4)}` +
+    (r.stopped_by ? `, stopped by ${r.stopped_by}` : "") + (r.error ? ` (error: ${r.error})` : "")),
+  el("a", { href: "#trajectory?ep=" + r.id }, "Open the trajectory"));
+}
+
+function stepCard(s) {
+  const args = s.args ? JSON.stringify(s.args) : "";
+  return el("div", { class: "step" + (s.reward > 0 ? " reward" : "") + (s.error ? " failed" : "") },
+    el("div", { class: "head" }, `step ${s.step} · score ${s.score} (${s.reward >= 0 ? "+" : ""}${s.reward}) · moves ${s.moves} · ${s.location || ""} · tokens ${s.tokens.total_tokens} · ${fmt(s.wall_ms)} ms`),
+    s.thought ? el("div", { class: "thought" }, s.thought) : null,
+    el("div", { class: "call" }, `${s.tool}(${args})`),
+    (s.repairs || []).map((r) => el("div", { class: "kv" }, `repair ${r.kind}: ${r.from || ""} -> ${r.to || ""} ${r.detail || ""}`)),
+    s.error ? el("div", { class: "st-failed" }, s.error) : el("div", { class: "obs" }, s.observation));
+}
+
+// drawChart draws score against step as an inline SVG line.
+function drawChart(svg, steps) {
+  const W = 400, H = 160, L = 30, B = 20, T = 8, R = 8;
+  const max = Math.max(1, ...steps.map((s) => s.max_score || 0), ...steps.map((s) => s.score));
+  const n = Math.max(1, steps.length);
+  const x = (i) => L + (W - L - R) * (i / n);
+  const y = (v) => H - B - (H - B - T) * (v / max);
+  const pts = [[x(0), y(0)], ...steps.map((s, i) => [x(i + 1), y(s.score)])];
+  svg.replaceChildren(
+    el("svg:line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }),
+    el("svg:line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
+    el("svg:text", { x: 2, y: y(max) + 3 }, String(max)),
+    el("svg:text", { x: 2, y: H - B + 3 }, "0"),
+    el("svg:text", { x: W - R - 40, y: H - 5 }, "step " + steps.length),
+    el("svg:polyline", { class: "line", points: pts.map((p) => p.join(",")).join(" ") }));
+}
+
+// Where a compass exit puts the next room on the grid.
+const DIRS = { north: [0, -1], south: [0, 1], east: [1, 0], west: [-1, 0], northeast: [1, -1], northwest: [-1, -1],
+  southeast: [1, 1], southwest: [-1, 1], up: [1, -1], down: [-1, 1], in: [1, 0], out: [-1, 0] };
+
+// drawMap lays the explored rooms out on a grid by their exits' compass
+// directions (breadth first from the first room) and draws them.
+function drawMap(svg, map) {
+  const rooms = map.rooms || [];
+  if (!rooms.length) return;
+  const byId = new Map(rooms.map((r) => [r.id, r]));
+  const pos = new Map(), taken = new Set();
+  const place = (id, gx, gy) => {
+    for (let ring = 0; ring < 6; ring++) {
+      for (let dx = -ring; dx <= ring; dx++) for (let dy = -ring; dy <= ring; dy++) {
+        const k = (gx + dx) + "," + (gy + dy);
+        if (!taken.has(k)) { taken.add(k); pos.set(id, [gx + dx, gy + dy]); return; }
+      }
+    }
+  };
+  for (const start of rooms) {
+    if (pos.has(start.id)) continue;
+    const maxX = Math.max(0, ...[...pos.values()].map((p) => p[0] + 2));
+    place(start.id, pos.size ? maxX : 0, 0);
+    const queue = [start.id];
+    while (queue.length) {
+      const r = byId.get(queue.shift());
+      const [px, py] = pos.get(r.id);
+      for (const [cmd, to] of Object.entries(r.exits || {})) {
+        if (pos.has(to) || !byId.has(to)) continue;
+        const d = DIRS[cmd] || [1, 1];
+        place(to, px + d[0], py + d[1]);
+        queue.push(to);
+      }
+    }
+  }
+  const xs = [...pos.values()].map((p) => p[0]), ys = [...pos.values()].map((p) => p[1]);
+  const minX = Math.min(...xs), minY = Math.min(...ys);
+  const cw = 90, ch = 50;
+  const W = (Math.max(...xs) - minX + 1) * cw, H = (Math.max(...ys) - minY + 1) * ch;
+  svg.setAttribute("viewBox", `0 0 ${Math.max(W, 200)} ${Math.max(H, 100)}`);
+  const c = (id) => { const [gx, gy] = pos.get(id); return [(gx - minX) * cw + cw / 2, (gy - minY) * ch + ch / 2]; };
+  const lines = [], boxes = [];
+  for (const r of rooms) {
+    for (const to of Object.values(r.exits || {})) {
+      if (!pos.has(to)) continue;
+      const [x1, y1] = c(r.id), [x2, y2] = c(to);
+      lines.push(el("svg:line", { class: "exit", x1, y1, x2, y2 }));
+    }
+    const [x, y] = c(r.id);
+    boxes.push(el("svg:g", { "data-room": r.name },
+      el("svg:rect", { class: "room" + (r.id === map.current ? " current" : ""), x: x - 40, y: y - 14, width: 80, height: 28, rx: 4 }),
+      el("svg:text", { x, y: y + 3, "text-anchor": "middle" }, r.name.length > 16 ? r.name.slice(0, 15) + "…" : r.name)));
+  }
+  svg.replaceChildren(...lines, ...boxes);
+}
+
+async function refreshEpisodes() {
+  try {
+    const list = await api("GET", "/api/episodes");
+    $("#episodes-table tbody").replaceChildren(...list.slice(0, 50).map((e) => el("tr", {},
+      el("td", {}, e.id), el("td", {}, e.game), el("td", {}, e.policy + (e.model ? " (" + e.model + ")" : "")),
+      el("td", { class: "st-" + e.status }, e.status), el("td", {}, `${e.final_score}/${e.max_score}`), el("td", {}, e.steps),
+      el("td", {}, el("a", { href: "#trajectory?ep=" + e.id }, "trajectory"), " ",
+        el("button", { class: "small", type: "button", onclick: () => watchEpisode(e.id) }, "replay")))));
+  } catch (e) { flash(e.message); }
+}
+
+// ---- play by hand
+
+const hand = { id: null };
+
+function showHand(st) {
+  hand.id = st.id;
+  $("#hand-status").textContent = `${st.location || "?"}    Score: ${st.score}${st.max_score ? "/" + st.max_score : ""}    Moves: ${st.moves}` +
+    (st.done ? (st.victory ? "    (won)" : "    (game over)") : "");
+  const t = $("#hand-transcript");
+  t.replaceChildren(...st.transcript.map((x) => el("div", {}, x.command ? el("b", {}, "> " + x.command + "\n") : null, x.output + "\n")));
+  t.scrollTop = t.scrollHeight;
+  for (const e of document.querySelectorAll("#hand-input input, #hand-input button")) e.disabled = false;
+  $("#hand-command").focus();
+}
+
+$("#hand-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const f = new FormData(ev.target);
+  try {
+    if (hand.id) await api("DELETE", "/api/play/" + hand.id).catch(() => {});
+    showHand(await api("POST", "/api/play", { game: f.get("game"), seed: Number(f.get("seed") || 1) }));
+  } catch (e) { flash(e.message); }
+});
+
+$("#hand-input").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const cmd = $("#hand-command").value;
+  $("#hand-command").value = "";
+  try { showHand(await api("POST", "/api/play/" + hand.id, { command: cmd })); } catch (e) { flash(e.message); }
+});
+
+$("#hand-undo").addEventListener("click", async () => {
+  try { showHand(await api("POST", "/api/play/" + hand.id + "/undo")); } catch (e) { flash(e.message); }
+});
+
+// ---- experiments
+
+let expTimer = null;
+
+async function refreshExperiments() {
+  clearTimeout(expTimer);
+  let list;
+  try { list = await api("GET", "/api/experiments"); } catch (e) { flash(e.message); return; }
+  const checked = new Set([...document.querySelectorAll("#exp-table input:checked")].map((c) => c.value));
+  $("#exp-table tbody").replaceChildren(...list.map((x) => el("tr", { "data-id": x.id },
+    el("td", {}, el("input", { type: "checkbox", value: x.id, checked: checked.has(x.id) })),
+    el("td", {}, el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); openExperiment(x.id); } }, x.id)),
+    el("td", {}, x.name, x.config_file ? el("div", { class: "kv" }, x.config_file) : null),
+    el("td", { title: x.config_hash }, (x.config_hash || "").slice(0, 12)),
+    el("td", { class: "st-" + x.status }, x.status, x.error ? el("div", { class: "kv" }, x.error) : null),
+    el("td", {}, `${x.recorded}/${x.episodes}`),
+    el("td", {}, x.variants.map((v) => el("div", {}, `${v.variant}: ${fmt(v.mean_score)}` + (v.mean_percent ? ` (${fmt(v.mean_percent)}%)` : "") + ` n=${v.episodes}`))),
+    el("td", {}, x.status === "partial" ? el("button", { class: "small", type: "button", onclick: () => resumeExperiment(x.id) }, "Resume") :
+      x.status === "running" ? el("button", { class: "small", type: "button", onclick: () => stopExperiment(x.id) }, "Stop") : null))));
+  if (list.some((x) => x.status === "running") && location.hash.startsWith("#experiments")) {
+    expTimer = setTimeout(refreshExperiments, 1000);
+  }
+}
+
+async function resumeExperiment(id) {
+  try { await api("POST", "/api/experiments/" + id + "/resume"); refreshExperiments(); } catch (e) { flash(e.message); }
+}
+
+async function stopExperiment(id) {
+  try { await api("DELETE", "/api/experiments/" + id); refreshExperiments(); } catch (e) { flash(e.message); }
+}
+
+async function openExperiment(id) {
+  let d;
+  try { d = await api("GET", "/api/experiments/" + id); } catch (e) { flash(e.message); return; }
+  $("#exp-detail").hidden = false;
+  $("#exp-detail-title").textContent = `${d.id}: ${d.status}, ${d.recorded}/${d.episodes} episodes` + (d.missing ? `, ${d.missing.length} missing` : "");
+  $("#exp-records tbody").replaceChildren(...d.records.map((r) => {
+    const q = `run=${encodeURIComponent(d.id)}&variant=${encodeURIComponent(r.variant)}&game=${encodeURIComponent(r.game)}&seed=${r.seed}`;
+    return el("tr", {}, el("td", {}, r.variant), el("td", {}, r.game), el("td", {}, r.seed),
+      el("td", {}, `${r.final_score}/${r.max_score}`), el("td", {}, r.moves), el("td", {}, r.steps),
+      el("td", {}, r.error ? "error: " + r.error : r.victory ? "won" : r.game_completed ? "ended" : "limit"),
+      el("td", {}, el("a", { href: "#trajectory?" + q }, "trajectory"), " ",
+        el("button", { class: "small", type: "button", onclick: () => { $("#traj-b").value = q; flash("B set to " + r.variant + " seed " + r.seed); } }, "as B")));
+  }));
+}
+
+$("#exp-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const f = new FormData(ev.target);
+  const req = {};
+  if (f.get("config")) req.config = f.get("config"); else req.yaml = f.get("yaml");
+  if (f.get("steps")) req.steps = Number(f.get("steps"));
+  if (f.get("trials")) req.trials = Number(f.get("trials"));
+  try {
+    const { id } = await api("POST", "/api/experiments", req);
+    flash("launched " + id);
+    refreshExperiments();
+  } catch (e) { flash(e.message); }
+});
+
+$("#exp-compare").addEventListener("click", () => {
+  const ids = [...document.querySelectorAll("#exp-table input:checked")].map((c) => c.value);
+  if (!ids.length) { flash("select runs to compare"); return; }
+  location.hash = "#compare?ids=" + ids.join(",");
+});
+
+// ---- compare
+
+function ci(s) { return s && s.ci ? ` [${fmt(s.ci.lo)}, ${fmt(s.ci.hi)}]` : ""; }
+
+function table(id, head, rows) {
+  return el("table", { id }, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))),
+    el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, c))))));
+}
+
+async function runCompare() {
+  const ids = $("#cmp-ids").value.split(",").map((s) => s.trim()).filter(Boolean).join(",");
+  let c;
+  const q = "ids=" + encodeURIComponent(ids) + ($("#cmp-baseline").value ? "&baseline=" + encodeURIComponent($("#cmp-baseline").value) : "");
+  try { c = await api("GET", "/api/experiments/compare?" + q); } catch (e) { flash(e.message); return; }
+  const out = [el("h2", {}, `Variants by game (baseline ${c.baseline})`),
+    table("cmp-rows", ["variant", "game", "episodes", "won", "ended", "errors", "mean score [95% CI]", "% of max", "moves", "rooms", "first point", "invalid", "tokens", "cost"],
+      c.rows.map((r) => [r.variant, r.game, r.episodes, r.won, r.ended, r.errors, fmt(r.score.mean) + ci(r.score),
+        r.percent.n ? fmt(r.percent.mean) + ci(r.percent) : "-", fmt(r.mean_moves), fmt(r.mean_rooms),
+        r.scored ? fmt(r.mean_first_point_step) : "-", fmt(100 * r.invalid_rate) + "%", fmt(r.mean_tokens, 0), "$" + fmt(r.mean_cost, 4)]))];
+  if (c.paired && c.paired.length) {
+    out.push(el("h2", {}, "Paired against the baseline"),
+      table("cmp-paired", ["variant", "baseline", "game", "metric", "pairs", "mean diff [95% CI]", "wins/losses/ties", "sign test p"],
+        c.paired.map((p) => [p.variant, p.baseline, p.game || "all", p.metric, p.n, fmt(p.mean_diff) + ci(p), `${p.wins}/${p.losses}/${p.ties}`, fmt(p.sign_p, 3)])));
+  }
+  out.push(el("h2", {}, "Leaderboard"),
+    table("cmp-leaderboard", ["rank", "variant", "mean % of max", "games", "episodes", "won", "errors"],
+      c.leaderboard.map((l) => [l.rank, l.variant, fmt(l.mean_percent), l.games, l.episodes, l.won, l.errors])));
+  for (const g of c.games) {
+    out.push(el("h3", {}, "Score by step: " + g), el("img", { alt: "score by step on " + g, src: "/api/experiments/compare/plot?" + q + "&game=" + encodeURIComponent(g), width: 640 }));
+  }
+  $("#cmp-out").replaceChildren(...out);
+}
+
+$("#cmp-go").addEventListener("click", runCompare);
+
+// ---- trajectories
+
+function trajectoryURL(ref) {
+  const q = new URLSearchParams(ref.replace(/^[?#]/, ""));
+  if (q.get("ep")) return "/api/episodes/" + encodeURIComponent(q.get("ep")) + "/trajectory";
+  if (q.get("run")) {
+    return "/api/experiments/" + encodeURIComponent(q.get("run")) + "/trajectory?variant=" + encodeURIComponent(q.get("variant") || "") +
+      "&game=" + encodeURIComponent(q.get("game") || "") + "&seed=" + encodeURIComponent(q.get("seed") || "");
+  }
+  throw new Error("trajectory: give ep=ID or run=ID&variant=V&game=G&seed=N");
+}
+
+// sameStep reports whether two steps did the same thing and saw the same.
+function sameStep(a, b) {
+  return a && b && a.tool === b.tool && JSON.stringify(a.args || {}) === JSON.stringify(b.args || {}) && a.observation === b.observation;
+}
+
+function fullStep(s, diverge) {
+  const ms = (d) => fmt((d || 0) / 1e6) + " ms";
+  const reply = s.reply;
+  return el("div", { class: "step" + (s.reward > 0 ? " reward" : "") + (s.error ? " failed" : "") + (diverge ? " diverge" : ""), "data-step": s.step },
+    el("div", { class: "head" }, `step ${s.step} · score ${s.score} (${s.reward >= 0 ? "+" : ""}${s.reward}) · moves ${s.moves} · ${s.location || ""}` + (diverge ? " · first difference" : "")),
+    !(s.prompt || []).length ? null : el("details", { class: "prompt" }, el("summary", {}, `prompt: ${s.prompt.length} messages`),
+      (s.prompt || []).map((m) => el("div", { class: "msg" }, el("div", { class: "role" }, m.role + (m.name ? " " + m.name : "")), el("pre", {}, m.content || ""),
+        (m.tool_calls || []).map((t) => el("pre", {}, `${t.name}(${t.arguments})`))))),
+    reply ? el("details", {}, el("summary", {}, "raw reply" + (reply.cached ? " (cached)" : "")),
+      reply.reasoning ? el("pre", { class: "kv" }, reply.reasoning) : null, el("pre", {}, reply.content || ""),
+      (reply.tool_calls || []).map((t) => el("pre", {}, `${t.name}(${t.arguments})`)),
+      (reply.retries || []).map((r) => el("div", { class: "kv" }, "retry: " + (r.error || "")))) : el("div", { class: "kv" }, "policy: " + (s.policy || "")),
+    s.thought ? el("div", { class: "thought" }, s.thought) : null,
+    el("div", { class: "call" }, `${s.tool}(${s.args ? JSON.stringify(s.args) : ""})`),
+    (s.repairs || []).map((r) => el("div", { class: "kv" }, `repair ${r.kind}: ${r.from || ""} -> ${r.to || ""} ${r.detail || ""}`)),
+    s.error ? el("div", { class: "st-failed" }, s.error) : el("div", { class: "obs" }, s.observation),
+    el("div", { class: "kv" }, `tokens ${s.usage ? s.usage.prompt_tokens + "+" + s.usage.completion_tokens : 0} · $${fmt(s.cost, 4)} · wall ${ms(s.wall)} (model ${ms(s.llm_time)}, tool ${ms(s.tool_time)}, memory ${ms(s.memory_time)}, agent ${ms(s.overhead)})`));
+}
+
+function trajHeader(t) {
+  return el("div", { class: "result" + (t.victory ? "" : " lost") },
+    `${t.title}: ${t.game} seed ${t.seed}, ${t.variant}: ${t.status}, score ${t.final_score}/${t.max_score}, moves ${t.moves}, steps ${t.steps}` + (t.victory ? ", victory" : ""));
+}
+
+async function showTrajectories() {
+  let a, b = null;
+  try {
+    a = await api("GET", trajectoryURL($("#traj-a").value));
+    if ($("#traj-b").value.trim()) b = await api("GET", trajectoryURL($("#traj-b").value));
+  } catch (e) { flash(e.message); return; }
+  if (!b) {
+    $("#traj-out").replaceChildren(trajHeader(a), el("div", { class: "steps" }, a.history.map((s) => fullStep(s, false))));
+    return;
+  }
+  let first = 0;
+  while (first < a.history.length && first < b.history.length && sameStep(a.history[first], b.history[first])) first++;
+  const note = first >= Math.min(a.history.length, b.history.length) && a.history.length === b.history.length ?
+    "The two episodes play the same steps." : `The episodes agree for ${first} steps and differ from step ${first + 1}.`;
+  const col = (t) => el("div", { class: "steps" }, trajHeader(t),
+    first > 0 ? el("details", {}, el("summary", {}, `${first} steps the same`), t.history.slice(0, first).map((s) => fullStep(s, false))) : null,
+    t.history.slice(first).map((s, i) => fullStep(s, i === 0)),
+    t.history.length <= first ? el("div", { class: "step diverge" }, `No step ${first + 1}: this episode ended after ${t.history.length} steps (${t.stopped_by || t.status}).`) : null);
+  $("#traj-out").replaceChildren(el("p", { id: "traj-note" }, note), el("div", { class: "side" }, col(a), col(b)));
+}
+
+$("#traj-go").addEventListener("click", showTrajectories);
+
+// ---- start
+
+window.addEventListener("hashchange", showTab);
+Promise.all([loadGames(), loadConfigs()]).then(showTab, (e) => { flash(e.message); showTab(); });
