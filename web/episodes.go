@@ -84,7 +84,8 @@ type EpisodeInfo struct {
 	FinalScore       int       `json:"final_score"`
 	MaxScore         int       `json:"max_score"`
 	Moves            int       `json:"moves"`
-	LocationsVisited []string  `json:"locations_visited"`
+	LocationsVisited int       `json:"locations_visited"`
+	Locations        []string  `json:"locations"`
 	GameCompleted    bool      `json:"game_completed"`
 	Victory          bool      `json:"victory"`
 	Steps            int       `json:"steps"`
@@ -111,7 +112,7 @@ func (e *episode) snapshot() EpisodeInfo {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	i := e.info
-	i.LocationsVisited = slices.Clone(i.LocationsVisited)
+	i.Locations = slices.Clone(i.Locations)
 	return i
 }
 
@@ -281,11 +282,11 @@ func (s *Server) launchEpisode(cfg *harness.Config, req EpisodeRequest) (*episod
 		cancel()
 		return nil, err
 	}
-	now := time.Now().UTC()
+	now := time.Now().UTC().Truncate(time.Millisecond)
 	id := newID(now)
 	e := &episode{dir: filepath.Join(s.opts.Runs, EpisodesDir, id), log: newEventLog(), cancel: cancel}
 	e.info = EpisodeInfo{ID: id, Status: StatusRunning, Game: spec.Game, Seed: spec.Seed, Policy: req.Policy,
-		Model: ep.Agent.Model, MaxSteps: cfg.Steps(), Request: req, Created: now, LocationsVisited: []string{}}
+		Model: ep.Agent.Model, MaxSteps: cfg.Steps(), Request: req, Created: now, Locations: []string{}}
 	err = os.MkdirAll(e.dir, 0o755)
 	if err == nil {
 		err = e.save()
@@ -371,8 +372,9 @@ func (e *episode) progress(st *agent.Step, total llm.Usage, cost float64) {
 	if st.MaxScore > 0 {
 		i.MaxScore = st.MaxScore
 	}
-	if st.Location != "" && !slices.Contains(i.LocationsVisited, st.Location) {
-		i.LocationsVisited = append(i.LocationsVisited, st.Location)
+	if st.Location != "" && !slices.Contains(i.Locations, st.Location) {
+		i.Locations = append(i.Locations, st.Location)
+		i.LocationsVisited = len(i.Locations)
 	}
 	i.GameCompleted, i.Victory = i.GameCompleted || st.Done, i.Victory || st.Victory
 	i.Tokens, i.Cost = total, cost
@@ -382,13 +384,13 @@ func (e *episode) progress(st *agent.Step, total llm.Usage, cost float64) {
 // event log with the "end" event. server is the server's context: when
 // it is done, the server is stopping and the episode was interrupted.
 func (e *episode) finish(res *agent.RunResult, err error, server context.Context) {
-	now := time.Now().UTC()
+	now := time.Now().UTC().Truncate(time.Millisecond)
 	e.mu.Lock()
 	i := &e.info
 	i.Finished = &now
 	if res != nil {
 		i.FinalScore, i.MaxScore, i.Moves = res.FinalScore, res.MaxScore, res.Moves
-		i.LocationsVisited = slices.Clone(res.LocationsVisited)
+		i.LocationsVisited, i.Locations = res.LocationsVisited, slices.Clone(res.Locations)
 		i.GameCompleted, i.Victory, i.Steps = res.GameCompleted, res.Victory, res.Steps
 		i.Tokens, i.Cost, i.StoppedBy = res.Tokens, res.Cost, res.StoppedBy
 		if res.Error != "" && !errors.Is(err, context.Canceled) {
@@ -611,7 +613,7 @@ func (s *Server) episodeTrajectory(w http.ResponseWriter, r *http.Request) {
 		steps = []agent.Step{}
 	}
 	t := harness.Trajectory{Variant: i.Policy, Game: i.Game, Seed: i.Seed, Attempts: 1, RunResult: &agent.RunResult{
-		FinalScore: i.FinalScore, MaxScore: i.MaxScore, Moves: i.Moves, LocationsVisited: i.LocationsVisited,
+		FinalScore: i.FinalScore, MaxScore: i.MaxScore, Moves: i.Moves, LocationsVisited: i.LocationsVisited, Locations: i.Locations,
 		GameCompleted: i.GameCompleted, Victory: i.Victory, Error: i.Error, Steps: len(steps), Tokens: i.Tokens,
 		Cost: i.Cost, StoppedBy: i.StoppedBy, History: steps}}
 	writeJSON(w, http.StatusOK, trajectoryView{Title: "episode " + id, Status: i.Status, Trajectory: t})

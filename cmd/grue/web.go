@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/web"
 )
 
@@ -21,6 +23,7 @@ type webOptions struct {
 	runs           string
 	experiments    string
 	token          string
+	noToken        bool
 	origins        []string
 	maxEpisodes    int
 	maxExperiments int
@@ -45,10 +48,13 @@ episodes played from the page are in DIR/episodes. A restarted grue web
 lists them all again; an experiment it was running is partial, and can be
 resumed.
 
-It listens on loopback by default. Bound beyond it, every request must
-carry a token, as grue serve --http asks: --token, else $GRUE_SERVE_TOKEN,
-else one generated and printed at start; open the page as
-http://ADDR/?token=TOKEN once. Episodes and experiments running at once are
+It listens on loopback by default, and every request must carry a token,
+as Jupyter asks, since on a shared machine any account can reach loopback
+and the workbench launches runs, reads configs and sends prompts to model
+servers: --token, else $GRUE_SERVE_TOKEN, else one generated and printed
+at start as the page's address, http://ADDR/?token=TOKEN (open it once;
+the browser then keeps a cookie). --no-token turns the token off, on
+loopback only. Episodes and experiments running at once are
 capped (more get 429), as are request bodies (413).`,
 		Example: `  grue web
   grue web --runs runs --addr 127.0.0.1:8080`,
@@ -61,12 +67,37 @@ capped (more get 429), as are request bodies (413).`,
 	f.StringVar(&o.addr, "addr", "127.0.0.1:7860", "the address to listen on")
 	f.StringVar(&o.runs, "runs", "runs", "the folder of run directories (and of the page's episodes, DIR/episodes)")
 	f.StringVar(&o.experiments, "experiments", "experiments", "the folder of experiment configs the page may launch")
-	f.StringVar(&o.token, "token", "", "bearer token every request must carry (default $GRUE_SERVE_TOKEN; generated off loopback)")
+	f.StringVar(&o.token, "token", "", "bearer token every request must carry (default $GRUE_SERVE_TOKEN, else generated and printed)")
+	f.BoolVar(&o.noToken, "no-token", false, "ask no token (loopback only: any account on this machine can then use the workbench)")
 	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin allowed besides this machine's; repeatable")
 	f.IntVar(&o.maxEpisodes, "max-episodes", web.DefaultMaxEpisodes, "most episodes playing at once (more: 429)")
 	f.IntVar(&o.maxExperiments, "max-experiments", web.DefaultMaxExperiments, "most experiments running at once (more: 429)")
 	f.Int64Var(&o.maxBody, "max-body", web.DefaultMaxBody, "largest request body in bytes (larger: 413)")
 	return cmd
+}
+
+// webToken is the token grue web asks of every request: --token, else
+// $GRUE_SERVE_TOKEN, else a new one, which is then to be printed (the only
+// place it is ever written). With --no-token there is none, which is
+// refused beyond loopback.
+func (o *webOptions) webToken(ln net.Listener) (token string, generated bool, err error) {
+	if o.noToken {
+		if o.token != "" {
+			return "", false, usageError{errors.New("--no-token and --token: choose one")}
+		}
+		if !loopback(ln.Addr()) {
+			return "", false, usageError{fmt.Errorf("--no-token: %s is beyond loopback, where a token is required", ln.Addr())}
+		}
+		return "", false, nil
+	}
+	token = o.token
+	if token == "" {
+		token = os.Getenv(mcp.TokenEnv)
+	}
+	if token == "" {
+		return mcp.NewToken(), true, nil
+	}
+	return token, false, nil
 }
 
 func (o *webOptions) run(cmd *cobra.Command) error {
@@ -79,7 +110,10 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 	}
 	defer ln.Close()
 	stderr := cmd.ErrOrStderr()
-	token := listenToken("grue web", o.token, ln, stderr)
+	token, printed, err := o.webToken(ln)
+	if err != nil {
+		return err
+	}
 	srv, err := web.New(web.Options{Runs: o.runs, Experiments: o.experiments, Token: token, AllowedOrigins: o.origins,
 		MaxEpisodes: o.maxEpisodes, MaxExperiments: o.maxExperiments, MaxBody: o.maxBody, Version: Version()})
 	if err != nil {
@@ -88,10 +122,16 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 	defer srv.Close()
 	hs := &http.Server{Handler: srv.Handler(), ReadTimeout: time.Minute, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	url := "http://" + ln.Addr().String() + "/"
-	if token != "" && !loopback(ln.Addr()) {
+	if printed {
 		url += "?token=" + token
 	}
 	fmt.Fprintf(stderr, "grue web: %s (runs in %s)\n", url, o.runs)
+	switch {
+	case token == "":
+		fmt.Fprintf(stderr, "grue web: no token: any account on this machine can use the workbench\n")
+	case !printed:
+		fmt.Fprintf(stderr, "grue web: open the page as %s?token=TOKEN with the token of --token or $%s\n", "http://"+ln.Addr().String()+"/", mcp.TokenEnv)
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)

@@ -180,7 +180,7 @@ function showResult(r) {
   const won = r.victory ? "victory" : r.game_completed ? "game over" : r.status;
   $("#play-status").textContent = `Score ${r.final_score}/${r.max_score || "?"} · Moves ${r.moves} · Steps ${r.steps} · ${won}`;
   $("#play-result").replaceChildren(el("div", { class: "result" + (r.victory ? "" : " lost"), id: "play-final" },
-    `${r.status}: final_score ${r.final_score}, max_score ${r.max_score}, moves ${r.moves}, game_completed ${r.game_completed}, victory ${r.victory}, rooms ${r.locations_visited.length}, tokens ${r.tokens.total_tokens}, cost $${fmt(r.cost, 4)}` +
+    `${r.status}: final_score ${r.final_score}, max_score ${r.max_score}, moves ${r.moves}, game_completed ${r.game_completed}, victory ${r.victory}, rooms ${r.locations_visited}, tokens ${r.tokens.total_tokens}, cost $${fmt(r.cost, 4)}` +
     (r.stopped_by ? `, stopped by ${r.stopped_by}` : "") + (r.error ? ` (error: ${r.error})` : "")),
   el("a", { href: "#trajectory?ep=" + r.id }, "Open the trajectory"));
 }
