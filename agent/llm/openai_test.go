@@ -388,10 +388,14 @@ func TestCancelDuringTry(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err := c.Complete(ctx, chat("look"))
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+	// The reply would take a minute: returning within seconds shows the
+	// call ended with its context.
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 20*time.Second {
 		t.Errorf("error %v after %v", err, time.Since(start))
 	}
-	if len(srv.Requests()) != 1 {
+	// On a loaded machine the deadline can pass before the request is
+	// sent; what must never happen is a retry after it.
+	if len(srv.Requests()) > 1 {
 		t.Errorf("%d requests: the call was retried after its context ended", len(srv.Requests()))
 	}
 }
