@@ -131,7 +131,7 @@ func NewHTTPClient(ctx context.Context, url string, opts ...ClientOption) (*Clie
 	}
 	if err := initialize(ctx, cl, cfg.protocol); err != nil {
 		cl.Close()
-		return nil, fmt.Errorf("MCP server at %s: %w", url, httpConnectError(err))
+		return nil, fmt.Errorf("MCP server at %s: %w", url, httpConnectError(ctx, url, topts, err))
 	}
 	c := &Client{remote: cl, url: url, version: cl.ProtocolVersion()}
 	if err := c.takeGame(ctx); err != nil {
@@ -143,15 +143,28 @@ func NewHTTPClient(ctx context.Context, url string, opts ...ClientOption) (*Clie
 
 // httpConnectError explains a failed connection. mcp-go reports a 4xx
 // answer to initialize as "likely a legacy SSE server", which misleads:
-// by then server/discover failed as well, so the URL is no MCP endpoint
-// of either era (a wrong path, most often), or the server refuses both.
-func httpConnectError(err error) error {
-	if errors.Is(err, transport.ErrLegacySSEServer) {
-		return errors.New("no MCP endpoint answers there: both server/discover (MCP 2026-07-28) and " +
-			"initialize (MCP 2025-11-25 and earlier) were refused with an HTTP 4xx status; check the URL " +
-			"(grue serve --http ADDR serves http://ADDR/mcp)")
+// a server of MCP 2026-07-28 only refuses initialize too (asked for when
+// the client was pinned to an earlier version), and otherwise
+// server/discover had failed already, so the URL is no MCP endpoint of
+// either era (a wrong path, most often). A second probe, server/discover
+// alone, tells the two apart.
+func httpConnectError(ctx context.Context, url string, topts []transport.StreamableHTTPCOption, err error) error {
+	if !errors.Is(err, transport.ErrLegacySSEServer) {
+		return err
 	}
-	return err
+	probe, perr := mcpclient.NewStreamableHttpClient(url, topts...)
+	if perr == nil {
+		defer probe.Close()
+		if perr = probe.Start(ctx); perr == nil {
+			if perr = initialize(ctx, probe, mcpgo.LATEST_PROTOCOL_VERSION); perr == nil {
+				return fmt.Errorf("the server speaks only MCP %s (no initialize, no session), and the client was "+
+					"asked for an earlier version: let it negotiate", probe.ProtocolVersion())
+			}
+		}
+	}
+	return errors.New("no MCP endpoint answers there: server/discover (MCP 2026-07-28) and initialize " +
+		"(MCP 2025-11-25 and earlier) were both refused with an HTTP 4xx status; check the URL " +
+		"(grue serve --http ADDR serves http://ADDR/mcp)")
 }
 
 // takeGame starts a game of the client's own on a connection without a
