@@ -211,7 +211,11 @@ func (c *Client) takeGame(ctx context.Context) error {
 // ProtocolVersion is the MCP protocol version the connection negotiated:
 // "2026-07-28" (stateless, no session) or an earlier one (a session
 // started by initialize); "" for an in-process client, which uses none.
-func (c *Client) ProtocolVersion() string { return c.version }
+func (c *Client) ProtocolVersion() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version
+}
 
 // GameID is the game_id of the game the client plays on a server that
 // issues game handles, and "" when it plays its session's game.
