@@ -175,24 +175,9 @@ func (c *Client) takeGame(ctx context.Context) error {
 	if !mcpgo.IsModernProtocol(c.version) || c.proc != nil {
 		return nil
 	}
-	res, err := c.remote.ListTools(ctx, mcpgo.ListToolsRequest{})
-	if err != nil {
-		return fmt.Errorf("listing tools: %w", err)
-	}
-	takes := map[string]bool{}
-	hasNew := false
-	for _, t := range res.Tools {
-		if t.Name == "new_game" {
-			hasNew = true
-		}
-		if info, err := toolInfo(t); err == nil {
-			if props, _ := info.InputSchema["properties"].(map[string]any); props[gameIDArg] != nil {
-				takes[t.Name] = true
-			}
-		}
-	}
-	if !hasNew || len(takes) == 0 {
-		return nil
+	takes, hasNew, err := c.gameTools(ctx)
+	if err != nil || !hasNew || len(takes) == 0 {
+		return err
 	}
 	r, err := c.callRemote(ctx, "new_game", map[string]any{})
 	if err != nil {
@@ -208,6 +193,38 @@ func (c *Client) takeGame(ctx context.Context) error {
 	return nil
 }
 
+// gameTools lists the server's tools that take a game_id, and whether it
+// offers new_game.
+func (c *Client) gameTools(ctx context.Context) (map[string]bool, bool, error) {
+	var tools []mcpgo.Tool
+	if c.srv != nil {
+		for _, st := range c.srv.mcp.ListTools() {
+			tools = append(tools, st.Tool)
+		}
+	} else {
+		cl, err := c.client()
+		if err != nil {
+			return nil, false, err
+		}
+		res, err := cl.ListTools(ctx, mcpgo.ListToolsRequest{})
+		if err != nil {
+			return nil, false, fmt.Errorf("listing tools: %w", err)
+		}
+		tools = res.Tools
+	}
+	takes := map[string]bool{}
+	hasNew := false
+	for _, t := range tools {
+		hasNew = hasNew || t.Name == "new_game"
+		if info, err := toolInfo(t); err == nil {
+			if props, _ := info.InputSchema["properties"].(map[string]any); props[gameIDArg] != nil {
+				takes[t.Name] = true
+			}
+		}
+	}
+	return takes, hasNew, nil
+}
+
 // ProtocolVersion is the MCP protocol version the connection negotiated:
 // "2026-07-28" (stateless, no session) or an earlier one (a session
 // started by initialize); "" for an in-process client, which uses none.
@@ -218,11 +235,10 @@ func (c *Client) ProtocolVersion() string {
 }
 
 // GameID is the game_id of the game the client plays on a server that
-// issues game handles, and "" when it plays its session's game.
+// issues game handles: the one it started at connect on a connection
+// without a session, or the last one new_game started through it; ""
+// when it plays its session's game.
 func (c *Client) GameID() string {
-	if c.srv != nil {
-		return ""
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.gameID
@@ -375,10 +391,12 @@ func (c *Client) client() (*mcpclient.Client, error) {
 // CallTool calls the tool name with args. The error is for calls that did
 // not reach the tool (a dead server, a broken connection, an unknown
 // tool); a tool that fails answers a ToolResult with IsError set.
+//
+// A client that plays a game by its game_id (see [Client.GameID]) adds it
+// to the call of every tool that takes one, unless args names a game_id
+// itself; a new_game through the client (or a reset_game that started a
+// new game) moves the client to the game it returns.
 func (c *Client) CallTool(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
-	if c.srv != nil {
-		return c.callInProcess(ctx, name, args)
-	}
 	c.mu.Lock()
 	id, takes := c.gameID, c.takesGame[name]
 	c.mu.Unlock()
@@ -389,16 +407,40 @@ func (c *Client) CallTool(ctx context.Context, name string, args map[string]any)
 		with[gameIDArg] = id
 		args = with
 	}
-	r, err := c.callRemote(ctx, name, args)
-	if err == nil && !explicit && !r.IsError && (name == "new_game" || name == "reset_game") && id != "" {
-		// The client plays the game it started last.
-		if nid := r.String(gameIDArg); nid != "" {
-			c.mu.Lock()
-			c.gameID = nid
-			c.mu.Unlock()
-		}
+	var r ToolResult
+	var err error
+	if c.srv != nil {
+		r, err = c.callInProcess(ctx, name, args)
+	} else {
+		r, err = c.callRemote(ctx, name, args)
+	}
+	if err == nil && !explicit && !r.IsError {
+		err = c.follow(ctx, name, id, r)
 	}
 	return r, err
+}
+
+// follow moves the client to the game a new_game call started (or a
+// reset_game without a game_id, on a client that plays one by its ID, as
+// that starts a new game), so that the next calls play it.
+func (c *Client) follow(ctx context.Context, name, id string, r ToolResult) error {
+	nid := r.String(gameIDArg)
+	if nid == "" || nid == id || !(name == "new_game" || (name == "reset_game" && id != "")) {
+		return nil
+	}
+	c.mu.Lock()
+	takes := c.takesGame
+	c.mu.Unlock()
+	if takes == nil {
+		var err error
+		if takes, _, err = c.gameTools(ctx); err != nil {
+			return fmt.Errorf("%s started game %s, but the tools that play it are unknown: %w", name, nid, err)
+		}
+	}
+	c.mu.Lock()
+	c.gameID, c.takesGame = nid, takes
+	c.mu.Unlock()
+	return nil
 }
 
 // callRemote calls the tool name with args on a stdio or HTTP server.

@@ -204,3 +204,32 @@ func TestClientNoEndpoint(t *testing.T) {
 		t.Errorf("connecting to a 404: %v, want an error saying no MCP endpoint answers", err)
 	}
 }
+
+// TestNewGameMovesTheClient: a new_game through grue's client (an agent
+// that wants a fresh start) moves the client to that game, in process,
+// over stdio and on a stateless HTTP connection alike; the game it left
+// is kept as it was.
+func TestNewGameMovesTheClient(t *testing.T) {
+	inProcess, err := NewInProcessClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inProcess.Close() })
+	_, url := newHTTPTestServer(t, time.Minute)
+	for name, c := range map[string]*Client{"in process": inProcess, "stdio": newStdioTestClient(t, "1"), "http": newHTTPTestClient(t, url)} {
+		t.Run(name, func(t *testing.T) {
+			first := call(t, c, "play_action", map[string]any{"action": "west"}).String("game_id")
+			r := call(t, c, "new_game", nil)
+			id := r.String("game_id")
+			if r.IsError || id == "" || id == first || c.GameID() != id {
+				t.Fatalf("new_game: %+v; the client plays %q (it played %q)", r, c.GameID(), first)
+			}
+			if r := call(t, c, "play_action", map[string]any{"action": "look"}); r.String("game_id") != id || r.Int("moves") != 1 || r.String("location") != "Meadow" {
+				t.Errorf("after new_game the client plays %v", r.Structured)
+			}
+			if r := call(t, c, "memory", map[string]any{"game_id": first}); r.Int("moves") != 1 || r.String("location") != "Wooden Shed" {
+				t.Errorf("the game left behind: %v", r.Structured)
+			}
+		})
+	}
+}
