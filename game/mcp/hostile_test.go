@@ -228,6 +228,11 @@ func TestHTTPSessionCap(t *testing.T) {
 	if code, _ := post(t, url, strings.NewReader(initBody), int64(len(initBody)), nil); code != http.StatusServiceUnavailable {
 		t.Errorf("third session: status %d, want 503", code)
 	}
+	// Claiming the stateless era in the header only, to slip past the
+	// cap, starts no session either: the body must agree.
+	if code, _ := post(t, url, strings.NewReader(initBody), int64(len(initBody)), map[string]string{"Mcp-Protocol-Version": "2026-07-28"}); code == http.StatusOK {
+		t.Errorf("initialize claiming 2026-07-28 in its header: status %d, want a refusal", code)
+	}
 	if n := s.ids.count(); n != 2 {
 		t.Errorf("%d live sessions, want 2", n)
 	}
