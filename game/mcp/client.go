@@ -347,6 +347,7 @@ func (c *Client) Restart(ctx context.Context) error {
 		c.remote.Close()
 		c.remote = nil
 	}
+	c.gameID, c.takesGame = "", nil // a game started by new_game died with the process
 	return c.startStdio(ctx)
 }
 

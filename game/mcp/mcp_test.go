@@ -346,6 +346,7 @@ func TestMCPHTTPBadSession(t *testing.T) {
 // Restart brings it back with a fresh game.
 func TestMCPStdioKilled(t *testing.T) {
 	c := newStdioTestClient(t, "1")
+	call(t, c, "new_game", nil) // a game that dies with the process
 	call(t, c, "play_action", map[string]any{"action": "west"})
 	if err := c.proc.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -360,8 +361,8 @@ func TestMCPStdioKilled(t *testing.T) {
 	if err := c.Restart(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if r := call(t, c, "memory", nil); r.Int("moves") != 0 || r.String("location") != "Meadow" {
-		t.Errorf("after Restart: %v", r.Structured)
+	if r := call(t, c, "memory", nil); r.IsError || r.Int("moves") != 0 || r.String("location") != "Meadow" || c.GameID() != "" {
+		t.Errorf("after Restart: %+v, game id %q", r, c.GameID())
 	}
 }
 
