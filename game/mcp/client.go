@@ -257,6 +257,15 @@ func NewStdioClient(ctx context.Context, command string, args ...string) (*Clien
 	return c, nil
 }
 
+// stdioDiscoverTimeout is how long a stdio server has to answer the
+// server/discover probe before it is taken for a legacy server and sent
+// initialize. mcp-go waits 5 s, which a server that starts slowly (node
+// loading an SDK on a busy machine) misses: a server of MCP 2026-07-28
+// only would then be sent initialize, which it refuses. A legacy server
+// that ignores the probe, rather than refusing it, costs this long at
+// start.
+const stdioDiscoverTimeout = 20 * time.Second
+
 // stdioProc is a stdio server process and what the client knows about it.
 type stdioProc struct {
 	command string
@@ -296,7 +305,7 @@ func (c *Client) startStdio(ctx context.Context) error {
 		io.Copy(buf, r)
 		close(exited)
 	}(tr.Stderr(), p.stderr, p.exited)
-	cl := mcpclient.NewClient(tr)
+	cl := mcpclient.NewClient(tr, mcpclient.WithDiscoverTimeout(stdioDiscoverTimeout))
 	if err := cl.Start(ctx); err != nil {
 		tr.Close()
 		return fmt.Errorf("starting MCP server %q: %w", p.name(), err)

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net/http"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -237,6 +239,9 @@ func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
 	opts := []server.StreamableHTTPOption{
 		server.WithEndpointPath("/mcp"),
 		server.WithSessionIdManager(s.ids),
+		// mcp-go logs each expired session at INFO on stderr: keep only
+		// warnings and errors.
+		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	}
 	if idle > 0 {
 		opts = append(opts, server.WithSessionIdleTTL(idle))
