@@ -151,7 +151,7 @@ func (e *Episode) Err() string { return e.err }
 // stateTools are the game tools that change the game: what Fork replays.
 // The others (memory, get_map, inventory, valid_actions, list_games) only
 // read it.
-var stateTools = []string{"play_action", "reset_game", "save_state", "restore_state", "undo"}
+var stateTools = []string{"play_action", "reset_game", "new_game", "save_state", "restore_state", "undo"}
 
 // Fork returns a copy of the episode to play differently: a new
 // in-process game started from the same seed, brought to the same state by

@@ -44,18 +44,22 @@ func newServeCmd() *cobra.Command {
 		Long: `Serve games to agents over MCP, the Model Context Protocol.
 
 The tools are play_action, memory, get_map, inventory, valid_actions,
-reset_game, list_games, save_state, restore_state and undo. Each result
-carries the text an agent reads and structured content (observation, score,
-max_score, moves, reward, done, victory, location) for programs.
+reset_game, new_game, list_games, save_state, restore_state and undo. Each
+result carries the text an agent reads and structured content (game_id,
+observation, score, max_score, moves, reward, done, victory, location) for
+programs.
 
 Each MCP session plays its own game: STORY (--game; a path or a name under
 $GRUE_GAMES), or without it grue's built-in default story, Lantern. Its
-random numbers are seeded with --seed.
+random numbers are seeded with --seed. Clients of both protocol eras are
+served: a client of MCP 2026-07-28 over HTTP has no session, so it starts
+a game with new_game and passes the game_id it returns to every tool (a
+call with neither is refused); over stdio there is one game per process.
 
 By default grue serves one session over stdin and stdout, as MCP clients
 such as Claude Desktop and the MCP Inspector start it. With --http ADDR it
 serves streamable HTTP at http://ADDR/mcp to any number of sessions, and
-ends a session (and its game) after --idle without a request.
+ends a session, or a game_id's game, after --idle without a request.
 
 Over HTTP a browser page may call the server only from this machine's own
 origins (localhost, 127.0.0.1, [::1]) or those named with --allow-origin;
@@ -76,11 +80,11 @@ capped, and slow connections time out; see docs/security.md.`,
 	f.StringVar(&o.game, "game", stories.DefaultName, "the story each session plays")
 	f.Int64Var(&o.seed, "seed", 1, "seed of the game's random numbers, as dfrotz -s N")
 	f.StringVar(&o.http, "http", "", "serve streamable HTTP at http://ADDR/mcp instead of stdio")
-	f.DurationVar(&o.idle, "idle", 30*time.Minute, "end an HTTP session idle for this long (0: never)")
+	f.DurationVar(&o.idle, "idle", 30*time.Minute, "end an HTTP session or game_id idle for this long (0: never)")
 	f.StringVar(&o.token, "token", "", "bearer token every HTTP request must carry (default $"+mcp.TokenEnv+"; generated off loopback)")
 	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin allowed besides this machine's (https://app.example); repeatable")
 	f.Int64Var(&o.maxBody, "max-body", mcp.DefaultMaxBody, "largest HTTP request body in bytes (larger: 413)")
-	f.IntVar(&o.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "most live HTTP sessions (more: 503)")
+	f.IntVar(&o.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "most live HTTP sessions (more: 503), and most games started by new_game")
 	f.IntVar(&o.undoDepth, "undo-depth", mcp.DefaultUndoDepth, "moves undo can take back in each session")
 	f.IntVar(&o.maxLine, "max-line", mcp.DefaultMaxLine, "longest stdio message in bytes")
 	f.DurationVar(&o.readTimeout, "read-timeout", 30*time.Second, "time to read a whole HTTP request")

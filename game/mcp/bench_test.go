@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // benchMCP measures one play_action round trip ("look" in the default
@@ -37,9 +39,15 @@ func BenchmarkMCPStdio(b *testing.B) {
 	benchMCP(b, newStdioTestClient(b, "1"))
 }
 
+// BenchmarkMCPHTTP: a session (2025-11-25) and a game_id on a stateless
+// connection (2026-07-28), which carries its version in every request.
 func BenchmarkMCPHTTP(b *testing.B) {
-	_, url := newHTTPTestServer(b, time.Minute)
-	benchMCP(b, newHTTPTestClient(b, url))
+	for _, era := range []string{mcpgo.LATEST_LEGACY_PROTOCOL_VERSION, mcpgo.LATEST_PROTOCOL_VERSION} {
+		b.Run(era, func(b *testing.B) {
+			_, url := newHTTPTestServer(b, time.Minute)
+			benchMCP(b, newHTTPTestClient(b, url, WithProtocolVersion(era)))
+		})
+	}
 }
 
 // BenchmarkMCPStep is the game step alone, for comparison.

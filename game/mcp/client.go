@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -28,10 +30,32 @@ type Client struct {
 	id  string
 
 	// stdio and HTTP
-	mu     sync.Mutex
-	remote *mcpclient.Client
-	proc   *stdioProc // stdio only
-	url    string     // HTTP only
+	mu      sync.Mutex
+	remote  *mcpclient.Client
+	proc    *stdioProc // stdio only
+	url     string     // HTTP only
+	version string     // the protocol version negotiated
+
+	// A game handle, on a connection without a session (MCP 2026-07-28
+	// over HTTP) to a server that issues them: the game_id this client
+	// plays, and the tools that take one. Guarded by mu.
+	gameID    string
+	takesGame map[string]bool
+}
+
+// ClientOption configures a Client made by [NewHTTPClient].
+type ClientOption func(*clientConfig)
+
+type clientConfig struct {
+	protocol string
+}
+
+// WithProtocolVersion makes the client ask for this MCP protocol version
+// rather than negotiate the newest both sides speak: "2026-07-28" for the
+// stateless era only (a server that lacks it is an error), "2025-11-25"
+// or earlier for a session started by initialize.
+func WithProtocolVersion(version string) ClientOption {
+	return func(c *clientConfig) { c.protocol = version }
 }
 
 // ToolResult is what one tool call gave back: the text for the agent, the
@@ -81,26 +105,143 @@ func NewInProcessClient(opts ...ServerOption) (*Client, error) {
 const TokenEnv = "GRUE_SERVE_TOKEN"
 
 // NewHTTPClient connects to the streamable HTTP MCP server at url (for grue
-// serve --http ADDR: http://ADDR/mcp) and initializes a session. When the
-// GRUE_SERVE_TOKEN environment variable is set, every request carries it
-// as a bearer token.
-func NewHTTPClient(ctx context.Context, url string) (*Client, error) {
-	var opts []transport.StreamableHTTPCOption
-	if tok := os.Getenv(TokenEnv); tok != "" {
-		opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
+// serve --http ADDR: http://ADDR/mcp) in the newest protocol era both
+// speak: MCP 2026-07-28, stateless, when the server offers it (asked with
+// server/discover), else a session started by initialize. Without a
+// session, when the server issues game handles (new_game, as grue's
+// does), the client starts a game of its own and passes its game_id to
+// every tool that takes one, so that it never plays another client's
+// game. When the GRUE_SERVE_TOKEN environment variable is set, every
+// request carries it as a bearer token.
+func NewHTTPClient(ctx context.Context, url string, opts ...ClientOption) (*Client, error) {
+	var cfg clientConfig
+	for _, o := range opts {
+		o(&cfg)
 	}
-	c, err := mcpclient.NewStreamableHttpClient(url, opts...)
+	var topts []transport.StreamableHTTPCOption
+	if tok := os.Getenv(TokenEnv); tok != "" {
+		topts = append(topts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
+	}
+	cl, err := mcpclient.NewStreamableHttpClient(url, topts...)
 	if err != nil {
 		return nil, fmt.Errorf("MCP client for %s: %w", url, err)
 	}
-	if err := c.Start(ctx); err != nil {
+	if err := cl.Start(ctx); err != nil {
 		return nil, fmt.Errorf("MCP client for %s: %w", url, err)
 	}
-	if err := initialize(ctx, c); err != nil {
-		c.Close()
+	if err := initialize(ctx, cl, cfg.protocol); err != nil {
+		cl.Close()
+		return nil, fmt.Errorf("MCP server at %s: %w", url, httpConnectError(ctx, url, topts, err))
+	}
+	c := &Client{remote: cl, url: url, version: cl.ProtocolVersion()}
+	if err := c.takeGame(ctx); err != nil {
+		cl.Close()
 		return nil, fmt.Errorf("MCP server at %s: %w", url, err)
 	}
-	return &Client{remote: c, url: url}, nil
+	return c, nil
+}
+
+// httpConnectError explains a failed connection. mcp-go reports a 4xx
+// answer to initialize as "likely a legacy SSE server", which misleads:
+// a server of MCP 2026-07-28 only refuses initialize too (asked for when
+// the client was pinned to an earlier version), and otherwise
+// server/discover had failed already, so the URL is no MCP endpoint of
+// either era (a wrong path, most often). A second probe, server/discover
+// alone, tells the two apart.
+func httpConnectError(ctx context.Context, url string, topts []transport.StreamableHTTPCOption, err error) error {
+	if !errors.Is(err, transport.ErrLegacySSEServer) {
+		return err
+	}
+	probe, perr := mcpclient.NewStreamableHttpClient(url, topts...)
+	if perr == nil {
+		defer probe.Close()
+		if perr = probe.Start(ctx); perr == nil {
+			if perr = initialize(ctx, probe, mcpgo.LATEST_PROTOCOL_VERSION); perr == nil {
+				return fmt.Errorf("the server speaks only MCP %s (no initialize, no session), and the client was "+
+					"asked for an earlier version: let it negotiate", probe.ProtocolVersion())
+			}
+		}
+	}
+	return errors.New("no MCP endpoint answers there: server/discover (MCP 2026-07-28) and initialize " +
+		"(MCP 2025-11-25 and earlier) were both refused with an HTTP 4xx status; check the URL " +
+		"(grue serve --http ADDR serves http://ADDR/mcp)")
+}
+
+// takeGame starts a game of the client's own on a connection without a
+// session, when the server issues game handles: its tools take a game_id
+// and it offers new_game. A server that offers neither (one that keeps a
+// game per connection, or one game) is played as it is.
+func (c *Client) takeGame(ctx context.Context) error {
+	if !mcpgo.IsModernProtocol(c.version) || c.proc != nil {
+		return nil
+	}
+	takes, hasNew, err := c.gameTools(ctx)
+	if err != nil || !hasNew || len(takes) == 0 {
+		return err
+	}
+	r, err := c.callRemote(ctx, "new_game", map[string]any{})
+	if err != nil {
+		return err
+	}
+	id := r.String(gameIDArg)
+	if r.IsError || id == "" {
+		return fmt.Errorf("new_game gave no game_id: %s", r.Text)
+	}
+	c.mu.Lock()
+	c.gameID, c.takesGame = id, takes
+	c.mu.Unlock()
+	return nil
+}
+
+// gameTools lists the server's tools that take a game_id, and whether it
+// offers new_game.
+func (c *Client) gameTools(ctx context.Context) (map[string]bool, bool, error) {
+	var tools []mcpgo.Tool
+	if c.srv != nil {
+		for _, st := range c.srv.mcp.ListTools() {
+			tools = append(tools, st.Tool)
+		}
+	} else {
+		cl, err := c.client()
+		if err != nil {
+			return nil, false, err
+		}
+		res, err := cl.ListTools(ctx, mcpgo.ListToolsRequest{})
+		if err != nil {
+			return nil, false, fmt.Errorf("listing tools: %w", err)
+		}
+		tools = res.Tools
+	}
+	takes := map[string]bool{}
+	hasNew := false
+	for _, t := range tools {
+		hasNew = hasNew || t.Name == "new_game"
+		if info, err := toolInfo(t); err == nil {
+			if props, _ := info.InputSchema["properties"].(map[string]any); props[gameIDArg] != nil {
+				takes[t.Name] = true
+			}
+		}
+	}
+	return takes, hasNew, nil
+}
+
+// ProtocolVersion is the MCP protocol version the connection negotiated:
+// "2026-07-28" (stateless, no session) or an earlier one (a session
+// started by initialize); "" for an in-process client, which uses none.
+func (c *Client) ProtocolVersion() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version
+}
+
+// GameID is the game_id of the game the client plays on a server that
+// issues game handles: the one it started at connect on a connection
+// without a session, or the last one new_game started through it; ""
+// when it plays its session's game.
+func (c *Client) GameID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gameID
 }
 
 // NewStdioClient starts command with args as an MCP server speaking over its
@@ -115,6 +256,15 @@ func NewStdioClient(ctx context.Context, command string, args ...string) (*Clien
 	}
 	return c, nil
 }
+
+// stdioDiscoverTimeout is how long a stdio server has to answer the
+// server/discover probe before it is taken for a legacy server and sent
+// initialize. mcp-go waits 5 s, which a server that starts slowly (node
+// loading an SDK on a busy machine) misses: a server of MCP 2026-07-28
+// only would then be sent initialize, which it refuses. A legacy server
+// that ignores the probe, rather than refusing it, costs this long at
+// start.
+const stdioDiscoverTimeout = 20 * time.Second
 
 // stdioProc is a stdio server process and what the client knows about it.
 type stdioProc struct {
@@ -155,17 +305,18 @@ func (c *Client) startStdio(ctx context.Context) error {
 		io.Copy(buf, r)
 		close(exited)
 	}(tr.Stderr(), p.stderr, p.exited)
-	cl := mcpclient.NewClient(tr)
+	cl := mcpclient.NewClient(tr, mcpclient.WithDiscoverTimeout(stdioDiscoverTimeout))
 	if err := cl.Start(ctx); err != nil {
 		tr.Close()
 		return fmt.Errorf("starting MCP server %q: %w", p.name(), err)
 	}
-	if err := initialize(ctx, cl); err != nil {
+	if err := initialize(ctx, cl, ""); err != nil {
 		err = c.stdioError(err)
 		cl.Close()
 		return fmt.Errorf("starting MCP server %q: %w", p.name(), err)
 	}
 	c.remote = cl
+	c.version = cl.ProtocolVersion()
 	return nil
 }
 
@@ -205,15 +356,25 @@ func (c *Client) Restart(ctx context.Context) error {
 		c.remote.Close()
 		c.remote = nil
 	}
+	c.gameID, c.takesGame = "", nil // a game started by new_game died with the process
 	return c.startStdio(ctx)
 }
 
-func initialize(ctx context.Context, c *mcpclient.Client) error {
+// initialize connects c in the era of version: "" negotiates (server/discover
+// first, then initialize), a version of 2026-07-28 or later insists on it
+// (a server that falls back to a session is an error), an earlier one
+// starts a session.
+func initialize(ctx context.Context, c *mcpclient.Client, version string) error {
 	req := mcpgo.InitializeRequest{}
-	req.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
+	req.Params.ProtocolVersion = version
 	req.Params.ClientInfo = mcpgo.Implementation{Name: "grue", Version: "dev"}
-	_, err := c.Initialize(ctx, req)
-	return err
+	if _, err := c.Initialize(ctx, req); err != nil {
+		return err
+	}
+	if got := c.ProtocolVersion(); mcpgo.IsModernProtocol(version) && got != version {
+		return fmt.Errorf("the server does not speak MCP %s (it answered server/discover with no such version, and initialize with %s)", version, got)
+	}
+	return nil
 }
 
 // client returns the remote client, or the error that says why there is
@@ -240,10 +401,60 @@ func (c *Client) client() (*mcpclient.Client, error) {
 // CallTool calls the tool name with args. The error is for calls that did
 // not reach the tool (a dead server, a broken connection, an unknown
 // tool); a tool that fails answers a ToolResult with IsError set.
+//
+// A client that plays a game by its game_id (see [Client.GameID]) adds it
+// to the call of every tool that takes one, unless args names a game_id
+// itself; a new_game through the client (or a reset_game that started a
+// new game) moves the client to the game it returns.
 func (c *Client) CallTool(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
-	if c.srv != nil {
-		return c.callInProcess(ctx, name, args)
+	c.mu.Lock()
+	id, takes := c.gameID, c.takesGame[name]
+	c.mu.Unlock()
+	_, explicit := args[gameIDArg]
+	if id != "" && takes && !explicit {
+		with := make(map[string]any, len(args)+1)
+		maps.Copy(with, args)
+		with[gameIDArg] = id
+		args = with
 	}
+	var r ToolResult
+	var err error
+	if c.srv != nil {
+		r, err = c.callInProcess(ctx, name, args)
+	} else {
+		r, err = c.callRemote(ctx, name, args)
+	}
+	if err == nil && !explicit && !r.IsError {
+		err = c.follow(ctx, name, id, r)
+	}
+	return r, err
+}
+
+// follow moves the client to the game a new_game call started (or a
+// reset_game without a game_id, on a client that plays one by its ID, as
+// that starts a new game), so that the next calls play it.
+func (c *Client) follow(ctx context.Context, name, id string, r ToolResult) error {
+	nid := r.String(gameIDArg)
+	if nid == "" || nid == id || !(name == "new_game" || (name == "reset_game" && id != "")) {
+		return nil
+	}
+	c.mu.Lock()
+	takes := c.takesGame
+	c.mu.Unlock()
+	if takes == nil {
+		var err error
+		if takes, _, err = c.gameTools(ctx); err != nil {
+			return fmt.Errorf("%s started game %s, but the tools that play it are unknown: %w", name, nid, err)
+		}
+	}
+	c.mu.Lock()
+	c.gameID, c.takesGame = nid, takes
+	c.mu.Unlock()
+	return nil
+}
+
+// callRemote calls the tool name with args on a stdio or HTTP server.
+func (c *Client) callRemote(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
 	cl, err := c.client()
 	if err != nil {
 		return ToolResult{}, err
@@ -349,10 +560,29 @@ func (c *Client) ToolInfos(ctx context.Context) ([]ToolInfo, error) {
 		if err != nil {
 			return nil, err
 		}
-		infos = append(infos, info)
+		infos = append(infos, withoutGameID(info))
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
 	return infos, nil
+}
+
+// withoutGameID drops an optional game_id argument from info's schema: the
+// client fills it in itself (its session's game, or the game it started),
+// so a model never has to copy one, nor can it name another's game by
+// mistake. A required game_id stays: that server asks the caller for it.
+func withoutGameID(info ToolInfo) ToolInfo {
+	props, _ := info.InputSchema["properties"].(map[string]any)
+	if _, ok := props[gameIDArg]; !ok {
+		return info
+	}
+	if req, _ := info.InputSchema["required"].([]any); slices.Contains(req, any(gameIDArg)) {
+		return info
+	}
+	info.InputSchema = maps.Clone(info.InputSchema)
+	props = maps.Clone(props)
+	delete(props, gameIDArg)
+	info.InputSchema["properties"] = props
+	return info
 }
 
 // toolInfo reads t's input schema through its JSON form, which covers

@@ -84,9 +84,9 @@ func TestReaperDoesNotWaitForStuckSession(t *testing.T) {
 		return context.WithValue(context.Background(), sessionKey{}, id)
 	}
 	stuck, other := s.ids.Generate(), s.ids.Generate()
-	ss, err := s.session(ctxOf(stuck)) // locked, as by a tool call that never ends
-	if err != nil {
-		t.Fatal(err)
+	ss, refusal := s.gameFor(ctxOf(stuck), "memory", nil) // locked, as by a tool call that never ends
+	if refusal != nil {
+		t.Fatal(refusal)
 	}
 	defer ss.mu.Unlock()
 	time.Sleep(100 * time.Millisecond) // the reaper runs, and finds stuck idle
@@ -222,16 +222,28 @@ func (zeros) Read(p []byte) (int, error) {
 // initialize gets 503 and no session; a session in use keeps working.
 func TestHTTPSessionCap(t *testing.T) {
 	s, url := newGuardedServer(t, WithMaxSessions(2))
-	a := newHTTPTestClient(t, url)
-	newHTTPTestClient(t, url)
+	legacy := WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION)
+	a := newHTTPTestClient(t, url, legacy)
+	newHTTPTestClient(t, url, legacy)
 	if code, _ := post(t, url, strings.NewReader(initBody), int64(len(initBody)), nil); code != http.StatusServiceUnavailable {
 		t.Errorf("third session: status %d, want 503", code)
+	}
+	// Claiming the stateless era in the header only, to slip past the
+	// cap, starts no session either: the body must agree.
+	if code, _ := post(t, url, strings.NewReader(initBody), int64(len(initBody)), map[string]string{"Mcp-Protocol-Version": "2026-07-28"}); code == http.StatusOK {
+		t.Errorf("initialize claiming 2026-07-28 in its header: status %d, want a refusal", code)
 	}
 	if n := s.ids.count(); n != 2 {
 		t.Errorf("%d live sessions, want 2", n)
 	}
 	if r := call(t, a, "play_action", map[string]any{"action": "look"}); r.IsError {
 		t.Errorf("a session under the cap: %+v", r)
+	}
+	// A client of protocol 2026-07-28 starts no session, so a full
+	// session table does not turn it away.
+	m := newHTTPTestClient(t, url)
+	if r := call(t, m, "play_action", map[string]any{"action": "look"}); r.IsError || m.GameID() == "" {
+		t.Errorf("a stateless client beside full sessions: game %q, %+v", m.GameID(), r)
 	}
 }
 
@@ -407,6 +419,30 @@ func TestStdioCallBeforeInitialize(t *testing.T) {
 	st, _ := res["structuredContent"].(map[string]any)
 	if st["moves"] != float64(0) {
 		t.Errorf("the refused call was played: %v", res)
+	}
+}
+
+// TestStdioModernWithoutInitialize: a client of protocol 2026-07-28 sends
+// no initialize: server/discover and tool calls carrying the version in
+// _meta are served at once, on the process's one game, with no game_id.
+func TestStdioModernWithoutInitialize(t *testing.T) {
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	play := func(id int, action string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"play_action","arguments":{"action":%q},%s}}`, id, action, meta)
+	}
+	out := stdioRun(t, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta+`}}`+"\n"+
+		play(2, "west")+"\n"+play(3, "open toolbox")+"\n"))
+	if len(out) != 3 {
+		t.Fatalf("%d replies, want 3: %v", len(out), out)
+	}
+	disc, _ := out[0]["result"].(map[string]any)
+	if vs, _ := disc["supportedVersions"].([]any); len(vs) == 0 || vs[0] != "2026-07-28" {
+		t.Errorf("server/discover: %v", out[0])
+	}
+	res, _ := out[2]["result"].(map[string]any)
+	st, _ := res["structuredContent"].(map[string]any)
+	if st["moves"] != float64(2) || st["location"] != "Wooden Shed" {
+		t.Errorf("two modern calls on one process's game: %v", out[2])
 	}
 }
 

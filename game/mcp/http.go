@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // The HTTP transport's guards: a cap on request bodies and on live
@@ -103,7 +105,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.ids.count() >= s.cfg.maxSessions {
+		// Only a legacy request without a session ID can start a session:
+		// a request of protocol 2026-07-28 never does (its games are
+		// capped in new_game).
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" &&
+			!mcpgo.IsModernProtocol(r.Header.Get(mcpgo.HeaderProtocolVersion)) && s.ids.count() >= s.cfg.maxSessions {
 			w.Header().Set("Retry-After", "60")
 			http.Error(w, "Service Unavailable: too many live sessions", http.StatusServiceUnavailable)
 			return

@@ -17,6 +17,7 @@ import (
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // serveHTTPChild serves s over streamable HTTP on a free loopback port,
@@ -93,10 +94,11 @@ func TestLoadHTTP(t *testing.T) {
 		if err := c.Start(ctx); err != nil {
 			return nil, err
 		}
-		if err := initialize(ctx, c); err != nil {
+		// Sessions, as the figures in docs/ were measured with.
+		if err := initialize(ctx, c, mcpgo.LATEST_LEGACY_PROTOCOL_VERSION); err != nil {
 			return nil, err
 		}
-		return &Client{remote: c, url: url}, nil
+		return &Client{remote: c, url: url, version: c.ProtocolVersion()}, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()

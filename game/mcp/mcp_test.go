@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -68,9 +70,9 @@ func newHTTPTestServer(t testing.TB, idle time.Duration) (*Server, string) {
 	return s, hs.URL + "/mcp"
 }
 
-func newHTTPTestClient(t testing.TB, url string) *Client {
+func newHTTPTestClient(t testing.TB, url string, opts ...ClientOption) *Client {
 	t.Helper()
-	c, err := NewHTTPClient(context.Background(), url)
+	c, err := NewHTTPClient(context.Background(), url, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func call(t testing.TB, c *Client, name string, args map[string]any) ToolResult 
 // that the server reports the win with the maximum score.
 func playWalkthrough(t *testing.T, c *Client) {
 	t.Helper()
-	want := []string{"get_map", "inventory", "list_games", "memory", "play_action",
+	want := []string{"get_map", "inventory", "list_games", "memory", "new_game", "play_action",
 		"reset_game", "restore_state", "save_state", "undo", "valid_actions"}
 	got, err := c.Tools(context.Background())
 	if err != nil {
@@ -136,13 +138,32 @@ func TestMCPWalkthroughInProcess(t *testing.T) {
 	playWalkthrough(t, c)
 }
 
+// TestMCPWalkthroughStdio: over stdio grue's client and server speak MCP
+// 2026-07-28, with no session and no game_id: stdio is one game per
+// process.
 func TestMCPWalkthroughStdio(t *testing.T) {
-	playWalkthrough(t, newStdioTestClient(t, "chatty"))
+	c := newStdioTestClient(t, "chatty")
+	t.Logf("negotiated protocol version: %s", c.ProtocolVersion())
+	if c.ProtocolVersion() != mcpgo.LATEST_PROTOCOL_VERSION || c.GameID() != "" {
+		t.Errorf("stdio: version %q, game id %q, want %s and none", c.ProtocolVersion(), c.GameID(), mcpgo.LATEST_PROTOCOL_VERSION)
+	}
+	playWalkthrough(t, c)
 }
 
+// TestMCPWalkthroughHTTP plays over HTTP in both eras: a session, or the
+// game grue's client started and names by its game_id.
 func TestMCPWalkthroughHTTP(t *testing.T) {
-	_, url := newHTTPTestServer(t, time.Minute)
-	playWalkthrough(t, newHTTPTestClient(t, url))
+	for _, era := range []string{mcpgo.LATEST_LEGACY_PROTOCOL_VERSION, ""} {
+		t.Run("era="+era, func(t *testing.T) {
+			_, url := newHTTPTestServer(t, time.Minute)
+			c := newHTTPTestClient(t, url, WithProtocolVersion(era))
+			t.Logf("negotiated protocol version: %s, game id %q", c.ProtocolVersion(), c.GameID())
+			if (era == "") != (c.GameID() != "") {
+				t.Errorf("version %s: game id %q", c.ProtocolVersion(), c.GameID())
+			}
+			playWalkthrough(t, c)
+		})
+	}
 }
 
 // TestMCPTextFormats holds the text of play_action, inventory, memory and
@@ -244,7 +265,7 @@ func TestMCPSaveRestoreUndoReset(t *testing.T) {
 		t.Errorf("undo = %+v", r)
 	}
 	r := call(t, c, "reset_game", map[string]any{"game": "lantern", "seed": 7})
-	if r.IsError || r.Int("moves") != 0 || r.String("location") != "Meadow" || !strings.HasPrefix(r.Text, "Game: lantern\n\n") {
+	if r.IsError || r.Int("moves") != 0 || r.String("location") != "Meadow" || !strings.HasPrefix(r.Text, "Game: lantern\ngame id: "+r.String("game_id")+"\n\n") {
 		t.Errorf("reset_game = %+v", r)
 	}
 	if r := call(t, c, "restore_state", map[string]any{"name": "before-lantern"}); !r.IsError {
@@ -255,34 +276,44 @@ func TestMCPSaveRestoreUndoReset(t *testing.T) {
 	}
 }
 
-// TestMCPHTTPSessions: two HTTP sessions play two games, and a session
-// left idle is ended and its game dropped.
+// TestMCPHTTPSessions: two HTTP clients play two games, in either
+// protocol era (a session each, or a game_id each), and a game left idle
+// is ended.
 func TestMCPHTTPSessions(t *testing.T) {
-	srv, url := newHTTPTestServer(t, 300*time.Millisecond)
-	a, b := newHTTPTestClient(t, url), newHTTPTestClient(t, url)
-	call(t, a, "play_action", map[string]any{"action": "west"})
-	call(t, a, "play_action", map[string]any{"action": "open toolbox"})
-	if r := call(t, a, "play_action", map[string]any{"action": "take lantern"}); r.Int("score") != 5 {
-		t.Fatalf("a: %+v", r)
-	}
-	if r := call(t, b, "memory", nil); r.Int("score") != 0 || r.Int("moves") != 0 || r.String("location") != "Meadow" {
-		t.Errorf("b sees a's game: %v", r.Structured)
-	}
-	if r := call(t, a, "inventory", nil); r.Text != "Inventory: brass lantern" {
-		t.Errorf("a: %q", r.Text)
-	}
-	if n := srv.Sessions(); n != 2 {
-		t.Errorf("sessions = %d, want 2", n)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for srv.Sessions() > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if n := srv.Sessions(); n != 0 {
-		t.Fatalf("idle sessions not reaped: %d left", n)
-	}
-	if r, err := a.CallTool(context.Background(), "memory", nil); err == nil {
-		t.Errorf("a reaped session still answers: %+v", r)
+	for _, era := range []string{mcpgo.LATEST_LEGACY_PROTOCOL_VERSION, mcpgo.LATEST_PROTOCOL_VERSION} {
+		t.Run(era, func(t *testing.T) {
+			srv, url := newHTTPTestServer(t, 300*time.Millisecond)
+			a, b := newHTTPTestClient(t, url, WithProtocolVersion(era)), newHTTPTestClient(t, url, WithProtocolVersion(era))
+			t.Logf("negotiated protocol versions: %s, %s", a.ProtocolVersion(), b.ProtocolVersion())
+			if a.ProtocolVersion() != era || b.ProtocolVersion() != era {
+				t.Fatalf("protocol versions %q and %q, want %q", a.ProtocolVersion(), b.ProtocolVersion(), era)
+			}
+			call(t, a, "play_action", map[string]any{"action": "west"})
+			call(t, a, "play_action", map[string]any{"action": "open toolbox"})
+			if r := call(t, a, "play_action", map[string]any{"action": "take lantern"}); r.Int("score") != 5 {
+				t.Fatalf("a: %+v", r)
+			}
+			if r := call(t, b, "memory", nil); r.Int("score") != 0 || r.Int("moves") != 0 || r.String("location") != "Meadow" {
+				t.Errorf("b sees a's game: %v", r.Structured)
+			}
+			if r := call(t, a, "inventory", nil); r.Text != "Inventory: brass lantern" {
+				t.Errorf("a: %q", r.Text)
+			}
+			if n := srv.Games(); n != 2 {
+				t.Errorf("games = %d, want 2", n)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for srv.Games() > 0 && time.Now().Before(deadline) {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if n := srv.Games(); n != 0 {
+				t.Fatalf("idle games not reaped: %d left", n)
+			}
+			// A reaped session is gone (404); a reaped game_id is unknown.
+			if r, err := a.CallTool(context.Background(), "memory", nil); err == nil && !(r.IsError && strings.Contains(r.Text, "unknown game_id")) {
+				t.Errorf("a's reaped game still answers: %+v", r)
+			}
+		})
 	}
 }
 
@@ -315,6 +346,7 @@ func TestMCPHTTPBadSession(t *testing.T) {
 // Restart brings it back with a fresh game.
 func TestMCPStdioKilled(t *testing.T) {
 	c := newStdioTestClient(t, "1")
+	call(t, c, "new_game", nil) // a game that dies with the process
 	call(t, c, "play_action", map[string]any{"action": "west"})
 	if err := c.proc.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -329,8 +361,8 @@ func TestMCPStdioKilled(t *testing.T) {
 	if err := c.Restart(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if r := call(t, c, "memory", nil); r.Int("moves") != 0 || r.String("location") != "Meadow" {
-		t.Errorf("after Restart: %v", r.Structured)
+	if r := call(t, c, "memory", nil); r.IsError || r.Int("moves") != 0 || r.String("location") != "Meadow" || c.GameID() != "" {
+		t.Errorf("after Restart: %+v, game id %q", r, c.GameID())
 	}
 }
 

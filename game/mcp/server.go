@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net/http"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -24,7 +26,8 @@ import (
 )
 
 // The MCP game server: the tools of the contract in docs/design.md over
-// mark3labs/mcp-go, one game per MCP session. Names and text formats follow
+// mark3labs/mcp-go, one game per MCP session and one per game_id handle
+// (see handles.go). Names and text formats follow
 // the earlier Python agent's server so that its agents can play grue's
 // games; every result
 // also carries structured content for machine clients. Score, moves and the
@@ -69,7 +72,9 @@ func WithVersion(v string) ServerOption { return func(c *serverConfig) { c.versi
 func WithUndoDepth(n int) ServerOption { return func(c *serverConfig) { c.undoDepth = n } }
 
 // WithMaxSessions caps the live HTTP sessions (default
-// [DefaultMaxSessions]); an initialize beyond it gets 503.
+// [DefaultMaxSessions]); an initialize beyond it gets 503. The games
+// started by new_game (and by reset_game without a session) are capped at
+// the same number; one beyond it is refused with a tool error.
 func WithMaxSessions(n int) ServerOption { return func(c *serverConfig) { c.maxSessions = n } }
 
 // WithMaxBody caps the bytes of an HTTP request body (default
@@ -89,7 +94,9 @@ func WithAllowedOrigins(origins ...string) ServerOption {
 
 // Server is grue's MCP game server. Each MCP session (the one stdio
 // session, each HTTP session, each in-process client) gets its own game,
-// started on the session's first tool call.
+// started on the session's first tool call; a client without a session
+// (MCP 2026-07-28 over HTTP) starts games with new_game or reset_game and
+// names them with the game_id those return (see docs/design.md).
 type Server struct {
 	cfg      serverConfig
 	mcp      *server.MCPServer
@@ -99,15 +106,23 @@ type Server struct {
 	ids   *sessionIDs // HTTP session IDs
 
 	mu       sync.Mutex
-	sessions map[string]*session
-	stories  *storyCache // other stories reset_game loaded
+	sessions map[string]*session // the sessions' games, by session ID
+	games    map[string]*session // every live game, by game_id
+	handles  int                 // games with no session (new_game's)
+	gameIdle time.Duration       // a game with no session idle this long ends (0: never)
+	stories  *storyCache         // other stories reset_game loaded
 	closed   chan struct{}
 	stopOnce sync.Once
 	reaping  bool
 }
 
-// session is one MCP session's game and what the tools remember about it.
+// session is one game, an MCP session's or one a game_id names, and what
+// the tools remember about it.
 type session struct {
+	id    string    // its game_id
+	owner string    // the MCP session it belongs to; "" for a new_game handle
+	last  time.Time // when a tool last named it; guarded by Server.mu
+
 	mu      sync.Mutex
 	g       *game.Game
 	game    string // what reset_game reopens: the server's game, a name or a path it resolved
@@ -129,7 +144,7 @@ type turn struct{ action, reply string }
 // ToolNames returns the names of the tools grue's server offers, sorted:
 // what [Client.Tools] lists for grue's server, known without starting one.
 func ToolNames() []string {
-	return []string{"get_map", "inventory", "list_games", "memory", "play_action",
+	return []string{"get_map", "inventory", "list_games", "memory", "new_game", "play_action",
 		"reset_game", "restore_state", "save_state", "undo", "valid_actions"}
 }
 
@@ -152,6 +167,7 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 		cfg:      cfg,
 		ids:      newSessionIDs(),
 		sessions: map[string]*session{},
+		games:    map[string]*session{},
 		stories:  newStoryCache(cfg.cacheSize),
 		closed:   make(chan struct{}),
 	}
@@ -173,7 +189,9 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 		server.WithHooks(hooks),
 		server.WithInstructions("Play a text adventure: play_action sends a command to the game; "+
 			"memory, get_map, inventory and valid_actions describe the state; "+
-			"save_state, restore_state and undo branch; reset_game starts again."),
+			"save_state, restore_state and undo branch; reset_game starts again. "+
+			"Without an MCP session (protocol 2026-07-28 over HTTP), start a game with new_game "+
+			"and pass the game_id it returns to every other tool."),
 	)
 	s.addTools()
 	return s, nil
@@ -183,24 +201,36 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 // choosing.
 func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
 
-// Close stops the idle-session reaper and forgets every session's game.
+// Close stops the idle-session reaper and forgets every game.
 func (s *Server) Close() {
 	s.stopOnce.Do(func() { close(s.closed) })
 	s.mu.Lock()
 	s.sessions = map[string]*session{}
+	s.games = map[string]*session{}
+	s.handles = 0
 	s.mu.Unlock()
 }
 
-// Sessions is the number of sessions that have a game.
+// Sessions is the number of MCP sessions that have a game.
 func (s *Server) Sessions() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.sessions)
 }
 
-// HTTPHandler serves the streamable HTTP transport at /mcp. Session IDs are
-// issued on initialize and checked on every later request (an unknown or
-// ended one gets 404); a session idle for longer than idle (when idle > 0)
+// Games is the number of live games: the sessions' and those started by
+// new_game (or by reset_game without a session), which a game_id names.
+func (s *Server) Games() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.games)
+}
+
+// HTTPHandler serves the streamable HTTP transport at /mcp, to clients of
+// both protocol eras. Session IDs are issued on initialize and checked on
+// every later request (an unknown or ended one gets 404); a request of
+// protocol 2026-07-28 has no session and names its game with a game_id. A
+// session, or a game_id's game, idle for longer than idle (when idle > 0)
 // is ended and its game dropped. Every request first passes the server's
 // guards: Origin (403), token (401), body size (413) and, for a new
 // session, the session cap (503); see [WithToken], [WithAllowedOrigins],
@@ -209,12 +239,16 @@ func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
 	opts := []server.StreamableHTTPOption{
 		server.WithEndpointPath("/mcp"),
 		server.WithSessionIdManager(s.ids),
+		// mcp-go logs each expired session at INFO on stderr: keep only
+		// warnings and errors.
+		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	}
 	if idle > 0 {
 		opts = append(opts, server.WithSessionIdleTTL(idle))
 		s.mu.Lock()
 		start := !s.reaping
 		s.reaping = true
+		s.gameIdle = idle
 		s.mu.Unlock()
 		if start {
 			go s.reap(idle)
@@ -227,8 +261,9 @@ func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
 }
 
 // reap ends the HTTP sessions idle for longer than idle and drops their
-// games, until Close. It never waits for a session's lock: a session stuck
-// in a tool call must not hold up the others.
+// games, and ends the game_id handles idle as long, until Close. It never
+// waits for a game's lock: a game stuck in a tool call must not hold up
+// the others.
 func (s *Server) reap(idle time.Duration) {
 	t := time.NewTicker(max(idle/4, 10*time.Millisecond))
 	defer t.Stop()
@@ -241,13 +276,20 @@ func (s *Server) reap(idle time.Duration) {
 			for _, id := range s.ids.idle(now.Add(-idle)) {
 				s.drop(id)
 			}
+			s.mu.Lock()
+			s.expireLocked(now.Add(-idle))
+			s.mu.Unlock()
 		}
 	}
 }
 
+// drop ends the MCP session id's game.
 func (s *Server) drop(id string) {
 	s.mu.Lock()
-	delete(s.sessions, id)
+	if ss, ok := s.sessions[id]; ok {
+		delete(s.games, ss.id)
+		delete(s.sessions, id)
+	}
 	s.mu.Unlock()
 }
 
@@ -263,29 +305,6 @@ func sessionID(ctx context.Context) string {
 		return cs.SessionID()
 	}
 	return ""
-}
-
-// session returns the session of ctx, starting its game on first use, and
-// locks it; the caller unlocks it.
-func (s *Server) session(ctx context.Context) (*session, error) {
-	id := sessionID(ctx)
-	s.mu.Lock()
-	ss, ok := s.sessions[id]
-	if !ok {
-		ss = &session{seed: s.cfg.seed, game: s.cfg.game, saves: map[string]*game.State{}}
-		s.sessions[id] = ss
-	}
-	s.mu.Unlock()
-	ss.mu.Lock()
-	if ss.g == nil {
-		g, err := s.newGame(s.first, s.cfg.seed)
-		if err != nil {
-			ss.mu.Unlock()
-			return nil, err
-		}
-		ss.start(g)
-	}
-	return ss, nil
 }
 
 // start makes g the session's game, forgetting the last one's history.
@@ -338,6 +357,7 @@ func (ss *session) structured(reward int) map[string]any {
 	g := ss.g
 	loc, _ := g.Location()
 	return map[string]any{
+		"game_id":     ss.id,
 		"game":        g.Name(),
 		"observation": ss.obs,
 		"score":       float64(g.Score()),
@@ -364,20 +384,29 @@ func toolError(format string, a ...any) *mcpgo.CallToolResult {
 	return mcpgo.NewToolResultError(fmt.Sprintf(format, a...))
 }
 
-// tool adds a tool whose handler runs on the calling session's game.
+// tool adds a tool whose handler runs on the game the call names (its
+// game_id) or else on the calling session's game; it takes game_id.
 func (s *Server) tool(t mcpgo.Tool, h func(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
-	handler := func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
-		ss, err := s.session(ctx)
-		if err != nil {
-			return toolError("%v", err), nil
+	withGameID(&t)
+	s.addTool(t, func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
+		ss, refusal := s.gameFor(ctx, t.Name, req.GetArguments())
+		if refusal != nil {
+			return refusal
 		}
 		defer ss.mu.Unlock()
+		return h(ctx, ss, req)
+	})
+}
+
+// addTool adds a tool whose handler's panic becomes a tool error.
+func (s *Server) addTool(t mcpgo.Tool, h func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
+	handler := func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				res, err = toolError("%s failed: internal error: %v", t.Name, r), nil
 			}
 		}()
-		return h(ctx, ss, req), nil
+		return h(ctx, req), nil
 	}
 	if s.handlers == nil {
 		s.handlers = map[string]server.ToolHandlerFunc{}
@@ -407,12 +436,21 @@ func (s *Server) addTools() {
 		mcpgo.WithDescription("Commands that change the world from the current state."),
 		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
 	), s.validActions)
-	s.tool(mcpgo.NewTool("reset_game",
-		mcpgo.WithDescription("Start a game again from the beginning: this session's game, or another one by name (see list_games)."),
+	reset := mcpgo.NewTool("reset_game",
+		mcpgo.WithDescription("Start a game again from the beginning: this game, or another one by name (see list_games). "+
+			"Its result gives the game's game_id; without a session or a game_id it starts a new game, as new_game."),
 		mcpgo.WithString("game", mcpgo.Description("the game to start (default: the current one)")),
 		mcpgo.WithNumber("seed", mcpgo.Description("seed of the game's random numbers (default: the server's)")),
-	), s.resetGame)
-	s.tool(mcpgo.NewTool("list_games",
+	)
+	withGameID(&reset)
+	s.addTool(reset, s.resetGame)
+	s.addTool(mcpgo.NewTool("new_game",
+		mcpgo.WithDescription("Start a new game of your own and get its game_id, to pass to every other tool. "+
+			"A client without an MCP session (protocol 2026-07-28) starts here."),
+		mcpgo.WithString("game", mcpgo.Description("the game to start (default: the server's; see list_games)")),
+		mcpgo.WithNumber("seed", mcpgo.Description("seed of the game's random numbers (default: the server's)")),
+	), s.newGameTool)
+	s.addTool(mcpgo.NewTool("list_games",
 		mcpgo.WithDescription("The games this server can start."),
 		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
 	), s.listGames)
@@ -570,21 +608,41 @@ func (s *Server) validActions(ctx context.Context, ss *session, req mcpgo.CallTo
 	return ss.result(text, 0, map[string]any{"actions": items})
 }
 
-func (s *Server) resetGame(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
-	target := ss.game
+// gameChoice reads reset_game's and new_game's game and seed arguments:
+// what to open (target, resolved; "" for def) and the seed (seed when not
+// given).
+func (s *Server) gameChoice(tool string, req mcpgo.CallToolRequest, def string, seed int64) (string, int64, *mcpgo.CallToolResult) {
+	target := def
 	if name := strings.TrimSpace(req.GetString("game", "")); name != "" {
 		var err error
 		if target, err = s.resolve(name); err != nil {
-			return toolError("reset_game: %v. Use list_games to see the games there are.", err)
+			return "", 0, toolError("%s: %v. Use list_games to see the games there are.", tool, err)
 		}
 	}
-	seed := ss.seed
 	if v, ok := req.GetArguments()["seed"]; ok && v != nil {
 		n, ok := wholeNumber(v)
 		if !ok {
-			return toolError("reset_game: seed must be a whole number, not %v", v)
+			return "", 0, toolError("%s: seed must be a whole number, not %v", tool, v)
 		}
 		seed = n
+	}
+	return target, seed, nil
+}
+
+// resetGame starts the named game (game_id), or the session's, again; a
+// call with neither starts a new game as new_game does.
+func (s *Server) resetGame(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
+	if _, given, _ := gameIDArgument(req.GetArguments()); !given && sessionID(ctx) == "" {
+		return s.newGameTool(ctx, req)
+	}
+	ss, refusal := s.gameFor(ctx, "reset_game", req.GetArguments())
+	if refusal != nil {
+		return refusal
+	}
+	defer ss.mu.Unlock()
+	target, seed, refusal := s.gameChoice("reset_game", req, ss.game, ss.seed)
+	if refusal != nil {
+		return refusal
 	}
 	g, err := s.open(target, seed)
 	if err != nil {
@@ -592,10 +650,38 @@ func (s *Server) resetGame(ctx context.Context, ss *session, req mcpgo.CallToolR
 	}
 	ss.seed, ss.game = seed, target
 	ss.start(g)
-	return ss.result(fmt.Sprintf("Game: %s\n\n%s", g.Name(), ss.obs), 0, nil)
+	return ss.result(startText(g, ss), 0, nil)
 }
 
-func (s *Server) listGames(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
+// startText is reset_game's and new_game's text: the game, its game_id
+// and its introduction.
+func startText(g *game.Game, ss *session) string {
+	return fmt.Sprintf("Game: %s\ngame id: %s\n\n%s", g.Name(), ss.id, ss.obs)
+}
+
+// newGameTool starts a game of its own for the caller and returns its
+// game_id.
+func (s *Server) newGameTool(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
+	target, seed, refusal := s.gameChoice("new_game", req, s.cfg.game, s.cfg.seed)
+	if refusal != nil {
+		return refusal
+	}
+	g, err := s.open(target, seed)
+	if err != nil {
+		return toolError("new_game: %v", err)
+	}
+	ss, refusal := s.newHandle(target, seed)
+	if refusal != nil {
+		return refusal
+	}
+	defer ss.mu.Unlock()
+	ss.start(g)
+	return ss.result(startText(g, ss), 0, nil)
+}
+
+// listGames needs no game: it answers a client without a session or a
+// game_id too.
+func (s *Server) listGames(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	type entry struct{ name, title string }
 	list := []entry{{stories.DefaultName, "Lantern (built in, the default story)"}}
 	files, err := game.Games()
@@ -622,7 +708,7 @@ func (s *Server) listGames(ctx context.Context, ss *session, req mcpgo.CallToolR
 	if err != nil {
 		fmt.Fprintf(&b, "\n(some files could not be read: %v)", err)
 	}
-	return ss.result(b.String(), 0, map[string]any{"games": games})
+	return mcpgo.NewToolResultStructured(map[string]any{"games": games}, b.String())
 }
 
 // wholeNumber reads a JSON number (float64 once decoded, an int from an

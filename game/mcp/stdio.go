@@ -26,8 +26,10 @@ func WithMaxLine(n int) ServerOption { return func(c *serverConfig) { c.maxLine 
 // at a time, in the order they came, by mcp-go's protocol handler, so
 // pipelined calls are answered in order; a line longer than the cap (see
 // [WithMaxLine]) is refused without being read into memory; a last
-// message without a newline is handled too; and a request other than
-// initialize or ping before initialize is refused.
+// message without a newline is handled too; and a legacy request other
+// than initialize or ping before initialize is refused. A request of
+// protocol 2026-07-28 (no initialize, server/discover, its version in
+// _meta) is served as it comes; either era plays the process's one game.
 //
 // mcp-go's own stdio server runs tool calls on a pool of workers (so they
 // finish and are answered out of order), reads lines without a limit and
@@ -86,6 +88,9 @@ func (s *Server) handleLine(ctx context.Context, sess *stdioSession, l stdioLine
 	var head struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Params struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"params"`
 	}
 	if err := json.Unmarshal(l.data, &head); err != nil {
 		var arr []json.RawMessage
@@ -94,7 +99,11 @@ func (s *Server) handleLine(ctx context.Context, sess *stdioSession, l stdioLine
 		}
 	}
 	isRequest := len(head.ID) > 0 && string(head.ID) != "null"
-	if isRequest && !sess.Initialized() && head.Method != string(mcpgo.MethodInitialize) && head.Method != string(mcpgo.MethodPing) {
+	// A request of protocol 2026-07-28 or later carries its version in
+	// _meta and needs no initialize: stdio stays one game per process.
+	version, _ := head.Params.Meta[mcpgo.MetaKeyProtocolVersion].(string)
+	if isRequest && !sess.Initialized() && !mcpgo.IsModernProtocol(version) &&
+		head.Method != string(mcpgo.MethodInitialize) && head.Method != string(mcpgo.MethodPing) {
 		return w.writeJSON(rpcError(head.ID, mcpgo.INVALID_REQUEST,
 			fmt.Sprintf("%s before initialize: send initialize first", head.Method)))
 	}
