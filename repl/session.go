@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/grue-lab/grue/bindings/std"
@@ -78,16 +79,25 @@ type Session struct {
 	imports map[string]string // package name -> import path
 	decls   map[string]string // name -> "func" or "type", as cells declared them
 	funcs   map[string]string // function or method ("T.M") -> where it was declared
-	defs    []definition      // Define's values, defined again by Reset
-	onReset []func(*Session) error
-	onClose []func() error
-	banner  string
-	cellCtx *cellContext // the variable ctx
+	// compiled are the sourcePackages sources that the interpreter has
+	// compiled.
+	compiled map[string]bool
+	// generics are the functions that cells declared with type
+	// parameters.
+	generics map[string]bool
+	defs     []definition // Define's values, defined again by Reset
+	onReset  []func(*Session) error
+	onClose  []func() error
+	banner   string
+	cellCtx  *cellContext // the variable ctx
 	// lingering, when not nil, reports the end of a unit that was
 	// interrupted and did not unwind in time (see run).
 	lingering <-chan evalResult
 	cells     []Cell
 	n         int // number of the last cell started
+	// atLine is the line of the running unit that its last line mark
+	// recorded (see markLines); 0 for none.
+	atLine atomic.Int64
 }
 
 // Cell is one evaluated cell: its input, everything it printed (the value
@@ -205,7 +215,7 @@ func (s *Session) reset() error {
 	if err != nil {
 		return err
 	}
-	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack, "Clear": reflect.ValueOf(clearValue)}}); err != nil {
+	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack, "Clear": reflect.ValueOf(clearValue), "Line": reflect.ValueOf(s.atLine.Store)}}); err != nil {
 		return err
 	}
 	s.in = i
@@ -213,6 +223,8 @@ func (s *Session) reset() error {
 	s.imports = map[string]string{}
 	s.decls = map[string]string{}
 	s.funcs = map[string]string{}
+	s.compiled = map[string]bool{}
+	s.generics = map[string]bool{}
 	ctx := context.Background()
 	if err := s.importPackage(ctx, privatePkg, privatePkg, s.source("setup"), 1); err != nil {
 		return fmt.Errorf("start session: %w", err)

@@ -52,9 +52,21 @@ const (
 // an expression it returns its values and true.
 func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect.Value, bool, error) {
 	loc := s.source(label)
+	u, err := s.hoistRange(ctx, u, label)
+	if err != nil {
+		return nil, false, err
+	}
+	if u, err = s.redirectGenerics(ctx, u, loc); err != nil {
+		return nil, false, err
+	}
 	u.text = s.rangeInts(ctx, u.text)
+	if u.first != token.IMPORT {
+		if err := s.importUsed(ctx, u, loc); err != nil {
+			return nil, false, err
+		}
+	}
 	body := strings.Repeat("\n", u.line) + u.text // the unit on its own line, below the wrapper's
-	if d, ok := splitDecl(u); ok {
+	if d, ok := splitDecl(u, func(name string) bool { return s.generics[name] }); ok {
 		return nil, false, s.evalDecl(ctx, u, d, loc)
 	}
 	switch s.classify(u) {
@@ -64,9 +76,6 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 		if err := s.checkDecl(u, loc); err != nil {
 			return nil, false, err
 		}
-		if err := s.importUsed(ctx, u, loc); err != nil {
-			return nil, false, err
-		}
 		if _, err := s.evalRetry(ctx, body, u, loc); err != nil {
 			return nil, false, err
 		}
@@ -74,6 +83,7 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 		return nil, false, nil
 	}
 	stmt := parseStmt(u.text)
+	body = strings.Repeat("\n", u.line) + markLines(u)
 	if isNil(stmt) {
 		return []reflect.Value{{}}, true, nil // yaegi gives nil no value
 	}
@@ -96,8 +106,37 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 	case u.first == token.FUNC:
 		src = blockOpen + body + blockClose
 	}
-	_, err := s.evalRetry(ctx, src, u, loc)
+	_, err = s.evalRetry(ctx, src, u, loc)
 	return nil, false, err
+}
+
+// hoistRange evaluates the operand of a top-level range loop that makes
+// calls (for k := range maps.Keys(m)) once, into a variable that the loop
+// then ranges over, so that rangeInts learns its type from its value.
+func (s *Session) hoistRange(ctx context.Context, u unit, label string) (unit, error) {
+	if u.first != token.FOR || !strings.Contains(u.text, "range") {
+		return u, nil
+	}
+	const head = "package main; func main() {"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", head+u.text+"\n}", parser.SkipObjectResolution)
+	if err != nil {
+		return u, nil
+	}
+	body := f.Decls[0].(*ast.FuncDecl).Body.List
+	r, ok := body[0].(*ast.RangeStmt)
+	if len(body) != 1 || !ok || pureExpr(r.X) {
+		return u, nil
+	}
+	start, end := fset.Position(r.X.Pos()).Offset-len(head), fset.Position(r.X.End()).Offset-len(head)
+	x := u.text[start:end]
+	v := privatePkg + "_seq"
+	d := unit{text: v + " := " + x, line: u.line + fset.Position(r.X.Pos()).Line - 1, first: token.IDENT}
+	if _, _, err := s.evalUnit(ctx, d, label); err != nil {
+		return u, err
+	}
+	u.text = u.text[:start] + v + strings.Repeat("\n", strings.Count(x, "\n")) + u.text[end:]
+	return u, nil
 }
 
 // source is the position mapping and name knowledge for a unit of the
@@ -235,63 +274,81 @@ func (s *Session) evalRetry(ctx context.Context, src string, u unit, loc source)
 	}
 }
 
-// importUsed imports the bound packages that a declaration names (X.Y)
-// without an import, where X is no name the session knows: yaegi's
-// compiler panics on a package it does not know in a function's
-// signature (func (p *T) Next(ctx context.Context)) rather than calling
-// it undefined, so evalRetry cannot import it after the fact. An unknown
-// X in a type (a signature, a field, a type declaration) can only be a
-// package, and one that is not bound is reported as undefined.
+// importUsed imports the bound packages that a unit names (X.Y) without
+// an import, where X is no name the session knows, before the unit runs:
+// yaegi's compiler panics on a package it does not know in a function's
+// signature (func (p *T) Next(ctx context.Context)) or on the left of a
+// short declaration (u, err := url.Parse(s)) rather than calling it
+// undefined, so evalRetry cannot import it after the fact. An unknown X
+// that no bound package is called is reported as undefined, in words,
+// before the interpreter can trip on it.
 func (s *Session) importUsed(ctx context.Context, u unit, loc source) error {
-	f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+u.text, parser.SkipObjectResolution)
-	if err != nil {
+	f := parseUnit(u)
+	if f == nil {
 		return nil // the interpreter says what is wrong
 	}
-	var names, inTypes []string
-	selectors := func(n ast.Node, into *[]string) {
-		if n == nil || reflect.ValueOf(n).IsNil() {
-			return
-		}
-		ast.Inspect(n, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if id, ok := sel.X.(*ast.Ident); ok && !slices.Contains(*into, id.Name) {
-					*into = append(*into, id.Name)
-				}
-			}
-			return true
-		})
-	}
-	selectors(f, &names)
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			selectors(d.Recv, &inTypes)
-			selectors(d.Type, &inTypes)
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				switch sp := sp.(type) {
-				case *ast.TypeSpec:
-					selectors(sp.Type, &inTypes)
-				case *ast.ValueSpec:
-					selectors(sp.Type, &inTypes)
-				}
-			}
+	var names []string
+	for _, id := range f.Unresolved {
+		if !slices.Contains(names, id.Name) {
+			names = append(names, id.Name)
 		}
 	}
+	bases := map[string]bool{} // unresolved names used as X in X.Y
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Obj == nil {
+				bases[id.Name] = true
+			}
+		}
+		return true
+	})
 	for _, name := range names {
-		if loc.known(name) {
+		if !bases[name] || loc.known(name) || isUniverse(name) {
 			continue
 		}
 		if p, ok := s.packages.named(name); ok {
 			if err := s.importPackage(ctx, name, p, loc, u.line); err != nil {
 				return err
 			}
-		} else if slices.Contains(inTypes, name) {
-			return &Error{Kind: KindError, File: loc.label, Line: u.line, compile: true,
-				Msg: fmt.Sprintf("undefined: %s (no package of that name is bound: :help imports lists them)", name)}
+			continue
 		}
+		msg := fmt.Sprintf("undefined: %s (no package or variable of that name: :who lists the session's names, :help imports the packages)", name)
+		if paths := s.packages.byName[name]; len(paths) > 1 {
+			pick := paths[0]
+			for _, p := range paths {
+				if strings.HasPrefix(p, "math/") {
+					pick = p
+				}
+			}
+			msg = fmt.Sprintf("undefined: %s (several bound packages are called %s, %s: import the one you mean, as import %q)", name, name, strings.Join(paths, ", "), pick)
+		}
+		return &Error{Kind: KindError, File: loc.label, Line: u.line, compile: true, Msg: msg}
 	}
 	return nil
+}
+
+// parseUnit parses a unit with object resolution, as a file's
+// declarations or else as the body of a function; nil when it parses as
+// neither.
+func parseUnit(u unit) *ast.File {
+	f, _, _ := parseUnitAt(u)
+	return f
+}
+
+// parseUnitAt is parseUnit, with the file set and the length of the
+// wrapper before the unit's text in what was parsed.
+func parseUnitAt(u unit) (*ast.File, *token.FileSet, int) {
+	for _, head := range []string{"package main;", "package main; func main() {"} {
+		tail := ""
+		if strings.HasSuffix(head, "{") {
+			tail = "\n}"
+		}
+		fset := token.NewFileSet()
+		if f, err := parser.ParseFile(fset, "", head+u.text+tail, 0); err == nil {
+			return f, fset, len(head)
+		}
+	}
+	return nil, nil, 0
 }
 
 // undefinedName matches the compiler's message for an unknown name.
@@ -309,11 +366,18 @@ var compilePanics = map[string]bool{"nil type": true}
 // ctx is cancelled at once (see cellContext), so that a compiled call
 // given it (a long call that takes ctx) returns and the unit ends by itself; a unit
 // still running a moment later is stopped by the interpreter (see run).
-func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (reflect.Value, error) {
+func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (_ reflect.Value, rerr error) {
 	s.errw.begin()
+	s.atLine.Store(0)
 	r, finished := s.run(ctx, src)
+	at := int(s.atLine.Load())
 	res, err := r.v, r.err
 	frames := s.errw.end()
+	defer func() {
+		if e, ok := rerr.(*Error); ok {
+			e.Msg = ownNames(e.Msg)
+		}
+	}()
 	if !finished {
 		return reflect.Value{}, &Error{Kind: KindInterrupted, File: loc.label, Line: u.line, Err: ctx.Err(),
 			Msg: "interrupted, but a call the cell made into compiled code ignores ctx and is still running in the background: the next cells may race with it"}
@@ -335,14 +399,34 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 			e.Line, e.compile = u.line, true
 			return reflect.Value{}, e
 		}
+		line := u.line // the top-level statement that panicked
+		if at > 0 {
+			line = at // the line it had reached (markLines)
+		}
+		if strings.Contains(msg, "index out of range") {
+			if d := s.indexDetail(u, line); d != "" {
+				msg = d
+			} else if strings.HasPrefix(msg, "reflect: ") {
+				msg = "runtime error: " + strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(msg, "reflect: "), "slice "), "array ")
+			}
+		}
 		return reflect.Value{}, &Error{
-			Kind: KindPanic, File: loc.label, Line: u.line, // the top-level statement that panicked
+			Kind: KindPanic, File: loc.label, Line: line,
 			Msg: msg, Trace: loc.trace(frames), Err: err,
 		}
 	}
 	e := loc.compileError(err, u)
 	e.compile = true
 	return reflect.Value{}, e
+}
+
+// ownNames puts back the names that the session's rewriting replaced in
+// a message: _grue_slices.Sort is slices.Sort to the cell.
+func ownNames(msg string) string {
+	for name, stand := range genericStand {
+		msg = strings.ReplaceAll(msg, stand.name+".", name+".")
+	}
+	return msg
 }
 
 // unpack turns the []interface{} that Pack returned into the values.
@@ -403,6 +487,9 @@ func (s *Session) importPackage(ctx context.Context, name, p string, loc source,
 	if name == "_" || name == "." {
 		return &Error{Kind: KindError, File: loc.label, Line: line, Msg: fmt.Sprintf("import %s %q: blank and dot imports are not supported in the REPL", name, p)}
 	}
+	if err := s.compileSources(p); err != nil {
+		return &Error{Kind: KindError, File: loc.label, Line: line, Msg: err.Error(), Err: err}
+	}
 	u := unit{text: fmt.Sprintf("import %s %q", name, p), line: line, first: token.IMPORT}
 	if _, err := s.evalSource(ctx, strings.Repeat("\n", line)+u.text, u, loc); err != nil {
 		return err
@@ -457,6 +544,7 @@ func (s *Session) noteDecl(u unit, label string) {
 			name := d.Name.Name
 			if d.Recv == nil {
 				s.decls[name] = "func"
+				s.generics[name] = d.Type.TypeParams != nil
 			} else if len(d.Recv.List) == 1 {
 				name = recvName(d.Recv.List[0].Type) + "." + name
 			}
