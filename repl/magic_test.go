@@ -234,3 +234,54 @@ func TestSaveNotebook(t *testing.T) {
 		t.Error("ParseNotebook of an unclosed block: no error")
 	}
 }
+
+// TestLoadEditedTwice loads a file, edits it (a method's body, a field of
+// its type, a function's body) and loads it again: the new definitions
+// win, values built before keep working, and a line names each
+// redefinition.
+func TestLoadEditedTwice(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "builder.go")
+	write := func(version string, extra string) {
+		src := `package main
+
+import "fmt"
+
+type Builder struct {
+	Name string` + extra + `
+}
+
+func (b Builder) Build() string { return fmt.Sprint(b.Name, " ` + version + `") }
+
+func describe(b Builder) string { return "built: " + b.Build() }
+`
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, _ := newSession(t)
+	write("V1", "")
+	evalOK(t, s, ":load "+path)
+	evalOK(t, s, `old := Builder{Name: "a"}`)
+	if out := evalOK(t, s, `describe(old)`); out != "built: a V1\n" {
+		t.Errorf("after the first :load, describe printed %q", out)
+	}
+	write("V2", "")
+	out := evalOK(t, s, ":load "+path)
+	if !strings.Contains(out, "redefined method Builder.Build") || !strings.Contains(out, "redefined func describe") || strings.Contains(out, "redefined type") {
+		t.Errorf("the second :load (the type unchanged) printed %q", out)
+	}
+	if out := evalOK(t, s, `describe(old)`); out != "built: a V2\n" {
+		t.Errorf("after the second :load, describe printed %q", out)
+	}
+	write("V3", "\n\tN int")
+	out = evalOK(t, s, ":load "+path)
+	if !strings.Contains(out, "redefined type Builder") {
+		t.Errorf("the third :load (a field added) printed %q", out)
+	}
+	if out := evalOK(t, s, `describe(Builder{Name: "b", N: 1})`); out != "built: b V3\n" {
+		t.Errorf("after the third :load, describe printed %q", out)
+	}
+	if out := evalOK(t, s, `old.Build()`); out != "a V2\n" {
+		t.Errorf("a value of the old type: Build printed %q", out)
+	}
+}

@@ -85,6 +85,16 @@ type Session struct {
 	// generics are the functions that cells declared with type
 	// parameters.
 	generics map[string]bool
+	// trampolines are the functions and methods ("T.M") declared through
+	// a variable (see redefine.go); nTramp counts them.
+	trampolines map[string]trampolined
+	nTramp      int
+	// typeSrc is the definition of each type cells declared; renames
+	// the hidden name of each type declared again, and typeVersion how
+	// many times it was.
+	typeSrc     map[string]string
+	renames     map[string]string
+	typeVersion map[string]int
 	defs     []definition // Define's values, defined again by Reset
 	onReset  []func(*Session) error
 	onClose  []func() error
@@ -225,6 +235,10 @@ func (s *Session) reset() error {
 	s.funcs = map[string]string{}
 	s.compiled = map[string]bool{}
 	s.generics = map[string]bool{}
+	s.trampolines = map[string]trampolined{}
+	s.typeSrc = map[string]string{}
+	s.renames = map[string]string{}
+	s.typeVersion = map[string]int{}
 	ctx := context.Background()
 	if err := s.importPackage(ctx, privatePkg, privatePkg, s.source("setup"), 1); err != nil {
 		return fmt.Errorf("start session: %w", err)

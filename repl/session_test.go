@@ -85,7 +85,7 @@ func TestEval(t *testing.T) {
 		{src: "fmt.Println(\"unterminated)", err: "line 1: string literal not terminated"},
 		{src: "var q = nope", err: "line 1: undefined: nope"},
 		{src: `func main() {}`, err: "func main cannot be declared in a session"},
-		{src: `type point struct{ Z int }`, err: "type point is declared already"},
+		{src: `type point struct{ Z int }`, want: "redefined type point: values made before keep the old type and its methods; declare the methods again\n"},
 		{src: `import "github.com/nobody/nothing"`, err: `cannot import "github.com/nobody/nothing"`},
 		{src: `:nonesuch`, err: "unknown magic :nonesuch"},
 

@@ -52,6 +52,8 @@ const (
 // an expression it returns its values and true.
 func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect.Value, bool, error) {
 	loc := s.source(label)
+	orig := u
+	u.text = s.renameTypes(u)
 	u, err := s.hoistRange(ctx, u, label)
 	if err != nil {
 		return nil, false, err
@@ -74,6 +76,12 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 		return nil, false, s.evalImports(ctx, u, loc)
 	case declUnit:
 		if err := s.checkDecl(u, loc); err != nil {
+			return nil, false, err
+		}
+		if done, err := s.redefineDecl(ctx, orig, u, loc); done {
+			if err == nil {
+				s.noteDecl(orig, label)
+			}
 			return nil, false, err
 		}
 		if _, err := s.evalRetry(ctx, body, u, loc); err != nil {
@@ -420,14 +428,7 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 	return reflect.Value{}, e
 }
 
-// ownNames puts back the names that the session's rewriting replaced in
-// a message: _grue_slices.Sort is slices.Sort to the cell.
-func ownNames(msg string) string {
-	for name, stand := range genericStand {
-		msg = strings.ReplaceAll(msg, stand.name+".", name+".")
-	}
-	return msg
-}
+
 
 // unpack turns the []interface{} that Pack returned into the values.
 func (s *Session) unpack(res reflect.Value) []reflect.Value {
@@ -499,8 +500,7 @@ func (s *Session) importPackage(ctx context.Context, name, p string, loc source,
 }
 
 // checkDecl refuses the declarations that the interpreter would take
-// badly: func main (yaegi runs a main after every cell) and a second
-// declaration of a type (yaegi keeps the first, silently).
+// badly: func main (yaegi runs a main after every cell).
 func (s *Session) checkDecl(u unit, loc source) error {
 	f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+u.text, 0)
 	if err != nil {
@@ -511,12 +511,6 @@ func (s *Session) checkDecl(u unit, loc source) error {
 		case *ast.FuncDecl:
 			if d.Recv == nil && d.Name.Name == "main" {
 				return &Error{Kind: KindError, File: loc.label, Line: u.line, Msg: "func main cannot be declared in a session (the interpreter would run it after every cell): give it another name, or run the file with :run or grue run"}
-			}
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				if ts, ok := sp.(*ast.TypeSpec); ok && s.decls[ts.Name.Name] == "type" {
-					return &Error{Kind: KindError, File: loc.label, Line: u.line, Msg: fmt.Sprintf("type %s is declared already: the interpreter cannot declare a type again; give the new one another name, or :reset", ts.Name.Name)}
-				}
 			}
 		}
 	}
@@ -553,6 +547,13 @@ func (s *Session) noteDecl(u unit, label string) {
 			for _, sp := range d.Specs {
 				if ts, ok := sp.(*ast.TypeSpec); ok {
 					s.decls[ts.Name.Name] = "type"
+					if _, ok := s.typeSrc[ts.Name.Name]; !ok {
+						off := fset.Position(ts.Type.Pos()).Offset - len("package main;") - (u.line - 1)
+						end := fset.Position(ts.Type.End()).Offset - len("package main;") - (u.line - 1)
+						if off >= 0 && end <= len(u.text) {
+							s.typeSrc[ts.Name.Name] = normalize(u.text[off:end])
+						}
+					}
 				}
 			}
 		}
