@@ -95,11 +95,11 @@ type Session struct {
 	typeSrc     map[string]string
 	renames     map[string]string
 	typeVersion map[string]int
-	defs     []definition // Define's values, defined again by Reset
-	onReset  []func(*Session) error
-	onClose  []func() error
-	banner   string
-	cellCtx  *cellContext // the variable ctx
+	defs        []definition // Define's values, defined again by Reset
+	onReset     []func(*Session) error
+	onClose     []func() error
+	banner      string
+	cellCtx     *cellContext // the variable ctx
 	// lingering, when not nil, reports the end of a unit that was
 	// interrupted and did not unwind in time (see run).
 	lingering <-chan evalResult

@@ -428,8 +428,6 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 	return reflect.Value{}, e
 }
 
-
-
 // unpack turns the []interface{} that Pack returned into the values.
 func (s *Session) unpack(res reflect.Value) []reflect.Value {
 	if !res.IsValid() || res.Kind() != reflect.Slice {
