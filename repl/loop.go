@@ -67,21 +67,32 @@ func (s *Session) RunPipe(ctx context.Context, r io.Reader) error {
 // markedCell evaluates a cell after its CellMark line. The error names the
 // cell; it is ErrQuit itself for :quit.
 func (s *Session) markedCell(ctx context.Context, src string) error {
-	if strings.TrimSpace(src) == "" || onlyComments(src) {
-		return nil
-	}
-	first, _, more := strings.Cut(strings.TrimSpace(src), "\n")
-	if more {
-		first += " …"
-	}
-	fmt.Fprintf(s.out, "%s[%d] %s\n", CellMark, s.n+1, first)
-	if _, err := s.Eval(ctx, src); err != nil {
+	if err := s.evalMarked(ctx, src); err != nil {
 		if errors.Is(err, ErrQuit) {
 			return err
 		}
 		return fmt.Errorf("cell %d: %w", s.n, err)
 	}
 	return nil
+}
+
+// evalMarked evaluates a cell after its CellMark line.
+func (s *Session) evalMarked(ctx context.Context, src string) error {
+	if strings.TrimSpace(src) == "" || onlyComments(src) {
+		return nil
+	}
+	fmt.Fprintf(s.out, "%s[%d] %s\n", CellMark, s.n+1, firstLine(src))
+	_, err := s.Eval(ctx, src)
+	return err
+}
+
+// firstLine is a cell's first line, with an ellipsis when more follow.
+func firstLine(src string) string {
+	first, _, more := strings.Cut(strings.TrimSpace(src), "\n")
+	if more {
+		first += " …"
+	}
+	return first
 }
 
 // TerminalOptions configure RunTerminal.

@@ -399,7 +399,7 @@ func magicSave(ctx context.Context, s *Session, args string) error {
 		return fmt.Errorf("usage: :save FILE.md")
 	}
 	keep := savedCells(s.Cells())
-	if err := os.WriteFile(args, []byte(Notebook(keep, s.Banner())), 0o644); err != nil {
+	if err := os.WriteFile(args, []byte(Notebook(keep, s.Banner(), s.Meta())), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Stdout(), "saved %d cells to %s\n", len(keep), args)

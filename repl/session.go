@@ -53,6 +53,10 @@ type Options struct {
 	// Help is what :help says about the session after how to type Go:
 	// its variables and what they are for.
 	Help string
+	// Meta is the header of the notebook that the session replays
+	// (grue run FILE.md): Setup reads it with Session.NotebookMeta to
+	// start the session as the notebook's was. Nil otherwise.
+	Meta []Meta
 	// Setup extends each session that New (or RunFile, for a notebook)
 	// starts, before anything runs: it adds the session's own magics
 	// (Session.AddMagic), what to do at the start and at each :reset
@@ -99,6 +103,7 @@ type Session struct {
 	onReset     []func(*Session) error
 	onClose     []func() error
 	banner      string
+	meta        []Meta // the header that :save writes
 	cellCtx     *cellContext // the variable ctx
 	// lingering, when not nil, reports the end of a unit that was
 	// interrupted and did not unwind in time (see run).
@@ -297,6 +302,31 @@ func (s *Session) Banner() string { return s.banner }
 
 // SetBanner sets the line that Banner returns.
 func (s *Session) SetBanner(b string) { s.banner = b }
+
+// SetMeta sets a field of the header that :save writes ("game",
+// "zork1"), replacing the field's value if it has one; "" removes it.
+func (s *Session) SetMeta(key, value string) {
+	for i, m := range s.meta {
+		if m.Key == key {
+			if value == "" {
+				s.meta = append(s.meta[:i], s.meta[i+1:]...)
+			} else {
+				s.meta[i].Value = value
+			}
+			return
+		}
+	}
+	if value != "" {
+		s.meta = append(s.meta, Meta{key, value})
+	}
+}
+
+// Meta returns the fields of the header that :save writes.
+func (s *Session) Meta() []Meta { return append([]Meta(nil), s.meta...) }
+
+// NotebookMeta returns the header of the notebook that the session
+// replays (Options.Meta): nil for a session that replays none.
+func (s *Session) NotebookMeta() []Meta { return append([]Meta(nil), s.opts.Meta...) }
 
 // privatePkg is the import path, and name, of the package through which
 // the session hands values to the interpreter. Names that start with it

@@ -20,6 +20,7 @@ package workbench
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/grue-lab/grue/bindings"
 	"github.com/grue-lab/grue/game"
@@ -95,6 +96,9 @@ type Options struct {
 	// NoEpisode leaves the session without an agent episode (and without
 	// ep): :play then plays in g.
 	NoEpisode bool
+	// Version is grue's version, which :save records in a notebook's
+	// header.
+	Version string
 }
 
 // Session is a notebook session with the workbench: a *repl.Session
@@ -156,6 +160,9 @@ func (o Options) replOptions(started func(*bench)) repl.Options {
 	more := ro.Setup
 	ro.Setup = func(s *repl.Session) error {
 		b := &bench{opts: o}
+		if err := b.opts.fromNotebook(s.NotebookMeta()); err != nil {
+			return err
+		}
 		if b.opts.Seed == 0 {
 			b.opts.Seed = 1
 		}
@@ -169,6 +176,41 @@ func (o Options) replOptions(started func(*bench)) repl.Options {
 		return nil
 	}
 	return ro
+}
+
+// fromNotebook fills in the options left out (the flags not given) from
+// the header of the notebook a session replays: its game, seed, policy,
+// model and endpoint.
+func (o *Options) fromNotebook(meta []repl.Meta) error {
+	for _, m := range meta {
+		switch m.Key {
+		case "game":
+			if o.Game == "" {
+				o.Game = m.Value
+			}
+		case "seed":
+			seed, err := strconv.ParseInt(m.Value, 10, 64)
+			if err != nil {
+				return fmt.Errorf("the notebook's seed %q: %w", m.Value, err)
+			}
+			if o.Seed == 0 {
+				o.Seed = seed
+			}
+		case "policy":
+			if o.Policy == "" {
+				o.Policy = m.Value
+			}
+		case "model":
+			if o.Model == "" {
+				o.Model = m.Value
+			}
+		case "base_url":
+			if o.BaseURL == "" {
+				o.BaseURL = m.Value
+			}
+		}
+	}
+	return nil
 }
 
 // docs documents grue's bound packages from bindings' doc comments.
@@ -196,6 +238,9 @@ type bench struct {
 	episode *harness.Episode   // the episode the session started (or :reset) with
 	owned   []*harness.Episode // the episodes the session made, for Close
 	player  string             // who plays episode, for the banner
+	// policy is who plays episode ("llm", "explorer", ...); model and
+	// baseURL the model and endpoint (redacted) when a model does.
+	policy, model, baseURL string
 }
 
 // install adds the workbench's magics to s, and its start (at New and
@@ -213,6 +258,7 @@ func (b *bench) install(s *repl.Session) {
 func (b *bench) reset(s *repl.Session) error {
 	b.close()
 	b.game, b.episode, b.player = nil, nil, ""
+	b.policy, b.model, b.baseURL = "", "", ""
 	if b.opts.NoGame {
 		s.SetBanner("no game")
 		return nil
@@ -237,7 +283,23 @@ func (b *bench) reset(s *repl.Session) error {
 		}
 	}
 	s.SetBanner(b.banner())
+	b.setMeta(s)
 	return nil
+}
+
+// setMeta records the session's setup in the header that :save writes,
+// which grue run reads to replay the notebook so.
+func (b *bench) setMeta(s *repl.Session) {
+	s.SetMeta("grue", b.opts.Version)
+	name := b.opts.Game
+	if name == "" {
+		name = b.game.Name()
+	}
+	s.SetMeta("game", name)
+	s.SetMeta("seed", strconv.FormatInt(b.opts.Seed, 10))
+	s.SetMeta("policy", b.policy)
+	s.SetMeta("model", b.model)
+	s.SetMeta("base_url", b.baseURL)
 }
 
 // banner says what the session holds: the game and its seed, and who
