@@ -103,7 +103,7 @@ type Session struct {
 	onReset     []func(*Session) error
 	onClose     []func() error
 	banner      string
-	meta        []Meta // the header that :save writes
+	meta        []Meta       // the header that :save writes
 	cellCtx     *cellContext // the variable ctx
 	// lingering, when not nil, reports the end of a unit that was
 	// interrupted and did not unwind in time (see run).
