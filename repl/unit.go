@@ -69,7 +69,11 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 	}
 	body := strings.Repeat("\n", u.line) + u.text // the unit on its own line, below the wrapper's
 	if d, ok := splitDecl(u, func(name string) bool { return s.generics[name] }); ok {
-		return nil, false, s.evalDecl(ctx, u, d, loc)
+		err := s.evalDecl(ctx, u, d, loc)
+		if err == nil && u.first == token.IDENT {
+			s.noteErrors(parseStmt(u.text))
+		}
+		return nil, false, err
 	}
 	switch s.classify(u) {
 	case importUnit:
@@ -115,7 +119,30 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 		src = blockOpen + body + blockClose
 	}
 	_, err = s.evalRetry(ctx, src, u, loc)
+	if err == nil {
+		s.noteErrors(stmt)
+	}
 	return nil, false, err
+}
+
+// noteErrors prints the errors that an assignment at a cell's top level
+// stored ("e, err := harness.NewEpisode(...)"), which would otherwise
+// pass unseen: "err = harness.NewEpisode: ...".
+func (s *Session) noteErrors(stmt ast.Stmt) {
+	as, ok := stmt.(*ast.AssignStmt)
+	if !ok {
+		return
+	}
+	g := s.in.Globals()
+	for _, l := range as.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			continue
+		}
+		if err, ok := asError(deref(g[id.Name])); ok && err != nil {
+			fmt.Fprintf(s.out, "%s = %s\n", id.Name, display(reflect.ValueOf(err.Error()), s.opts.Width))
+		}
+	}
 }
 
 // hoistRange evaluates the operand of a top-level range loop that makes

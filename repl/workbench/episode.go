@@ -83,6 +83,7 @@ func (b *bench) choosePlayer(a *agent.Agent) (string, error) {
 		if err == nil {
 			a.LLM, a.Model = c, c.Model()
 			b.policy, b.model, b.baseURL = harness.PolicyLLM, c.Model(), llm.RedactURL(lc.BaseURL)
+			b.llm = c
 			return "model: " + c.Model(), nil
 		}
 		why = fmt.Sprintf("the model cannot be used: %v", err)

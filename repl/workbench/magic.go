@@ -44,6 +44,12 @@ func (b *bench) magicStep(ctx context.Context, s *repl.Session, args string) err
 	if err != nil {
 		return err
 	}
+	if a := e.Agent; a != nil && a.LLM == nil && a.Policy == nil {
+		return fmt.Errorf(":step: %s", b.noPlayerHint())
+	}
+	if err := checkPolicyTools(e.Agent); err != nil {
+		return fmt.Errorf(":step: %w", err)
+	}
 	w := s.Stdout()
 	for i := 0; i < n; i++ {
 		st, err := e.Step(ctx)

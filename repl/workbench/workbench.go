@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/bindings"
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/harness"
@@ -153,7 +154,8 @@ func (s *Session) Player() string { return s.b.player }
 // hears of.
 func (o Options) replOptions(started func(*bench)) repl.Options {
 	ro := o.REPL
-	ro.Symbols = bindings.Symbols()
+	var cur *bench // the session's, once Setup has run
+	ro.Symbols = symbols(func() *bench { return cur })
 	ro.Preload = Preloaded
 	ro.Docs = docs{}
 	ro.Help = help
@@ -167,6 +169,7 @@ func (o Options) replOptions(started func(*bench)) repl.Options {
 			b.opts.Seed = 1
 		}
 		b.install(s)
+		cur = b
 		if started != nil {
 			started(b)
 		}
@@ -241,6 +244,7 @@ type bench struct {
 	// policy is who plays episode ("llm", "explorer", ...); model and
 	// baseURL the model and endpoint (redacted) when a model does.
 	policy, model, baseURL string
+	llm                    llm.Client // the session's model, nil without one
 }
 
 // install adds the workbench's magics to s, and its start (at New and
@@ -258,7 +262,7 @@ func (b *bench) install(s *repl.Session) {
 func (b *bench) reset(s *repl.Session) error {
 	b.close()
 	b.game, b.episode, b.player = nil, nil, ""
-	b.policy, b.model, b.baseURL = "", "", ""
+	b.policy, b.model, b.baseURL, b.llm = "", "", "", nil
 	if b.opts.NoGame {
 		s.SetBanner("no game")
 		return nil
