@@ -102,6 +102,7 @@ type Session struct {
 	defs        []definition // Define's values, defined again by Reset
 	onReset     []func(*Session) error
 	onClose     []func() error
+	onCell      []func(*Session)
 	banner      string
 	meta        []Meta       // the header that :save writes
 	cellCtx     *cellContext // the variable ctx
@@ -280,6 +281,11 @@ func (s *Session) reset() error {
 // :reset. It is for Options.Setup.
 func (s *Session) OnReset(f func(s *Session) error) { s.onReset = append(s.onReset, f) }
 
+// OnCell adds f to what the session does before each cell: look at the
+// values the cells made (the workbench follows the episodes they hold).
+// It is for Options.Setup.
+func (s *Session) OnCell(f func(s *Session)) { s.onCell = append(s.onCell, f) }
+
 // OnClose adds f to what Close does. It is for Options.Setup.
 func (s *Session) OnClose(f func() error) { s.onClose = append(s.onClose, f) }
 
@@ -405,6 +411,9 @@ func (s *Session) Eval(ctx context.Context, src string) (Result, error) {
 		return Result{}, nil
 	}
 	s.n++
+	for _, f := range s.onCell {
+		f(s)
+	}
 	start := time.Now()
 	if s.cellCtx != nil {
 		defer s.cellCtx.begin(ctx)()

@@ -245,6 +245,9 @@ type bench struct {
 	// baseURL the model and endpoint (redacted) when a model does.
 	policy, model, baseURL string
 	llm                    llm.Client // the session's model, nil without one
+	// quiet turns off the line that runs print for each step (:quiet);
+	// inMagic is set while :step or :play print steps their own way.
+	quiet, inMagic bool
 }
 
 // install adds the workbench's magics to s, and its start (at New and
@@ -255,6 +258,7 @@ func (b *bench) install(s *repl.Session) {
 	}
 	s.OnReset(b.reset)
 	s.OnClose(b.close)
+	s.OnCell(b.follow)
 }
 
 // reset opens the session's game and starts its episode, closing the
