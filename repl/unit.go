@@ -348,6 +348,16 @@ func (s *Session) importUsed(ctx context.Context, u unit, loc source) error {
 			continue
 		}
 		msg := fmt.Sprintf("undefined: %s (no package or variable of that name: :who lists the session's names, :help imports the packages)", name)
+		var near []string
+		for n := range s.packages.byName {
+			near = append(near, n)
+		}
+		for n := range s.Globals() {
+			near = append(near, n)
+		}
+		if best := nearest(name, near); best != "" {
+			msg = fmt.Sprintf("undefined: %s (did you mean %s?)", name, best)
+		}
 		if paths := s.packages.byName[name]; len(paths) > 1 {
 			pick := paths[0]
 			for _, p := range paths {
@@ -452,6 +462,7 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 	}
 	e := loc.compileError(err, u)
 	e.compile = true
+	s.suggest(e, u)
 	return reflect.Value{}, e
 }
 
