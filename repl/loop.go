@@ -191,12 +191,12 @@ func (s *Session) RunTerminal(ctx context.Context, t TerminalOptions) error {
 		Prompt:                 fmt.Sprintf(Prompt, s.n+1),
 		HistorySearchFold:      true,
 		DisableAutoSaveHistory: true, // a cell, not a line, at a time
-		AutoComplete:      completer{s},
-		InterruptPrompt:   "^C",
-		EOFPrompt:         "",
-		Stdin:             t.Stdin,
-		Stdout:            t.Stdout,
-		Stderr:            t.Stderr,
+		AutoComplete:           completer{s},
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "",
+		Stdin:                  t.Stdin,
+		Stdout:                 t.Stdout,
+		Stderr:                 t.Stderr,
 	})
 	if err != nil {
 		return fmt.Errorf("start the terminal: %w", err)
