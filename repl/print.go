@@ -269,6 +269,10 @@ func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 			b.WriteString(s)
 			return
 		}
+		if st := v.Type(); st.Kind() == reflect.Struct && len(exportedFields(st)) == 0 {
+			b.WriteString(s) // a time.Time, whose text is all it shows
+			return
+		}
 	}
 	switch v.Kind() {
 	case reflect.String:
