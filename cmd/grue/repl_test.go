@@ -69,6 +69,13 @@ func TestTerminal(t *testing.T) {
 	scr.expect(t, "after 3 steps: score 0 of 60")
 	scr.expect(t, "]> ")
 
+	// Tab completes after an index.
+	typ("ep.Agent.History[0].Thou\t")
+	scr.expect(t, "ep.Agent.History[0].Thought")
+	typ("\r")
+	scr.expect(t, "played at the REPL with :play")
+	scr.expect(t, "]> ")
+
 	// Ctrl-C stops a loop that never ends; the session goes on.
 	typ("n := 0\r")
 	scr.expect(t, "]> ")
