@@ -93,6 +93,11 @@ type Session struct {
 	// a variable (see redefine.go); nTramp counts them.
 	trampolines map[string]trampolined
 	nTramp      int
+	// funcDecls are the functions and methods cells declared, in order,
+	// with their sources; recompiling is set while the callers of a
+	// function declared again are compiled again.
+	funcDecls   []funcDecl
+	recompiling bool
 	// typeSrc is the definition of each type cells declared; renames
 	// the hidden name of each type declared again, and typeVersion how
 	// many times it was.
@@ -242,6 +247,7 @@ func (s *Session) reset() error {
 	s.compiled = map[string]bool{}
 	s.generics = map[string]bool{}
 	s.trampolines = map[string]trampolined{}
+	s.funcDecls = nil
 	s.typeSrc = map[string]string{}
 	s.renames = map[string]string{}
 	s.typeVersion = map[string]int{}

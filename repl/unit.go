@@ -64,6 +64,9 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 	u.text = s.rangeInts(ctx, u.text)
 	if u.first != token.IMPORT {
 		if err := s.importUsed(ctx, u, loc); err != nil {
+			if u.first == token.FUNC && s.classify(u) == declUnit {
+				s.stubFunc(ctx, u, loc)
+			}
 			return nil, false, err
 		}
 	}
@@ -85,13 +88,16 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 		if done, err := s.redefineDecl(ctx, orig, u, loc); done {
 			if err == nil {
 				s.noteDecl(orig, label)
+				s.noteFuncs(ctx, orig, u, label)
 			}
 			return nil, false, err
 		}
 		if _, err := s.evalRetry(ctx, body, u, loc); err != nil {
+			s.stubFunc(ctx, u, loc)
 			return nil, false, err
 		}
 		s.noteDecl(u, label)
+		s.noteFuncs(ctx, orig, u, label)
 		return nil, false, nil
 	}
 	stmt := parseStmt(u.text)
@@ -551,6 +557,54 @@ func (s *Session) checkDecl(u unit, loc source) error {
 		}
 	}
 	return nil
+}
+
+// stubFunc declares a function whose declaration failed to compile as
+// one that panics saying so: yaegi keeps a half-made function of that
+// name, which panics in its own words when called.
+func (s *Session) stubFunc(ctx context.Context, u unit, loc source) {
+	f, _, src := parseDecl(u)
+	if f == nil || len(f.Decls) != 1 {
+		return
+	}
+	fd, ok := f.Decls[0].(*ast.FuncDecl)
+	if !ok || fd.Recv != nil || fd.Body == nil || fd.Type.TypeParams != nil {
+		return
+	}
+	sig := src(fd.Type.Params)
+	if fd.Type.Results != nil {
+		sig += " " + src(fd.Type.Results)
+	}
+	stub := fmt.Sprintf("func %s%s { panic(%q) }", fd.Name.Name, sig,
+		"func "+fd.Name.Name+" has no body: the cell that declared it failed")
+	_, _ = s.evalRetry(ctx, stub, unit{text: stub, line: 1, first: token.FUNC}, loc)
+}
+
+// noteFuncs records the source of a function or method declaration (u as
+// evaluated; orig as written) for redeclareCallers, and when it declared
+// a function again, compiles its callers again and says so.
+func (s *Session) noteFuncs(ctx context.Context, orig, u unit, label string) {
+	f, _, _ := parseDecl(orig)
+	if f == nil || len(f.Decls) != 1 {
+		return
+	}
+	fd, ok := f.Decls[0].(*ast.FuncDecl)
+	if !ok {
+		return
+	}
+	key := fd.Name.Name
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		key = recvName(fd.Recv.List[0].Type) + "." + key
+	}
+	if !s.noteFunc(key, orig, label) || fd.Recv != nil || s.recompiling {
+		return
+	}
+	callers := s.redeclareCallers(ctx, key)
+	if len(callers) == 0 {
+		fmt.Fprintf(s.out, "redefined func %s\n", key)
+		return
+	}
+	fmt.Fprintf(s.out, "redefined func %s, and compiled again what calls it: %s\n", key, strings.Join(callers, ", "))
 }
 
 // noteDecl records the functions and types a declaration made, and where
