@@ -14,13 +14,30 @@ import (
 // Where a panic happened. yaegi v0.16.1 reports a panic at the first
 // statement of the function it happened in, whatever line it was on, so a
 // cell's statement that spans several lines (a loop, an if) marks its
-// lines as it runs: before each statement inside it, a call of the
-// session's compiled _grue.Line(N) records the cell's line N, and a panic
-// is reported at the last line recorded. Calls sit on the lines of the
+// lines as it runs: before each statement inside it, an assignment to the
+// session's variable _grue_line records the cell's line N, and a panic is
+// reported at the last line recorded. (An assignment costs the
+// interpreter about what the statement x += i does; a call of a compiled
+// function would cost ten times that.) The marks sit on the lines of the
 // statements they mark, so no line moves. Functions that cells declare
 // are not marked (they run at full speed); a panic inside one names its
 // function in the trace and the line of the cell's statement that called
 // it.
+
+// lineVar is the session's variable that line marks set.
+const lineVar = privatePkg + "_line"
+
+// markedLine returns the line that the last mark recorded, and sets the
+// variable back to 0; 0 when no mark ran.
+func (s *Session) markedLine() int {
+	v, ok := s.in.Globals()[lineVar]
+	if !ok || !v.IsValid() || !v.CanInt() || v.Int() == 0 {
+		return 0
+	}
+	line := int(v.Int())
+	_, _ = s.in.EvalWithContext(context.Background(), lineVar+" = 0")
+	return line
+}
 
 // markLines inserts the line marks into a statement unit that spans
 // several lines; it returns the text unchanged otherwise.
@@ -67,7 +84,7 @@ func markLines(u unit) string {
 	sort.Slice(idx, func(a, b int) bool { return offs[idx[a]] > offs[idx[b]] })
 	text := u.text
 	for _, i := range idx {
-		text = text[:offs[i]] + fmt.Sprintf("%s.Line(%d); ", privatePkg, lines[i]) + text[offs[i]:]
+		text = text[:offs[i]] + fmt.Sprintf("%s = %d; ", lineVar, lines[i]) + text[offs[i]:]
 	}
 	return text
 }

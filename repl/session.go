@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/grue-lab/grue/bindings/std"
@@ -116,9 +115,6 @@ type Session struct {
 	lingering <-chan evalResult
 	cells     []Cell
 	n         int // number of the last cell started
-	// atLine is the line of the running unit that its last line mark
-	// recorded (see markLines); 0 for none.
-	atLine atomic.Int64
 }
 
 // Cell is one evaluated cell: its input, everything it printed (the value
@@ -236,7 +232,7 @@ func (s *Session) reset() error {
 	if err != nil {
 		return err
 	}
-	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack, "Clear": reflect.ValueOf(clearValue), "Line": reflect.ValueOf(s.atLine.Store)}}); err != nil {
+	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack, "Clear": reflect.ValueOf(clearValue)}}); err != nil {
 		return err
 	}
 	s.in = i
@@ -253,6 +249,9 @@ func (s *Session) reset() error {
 	s.typeVersion = map[string]int{}
 	ctx := context.Background()
 	if err := s.importPackage(ctx, privatePkg, privatePkg, s.source("setup"), 1); err != nil {
+		return fmt.Errorf("start session: %w", err)
+	}
+	if _, err := s.in.EvalWithContext(ctx, "var "+lineVar+" int"); err != nil {
 		return fmt.Errorf("start session: %w", err)
 	}
 	names := make([]string, 0, len(s.preload))

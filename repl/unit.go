@@ -419,9 +419,11 @@ var compilePanics = map[string]bool{"nil type": true}
 // still running a moment later is stopped by the interpreter (see run).
 func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (_ reflect.Value, rerr error) {
 	s.errw.begin()
-	s.atLine.Store(0)
 	r, finished := s.run(ctx, src)
-	at := int(s.atLine.Load())
+	at := 0
+	if finished && strings.Contains(src, lineVar) {
+		at = s.markedLine() // and no mark outlives its unit
+	}
 	res, err := r.v, r.err
 	frames := s.errw.end()
 	defer func() {
