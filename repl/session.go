@@ -411,10 +411,17 @@ func (s *Session) Cells() []Cell { return append([]Cell(nil), s.cells...) }
 //
 // The error is an *Error for a failing cell (a compile error, a panic, an
 // interruption), ErrQuit for :quit, or a magic's error.
-func (s *Session) Eval(ctx context.Context, src string) (Result, error) {
+func (s *Session) Eval(ctx context.Context, src string) (res Result, err error) {
 	if strings.TrimSpace(src) == "" || onlyComments(src) {
 		return Result{}, nil
 	}
+	defer func() {
+		// The interpreter's panics are errors already; one of the
+		// session's own rewriting must not end the process either.
+		if r := recover(); r != nil {
+			err = &Error{Kind: KindError, Msg: fmt.Sprintf("the REPL failed on this cell, a bug of grue's (please report it with the cell): %v", r)}
+		}
+	}()
 	s.n++
 	for _, f := range s.onCell {
 		f(s)
@@ -424,10 +431,7 @@ func (s *Session) Eval(ctx context.Context, src string) (Result, error) {
 		defer s.cellCtx.begin(ctx)()
 	}
 	s.out.begin()
-	var (
-		vals []reflect.Value
-		err  error
-	)
+	var vals []reflect.Value
 	if sym, source, ok := parseHelpQuery(src); ok {
 		err = s.helpFor(ctx, sym, source)
 	} else if isMagic(src) {
