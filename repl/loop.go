@@ -205,6 +205,7 @@ func (s *Session) RunTerminal(ctx context.Context, t TerminalOptions) error {
 	loadHistory(rl, t.HistoryFile)
 	if w := rl.Config.FuncGetWidth(); w > 20 {
 		s.SetWidth(w - 1)
+		s.SetFit(true)
 	}
 	if t.Banner != "" {
 		fmt.Fprintln(t.Stdout, t.Banner)

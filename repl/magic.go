@@ -281,7 +281,7 @@ eval:
 			return err
 		}
 	default:
-		out = t.text(s.opts.Width)
+		out = t.text(s.opts.Width, s.fit)
 	}
 	fmt.Fprintln(s.Stdout(), out)
 	return nil

@@ -285,3 +285,27 @@ func describe(b Builder) string { return "built: " + b.Build() }
 		t.Errorf("a value of the old type: Build printed %q", out)
 	}
 }
+
+// TestTableFitsWidth: on a terminal (SetFit), :table leaves out the
+// columns past the width and says so; columns named are kept in order.
+func TestTableFitsWidth(t *testing.T) {
+	s, _ := newSession(t)
+	s.SetWidth(40)
+	evalOK(t, s, "type rec struct{ Alpha, Beta, Gamma, Delta, Epsilon, Zeta string }\nrs := []rec{{\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"}}")
+	if out := evalOK(t, s, ":table rs"); !strings.Contains(out, "Zeta") {
+		t.Errorf("not fitting, :table printed\n%s", out)
+	}
+	s.SetFit(true)
+	out := evalOK(t, s, ":table rs")
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if len([]rune(l)) > 40 && !strings.HasPrefix(l, "...") {
+			t.Errorf("a line wider than 40: %q", l)
+		}
+	}
+	if strings.Contains(out, "Zeta") || !strings.Contains(out, "more columns, past the width") {
+		t.Errorf("fitting, :table printed\n%s", out)
+	}
+	if out := evalOK(t, s, ":table rs zeta alpha"); !strings.Contains(out, "│ Zeta │ Alpha │") {
+		t.Errorf(":table rs zeta alpha printed\n%s", out)
+	}
+}

@@ -61,7 +61,7 @@ func display(v reflect.Value, width int) string {
 		if isRecordList(v) {
 			t, err := tableOf(v)
 			if err == nil {
-				return t.text(width)
+				return t.text(width, false)
 			}
 		}
 		return listBlock(v, width)

@@ -108,8 +108,11 @@ type Session struct {
 	onClose     []func() error
 	onCell      []func(*Session)
 	banner      string
-	meta        []Meta       // the header that :save writes
-	cellCtx     *cellContext // the variable ctx
+	meta        []Meta // the header that :save writes
+	// fit makes :table leave out the columns past the width: set on a
+	// terminal (RunTerminal, SetFit), whose width is known.
+	fit     bool
+	cellCtx *cellContext // the variable ctx
 	// lingering, when not nil, reports the end of a unit that was
 	// interrupted and did not unwind in time (see run).
 	lingering <-chan evalResult
@@ -387,6 +390,11 @@ func (s *Session) defineValue(name string, typ reflect.Type, v any) error {
 	}
 	return nil
 }
+
+// SetFit says whether :table leaves out the columns that do not fit in
+// the width, as it does on a terminal; in a pipe or a notebook it shows
+// them all.
+func (s *Session) SetFit(fit bool) { s.fit = fit }
 
 // Width is the width that long values are folded to.
 func (s *Session) Width() int { return s.opts.Width }

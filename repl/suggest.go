@@ -139,8 +139,8 @@ func (s *Session) memberNames(u unit, name string) ([]string, string) {
 }
 
 // nearest returns the name of names nearest to name: the same but for
-// case, or within an edit distance of a third of its length (at least
-// one); "" when none is.
+// case, or, for names of three letters or more, within an edit distance
+// of a third of its length (at least one); "" when none is.
 func nearest(name string, names []string) string {
 	sort.Strings(names)
 	best, bestD := "", len(name)/3+1
@@ -153,6 +153,9 @@ func nearest(name string, names []string) string {
 		}
 		if strings.EqualFold(n, name) {
 			return n
+		}
+		if len(name) < 3 || len(n) < 3 {
+			continue // a name that short is near too many
 		}
 		if d := editDistance(strings.ToLower(name), strings.ToLower(n)); d < bestD {
 			best, bestD = n, d

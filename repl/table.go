@@ -208,9 +208,12 @@ func pickCols(row []string, idx []int) []string {
 }
 
 // text renders the table for the terminal, each cell cut to maxCell
-// runes, leaving out the columns on the right that do not fit in width
-// (the footer says how many, and how to pick columns).
-func (t *table) text(width int) string {
+// runes; with fit, it leaves out the columns on the right that do not fit
+// in width (the footer says how many, and how to pick columns).
+func (t *table) text(width int, fit bool) string {
+	if !fit {
+		return t.render(width) + t.footer()
+	}
 	for {
 		out := t.render(width)
 		w := 0
