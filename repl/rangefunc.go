@@ -37,6 +37,9 @@ func (rw *rewriter) iterParams(x ast.Expr) ([]string, bool) {
 		if ps, ok := rw.funcs[id.Name]; ok {
 			return ps, ps != nil
 		}
+		if _, local := rw.types[id.Name]; local {
+			return nil, false // a local of another type: not the session's
+		}
 	}
 	if call, ok := x.(*ast.CallExpr); ok {
 		return rw.iterCallParams(call)
