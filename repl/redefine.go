@@ -111,17 +111,23 @@ func isGenericRecv(e ast.Expr) bool {
 	return false
 }
 
-// trampoline declares, or declares again, the function or method d.
-func (s *Session) trampoline(ctx context.Context, u unit, loc source, d *ast.FuncDecl, fset *token.FileSet, src func(ast.Node) string) error {
-	name := d.Name.Name
-	key := name
-	var params []string // name and type of each parameter, receiver first
-	var types []string  // the type of each parameter
-	var args []string   // what the trampoline passes on
+// signature is a method's signature taken apart for its trampoline.
+type signature struct {
+	params      []string // name and type of each parameter, receiver first
+	types       []string // the type of each parameter
+	args        []string // what the trampoline passes on
+	results     string   // the results as written, after a blank; "" for none
+	resultTypes string   // the results' types alone, in parentheses
+}
+
+// signatureOf takes d's signature apart, naming the parameters that have
+// no name (or _) so that the trampoline can pass them on.
+func signatureOf(d *ast.FuncDecl, src func(ast.Node) string) signature {
+	var sg signature
 	n := 0
-	addFields := func(fl *ast.FieldList) {
+	for _, fl := range []*ast.FieldList{d.Recv, d.Type.Params} {
 		if fl == nil {
-			return
+			continue
 		}
 		for _, fld := range fl.List {
 			typ := src(fld.Type)
@@ -135,32 +141,35 @@ func (s *Session) trampoline(ctx context.Context, u unit, loc source, d *ast.Fun
 					pn = fmt.Sprintf("%s_p%d", privatePkg, n)
 				}
 				n++
-				params = append(params, pn+" "+typ)
-				types = append(types, typ)
+				sg.params = append(sg.params, pn+" "+typ)
+				sg.types = append(sg.types, typ)
 				arg := pn
 				if _, variadic := fld.Type.(*ast.Ellipsis); variadic {
 					arg += "..."
 				}
-				args = append(args, arg)
+				sg.args = append(sg.args, arg)
 			}
 		}
 	}
-	if d.Recv != nil {
-		key = recvName(d.Recv.List[0].Type) + "." + name
-		addFields(d.Recv)
-	}
-	addFields(d.Type.Params)
-	results, resultTypes := "", ""
 	if rs := d.Type.Results; rs != nil {
-		results = " " + src(rs)
+		sg.results = " " + src(rs)
 		var ts []string
 		for _, fld := range rs.List {
 			for range max(len(fld.Names), 1) {
 				ts = append(ts, src(fld.Type))
 			}
 		}
-		resultTypes = " (" + strings.Join(ts, ", ") + ")"
+		sg.resultTypes = " (" + strings.Join(ts, ", ") + ")"
 	}
+	return sg
+}
+
+// trampoline declares, or declares again, the method d.
+func (s *Session) trampoline(ctx context.Context, u unit, loc source, d *ast.FuncDecl, fset *token.FileSet, src func(ast.Node) string) error {
+	name := d.Name.Name
+	key := recvName(d.Recv.List[0].Type) + "." + name
+	sg := signatureOf(d, src)
+	params, types, args, results, resultTypes := sg.params, sg.types, sg.args, sg.results, sg.resultTypes
 	sig := "(" + strings.Join(params, ", ") + ")" + results
 	// The literal keeps the body's lines: its header goes on the
 	// declaration's first line, and the lines the header took follow the
@@ -185,11 +194,7 @@ func (s *Session) trampoline(ctx context.Context, u unit, loc source, d *ast.Fun
 		if results != "" {
 			call = "return " + call
 		}
-		recv, own := "", params
-		if d.Recv != nil {
-			recv, own = "("+params[0]+") ", params[1:]
-		}
-		tramp := fmt.Sprintf("func %s%s(%s)%s { %s }", recv, name, strings.Join(own, ", "), results, call)
+		tramp := fmt.Sprintf("func (%s) %s(%s)%s { %s }", params[0], name, strings.Join(params[1:], ", "), results, call)
 		// The variable's type names no parameters: yaegi takes a name
 		// there for the session's variable of that name.
 		for _, text := range []string{"var " + v + " func(" + strings.Join(types, ", ") + ")" + resultTypes, tramp} {
