@@ -69,6 +69,12 @@ func TestTerminal(t *testing.T) {
 	scr.expect(t, "after 3 steps: score 0 of 60")
 	scr.expect(t, "]> ")
 
+	// :table fits the terminal: the columns past its width are left out.
+	typ(":table harness.NewResultSet(harness.EpisodeRecord{Game: \"zork1\"}).Records\r")
+	scr.expect(t, "│ zork1 ")
+	scr.expect(t, "more columns, past the width")
+	scr.expect(t, "]> ")
+
 	// Tab completes after an index.
 	typ("ep.Agent.History[0].Thou\t")
 	scr.expect(t, "ep.Agent.History[0].Thought")
