@@ -2,6 +2,7 @@ package repl
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"reflect"
 	"regexp"
@@ -64,12 +65,36 @@ func (s *Session) suggest(e *Error, u unit) {
 		for n := range s.packages.byName {
 			names = append(names, n)
 		}
+	case strings.HasPrefix(e.Msg, "cannot use type "):
+		if g := s.genericCalled(u); g != "" {
+			e.Msg += fmt.Sprintf(" (yaegi infers the type parameters of %[1]s wrongly here: write them out, as %[1]s[int, string](...))", g)
+		}
+		return
 	default:
 		return
 	}
 	if best := nearest(name, names); best != "" {
 		e.Msg += " (did you mean " + best + "?)"
 	}
+}
+
+// genericCalled returns the generic function of the session's that unit
+// u calls without writing out its type parameters, "" when none.
+func (s *Session) genericCalled(u unit) string {
+	f, _, _ := parseUnitAt(u)
+	if f == nil {
+		return ""
+	}
+	name := ""
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && s.generics[id.Name] && name == "" {
+				name = id.Name
+			}
+		}
+		return name == ""
+	})
+	return name
 }
 
 // path1 is the last element of an import path: the package's usual name.
