@@ -76,6 +76,7 @@ func load0_0(Symbols map[string]map[string]reflect.Value) {
 		"RandomPolicy":      reflect.ValueOf((*agent.RandomPolicy)(nil)),
 		"Repair":            reflect.ValueOf((*agent.Repair)(nil)),
 		"RunResult":         reflect.ValueOf((*agent.RunResult)(nil)),
+		"RunSummary":        reflect.ValueOf((*agent.RunSummary)(nil)),
 		"Step":              reflect.ValueOf((*agent.Step)(nil)),
 		"StepRow":           reflect.ValueOf((*agent.StepRow)(nil)),
 		"View":              reflect.ValueOf((*agent.View)(nil)),

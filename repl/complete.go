@@ -1,6 +1,8 @@
 package repl
 
 import (
+	"go/ast"
+	"go/parser"
 	"reflect"
 	"sort"
 	"strings"
@@ -30,10 +32,91 @@ func (s *Session) Completions(line string, pos int) (candidates []string, prefix
 		}
 		return candidates, word
 	}
+	if full := text[exprStart(text):]; strings.Contains(full, "[") {
+		// After an index: ep.Agent.History[0].
+		if head, partial, ok := cutLast(full, "."); ok {
+			if t, ok := s.staticType(head); ok {
+				return filterPrefix(typeMembers(t), partial), partial
+			}
+			return nil, partial
+		}
+	}
 	if head, partial, ok := cutLast(word, "."); ok {
 		return filterPrefix(s.members(head), partial), partial
 	}
 	return filterPrefix(s.names(), word), word
+}
+
+// exprStart returns where the expression of names, selectors and indexes
+// that ends text starts ("ep.Agent.History[i+1].Ste" from "ep").
+func exprStart(text string) int {
+	i, depth := len(text), 0
+	for ; i > 0; i-- {
+		c := text[i-1]
+		switch {
+		case c == ']':
+			depth++
+		case c == '[':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case depth > 0, isWordByte(c):
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// staticType is the type of expr, a session variable followed by fields
+// and indexes (ep.Agent.History[0]), found from the types alone, without
+// evaluating it (the index may be out of range, the list empty).
+func (s *Session) staticType(expr string) (reflect.Type, bool) {
+	e, err := parser.ParseExpr(expr)
+	if err != nil {
+		return nil, false
+	}
+	var typeOf func(e ast.Expr) (reflect.Type, bool)
+	typeOf = func(e ast.Expr) (reflect.Type, bool) {
+		switch e := e.(type) {
+		case *ast.Ident:
+			v, ok := s.Globals()[e.Name]
+			if !ok || !deref(v).IsValid() {
+				return nil, false
+			}
+			return deref(v).Type(), true
+		case *ast.ParenExpr:
+			return typeOf(e.X)
+		case *ast.SelectorExpr:
+			t, ok := typeOf(e.X)
+			if !ok {
+				return nil, false
+			}
+			if t.Kind() == reflect.Pointer {
+				t = t.Elem()
+			}
+			if t.Kind() != reflect.Struct {
+				return nil, false
+			}
+			f, ok := t.FieldByName(e.Sel.Name)
+			return f.Type, ok && f.IsExported()
+		case *ast.IndexExpr:
+			t, ok := typeOf(e.X)
+			if !ok {
+				return nil, false
+			}
+			if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Array {
+				t = t.Elem()
+			}
+			switch t.Kind() {
+			case reflect.Slice, reflect.Array, reflect.Map:
+				return t.Elem(), true
+			}
+		}
+		return nil, false
+	}
+	return typeOf(e)
 }
 
 func isWordByte(c byte) bool {

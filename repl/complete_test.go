@@ -8,7 +8,7 @@ import (
 func TestCompletions(t *testing.T) {
 	s, _ := newSession(t)
 	evalOK(t, s, "myVar := 1\nfunc myFunc() {}\nvar b strings.Builder")
-	evalOK(t, s, "import \"io\"\nimport \"bytes\"\ntype outer struct{ Inner *bytes.Buffer }\nrec := outer{}")
+	evalOK(t, s, "import \"io\"\nimport \"bytes\"\ntype outer struct{ Inner *bytes.Buffer }\nrec := outer{}\nvar recs []outer\nm := map[string]outer{}")
 	for _, tc := range []struct {
 		line   string
 		prefix string
@@ -29,6 +29,9 @@ func TestCompletions(t *testing.T) {
 		{"io.Rea", "Rea", []string{"Reader", "ReadAll"}, []string{"_Reader"}},
 		{"rec.In", "In", []string{"Inner"}, nil},
 		{"rec.Inner.Le", "Le", []string{"Len"}, nil},
+		{"recs[0].In", "In", []string{"Inner"}, nil}, // after an index, the list empty
+		{"m[\"k\"].Inner.Le", "Le", []string{"Len"}, nil},
+		{"fmt.Println(recs[len(recs)-1].", "", []string{"Inner"}, nil},
 	} {
 		got, prefix := s.Completions(tc.line, len(tc.line))
 		if prefix != tc.prefix {

@@ -39,7 +39,7 @@ type declSplit struct {
 // splitDecl takes apart a unit that declares variables: a short variable
 // declaration, or a var declaration of one spec. It reports false for
 // other units and for declarations that yaegi handles as written.
-func splitDecl(u unit) (declSplit, bool) {
+func splitDecl(u unit, generic func(string) bool) (declSplit, bool) {
 	if strings.Contains(u.text, privatePkg+".") {
 		return declSplit{}, false // the session's own definitions
 	}
@@ -56,7 +56,7 @@ func splitDecl(u unit) (declSplit, bool) {
 			return declSplit{}, false
 		}
 		vs := gd.Specs[0].(*ast.ValueSpec)
-		if len(vs.Values) == 0 || !needsHelp(vs.Values, true) {
+		if len(vs.Values) == 0 || !needsHelp(vs.Values, true, generic) {
 			return declSplit{}, false
 		}
 		src := func(n ast.Node) string {
@@ -82,7 +82,7 @@ func splitDecl(u unit) (declSplit, bool) {
 			return declSplit{}, false
 		}
 		as, ok := body[0].(*ast.AssignStmt)
-		if !ok || as.Tok != token.DEFINE || !needsHelp(as.Rhs, false) {
+		if !ok || as.Tok != token.DEFINE || !needsHelp(as.Rhs, false, generic) {
 			return declSplit{}, false
 		}
 		first, last := as.Rhs[0], as.Rhs[len(as.Rhs)-1]
@@ -112,9 +112,10 @@ func (s span) End() token.Pos { return s.end }
 // needsHelp reports whether a declaration's right-hand side is one that
 // yaegi mishandles at top level: any that names something, for a var
 // declaration (isVar), or one with an index, slice, type assertion or
-// operator (3 * time.Second panics) or call of min or max (generic in
-// the session), for a short one.
-func needsHelp(rhs []ast.Expr, isVar bool) bool {
+// operator (3 * time.Second panics) or call of a generic function (min,
+// max, slices.Sort and the others the session adds, a cell's own: generic
+// reports which), for a short one.
+func needsHelp(rhs []ast.Expr, isVar bool, generic func(string) bool) bool {
 	found := false
 	for _, e := range rhs {
 		ast.Inspect(e, func(n ast.Node) bool {
@@ -126,8 +127,21 @@ func needsHelp(rhs []ast.Expr, isVar bool) bool {
 			case *ast.Ident:
 				found = found || (isVar && n.Name != "nil" && n.Name != "true" && n.Name != "false")
 			case *ast.CallExpr:
-				id, ok := n.Fun.(*ast.Ident)
-				found = found || isVar || (ok && (id.Name == "min" || id.Name == "max"))
+				fun := n.Fun
+				if ix, ok := fun.(*ast.IndexExpr); ok {
+					fun = ix.X // an explicit instantiation
+				} else if ix, ok := fun.(*ast.IndexListExpr); ok {
+					fun = ix.X
+				}
+				switch f := fun.(type) {
+				case *ast.Ident:
+					found = found || isVar || f.Name == "min" || f.Name == "max" || (generic != nil && generic(f.Name))
+				case *ast.SelectorExpr:
+					id, ok := f.X.(*ast.Ident)
+					found = found || isVar || (ok && strings.HasPrefix(id.Name, privatePkg+"_"))
+				default:
+					found = found || isVar
+				}
 			case *ast.SelectorExpr:
 				found = found || isVar
 			}
@@ -226,8 +240,20 @@ func compiledType(t reflect.Type) bool {
 		return compiledType(t.Elem())
 	case reflect.Map:
 		return compiledType(t.Key()) && compiledType(t.Elem())
-	case reflect.Struct, reflect.Func, reflect.Interface:
-		return false
+	case reflect.Func:
+		for i := 0; i < t.NumIn(); i++ {
+			if !compiledType(t.In(i)) {
+				return false
+			}
+		}
+		for i := 0; i < t.NumOut(); i++ {
+			if !compiledType(t.Out(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct, reflect.Interface:
+		return t.Kind() == reflect.Interface && t.NumMethod() == 0
 	}
 	return true
 }

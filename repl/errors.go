@@ -186,15 +186,17 @@ func (src source) trace(frames []string) []string {
 // Messages for yaegi v0.16.1's known gaps, in the words of what to write
 // instead.
 const (
-	gapRange = "yaegi (the Go interpreter behind the REPL, v0.16.1) cannot range over an integer or a function " +
-		"(Go 1.22 and 1.23 forms): write for i := 0; i < n; i++ { ... }, or call the iterator function with a yield func"
+	gapRange = "yaegi (the Go interpreter behind the REPL, v0.16.1) cannot range over an integer or a function itself, " +
+		"and the REPL rewrites such a loop only when it knows the operand's type (a literal, a session variable, a variable " +
+		"or parameter declared with its type, maps.Keys(m) of a typed m): give the operand a typed variable first " +
+		"(var it iter.Seq[string] = f(); for s := range it { ... }), or write for i := 0; i < n; i++ { ... }"
 	gapMinMax = "yaegi v0.16.1 has no built-in %[1]s (Go 1.21): compare by hand (if b > a { a = b }), " +
 		"or use math.Min/math.Max for float64"
 	gapClear = "yaegi v0.16.1 has no built-in clear (Go 1.21): for a map, for k := range m { delete(m, k) }; " +
 		"for a slice, s = s[:0] or set each element"
 	gapGeneric = "%[1]s.%[2]s cannot be called here: either %[1]s has no %[2]s, or it is generic, and yaegi v0.16.1 " +
-		"cannot call generic functions of compiled packages (slices.Max, maps.Keys, ...): write the loop yourself, " +
-		"or use sort.Slice, sort.Strings and friends"
+		"cannot call generic functions of compiled packages (the session brings its own slices and maps, not others'): " +
+		"write the loop yourself, or use sort.Slice, sort.Strings and friends"
 	gapUndefinedInDecl = "a name used in this declaration is undefined (yaegi reports it as %q)"
 	gapImport          = "cannot import %q: scripts can import the standard library and grue's own packages (:help imports)"
 )

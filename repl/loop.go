@@ -9,15 +9,18 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/chzyer/readline"
 )
 
-// Prompts of the terminal REPL: a new cell, and a cell that goes on.
+// Prompts of the terminal REPL: a new cell, with the number it will
+// have (:history, a notebook's marks and errors use the same: "[3]> "),
+// and a cell that goes on.
 const (
-	Prompt         = ">>> "
-	ContinuePrompt = "... "
+	Prompt         = "[%d]> "
+	ContinuePrompt = "...> "
 )
 
 // CellMark starts the line that RunPipe prints before each cell's output:
@@ -67,21 +70,32 @@ func (s *Session) RunPipe(ctx context.Context, r io.Reader) error {
 // markedCell evaluates a cell after its CellMark line. The error names the
 // cell; it is ErrQuit itself for :quit.
 func (s *Session) markedCell(ctx context.Context, src string) error {
-	if strings.TrimSpace(src) == "" || onlyComments(src) {
-		return nil
-	}
-	first, _, more := strings.Cut(strings.TrimSpace(src), "\n")
-	if more {
-		first += " …"
-	}
-	fmt.Fprintf(s.out, "%s[%d] %s\n", CellMark, s.n+1, first)
-	if _, err := s.Eval(ctx, src); err != nil {
+	if err := s.evalMarked(ctx, src); err != nil {
 		if errors.Is(err, ErrQuit) {
 			return err
 		}
 		return fmt.Errorf("cell %d: %w", s.n, err)
 	}
 	return nil
+}
+
+// evalMarked evaluates a cell after its CellMark line.
+func (s *Session) evalMarked(ctx context.Context, src string) error {
+	if strings.TrimSpace(src) == "" || onlyComments(src) {
+		return nil
+	}
+	fmt.Fprintf(s.out, "%s[%d] %s\n", CellMark, s.n+1, firstLine(src))
+	_, err := s.Eval(ctx, src)
+	return err
+}
+
+// firstLine is a cell's first line, with an ellipsis when more follow.
+func firstLine(src string) string {
+	first, _, more := strings.Cut(strings.TrimSpace(src), "\n")
+	if more {
+		first += " …"
+	}
+	return first
 }
 
 // TerminalOptions configure RunTerminal.
@@ -99,17 +113,64 @@ type TerminalOptions struct {
 }
 
 // HistoryFile returns the path of the REPL's history file,
-// grue/history under the user's config folder, creating the folder.
+// grue/history under the user's state folder ($XDG_STATE_HOME, or
+// ~/.local/state), creating the folder.
 func HistoryFile() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", err
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" || !filepath.IsAbs(dir) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("history file: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "state")
 	}
 	dir = filepath.Join(dir, "grue")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+		return "", fmt.Errorf("history file: %w", err)
 	}
 	return filepath.Join(dir, "history"), nil
+}
+
+// The history file holds a cell a line: a cell of one line as it is, a
+// cell of several as historyCell and the cell quoted, so that the arrow
+// keys bring a multi-line cell back whole.
+const historyCell = "#cell "
+
+// loadHistory gives rl the cells of the history file at path.
+func loadHistory(rl *readline.Instance, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if q, ok := strings.CutPrefix(line, historyCell); ok {
+			if cell, err := strconv.Unquote(q); err == nil {
+				line = cell
+			}
+		}
+		if strings.TrimSpace(line) != "" {
+			_ = rl.SaveHistory(line)
+		}
+	}
+}
+
+// saveHistory adds a cell to rl's history and to the file at path.
+func saveHistory(rl *readline.Instance, path, cell string) {
+	cell = strings.TrimRight(cell, "\n")
+	_ = rl.SaveHistory(cell)
+	if path == "" {
+		return
+	}
+	line := cell
+	if strings.Contains(cell, "\n") {
+		line = historyCell + strconv.Quote(cell)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintln(f, line)
 }
 
 // RunTerminal runs the interactive REPL on a terminal: line editing,
@@ -127,22 +188,24 @@ func (s *Session) RunTerminal(ctx context.Context, t TerminalOptions) error {
 		t.Stderr = os.Stderr
 	}
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:            Prompt,
-		HistoryFile:       t.HistoryFile,
-		HistorySearchFold: true,
-		AutoComplete:      completer{s},
-		InterruptPrompt:   "^C",
-		EOFPrompt:         "",
-		Stdin:             t.Stdin,
-		Stdout:            t.Stdout,
-		Stderr:            t.Stderr,
+		Prompt:                 fmt.Sprintf(Prompt, s.n+1),
+		HistorySearchFold:      true,
+		DisableAutoSaveHistory: true, // a cell, not a line, at a time
+		AutoComplete:           completer{s},
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "",
+		Stdin:                  t.Stdin,
+		Stdout:                 t.Stdout,
+		Stderr:                 t.Stderr,
 	})
 	if err != nil {
 		return fmt.Errorf("start the terminal: %w", err)
 	}
 	defer rl.Close()
+	loadHistory(rl, t.HistoryFile)
 	if w := rl.Config.FuncGetWidth(); w > 20 {
 		s.SetWidth(w - 1)
+		s.SetFit(true)
 	}
 	if t.Banner != "" {
 		fmt.Fprintln(t.Stdout, t.Banner)
@@ -150,7 +213,7 @@ func (s *Session) RunTerminal(ctx context.Context, t TerminalOptions) error {
 	var buf strings.Builder
 	for {
 		if buf.Len() == 0 {
-			rl.SetPrompt(Prompt)
+			rl.SetPrompt(fmt.Sprintf(Prompt, s.n+1))
 		} else {
 			rl.SetPrompt(ContinuePrompt)
 		}
@@ -177,6 +240,7 @@ func (s *Session) RunTerminal(ctx context.Context, t TerminalOptions) error {
 		}
 		src := buf.String()
 		buf.Reset()
+		saveHistory(rl, t.HistoryFile, src)
 		err = s.evalInterruptible(ctx, src)
 		if errors.Is(err, ErrQuit) {
 			return nil

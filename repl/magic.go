@@ -3,6 +3,7 @@ package repl
 import (
 	"context"
 	"fmt"
+	"go/parser"
 	"go/token"
 	"io"
 	"os"
@@ -97,7 +98,7 @@ func builtinMagics() map[string]Magic {
 		{Name: "doc", Usage: "SYMBOL", Help: "the declaration and doc comment of a package, function, type, method or variable (strings.Split, v.Len)", Run: magicDoc},
 		{Name: "who", Help: "the session's variables, functions, types and imports", Run: magicWho},
 		{Name: "type", Usage: "EXPR", Help: "the type of an expression's value", Code: true, Run: magicType},
-		{Name: "table", Usage: "[--md|--csv] EXPR", Help: "a slice, map or struct as a table (Markdown or CSV with a flag)", Code: true, Run: magicTable},
+		{Name: "table", Usage: "[--md|--csv] EXPR [COLUMN...]", Help: "a slice, map or struct as a table (Markdown or CSV with a flag), the columns named (game seed score) or those that fit", Code: true, Run: magicTable},
 		{Name: "time", Usage: "CODE", Help: "run code, or a magic, as a cell and say how long it took", Code: true, Run: magicTime},
 		{Name: "load", Usage: "FILE.go|FILE.md", Help: "evaluate a file's declarations in the session (func main is not run); a notebook's cells in turn", Run: magicLoad},
 		{Name: "run", Usage: "FILE.go [ARGS]", Help: "run a script's main, as grue run does, apart from the session", Run: magicRun},
@@ -252,8 +253,9 @@ func magicTable(ctx context.Context, s *Session, args string) error {
 	}
 eval:
 	if args == "" {
-		return fmt.Errorf("usage: :table [--md|--csv] EXPR")
+		return fmt.Errorf("usage: :table [--md|--csv] EXPR [COLUMN...]")
 	}
+	args, cols := splitColumns(stripComment(args))
 	vals, err := s.EvalValues(ctx, args)
 	if err != nil {
 		return err
@@ -265,6 +267,11 @@ eval:
 	if err != nil {
 		return err
 	}
+	if len(cols) > 0 {
+		if err := t.pick(cols); err != nil {
+			return err
+		}
+	}
 	var out string
 	switch format {
 	case "md":
@@ -274,10 +281,32 @@ eval:
 			return err
 		}
 	default:
-		out = t.text(s.opts.Width)
+		out = t.text(s.opts.Width, s.fit)
 	}
 	fmt.Fprintln(s.Stdout(), out)
 	return nil
+}
+
+// splitColumns splits :table's argument into its expression and the
+// names of the columns after it: the shortest run of words that is an
+// expression, when all the words after it are names ("rs.Records game
+// seed score").
+func splitColumns(args string) (string, []string) {
+	words := strings.Fields(args)
+	for k := 1; k < len(words); k++ {
+		rest := words[k:]
+		allNames := true
+		for _, w := range rest {
+			allNames = allNames && token.IsIdentifier(w)
+		}
+		if !allNames {
+			continue
+		}
+		if _, err := parser.ParseExpr(strings.Join(words[:k], " ")); err == nil {
+			return strings.Join(words[:k], " "), rest
+		}
+	}
+	return args, nil
 }
 
 func magicTime(ctx context.Context, s *Session, args string) error {
@@ -399,7 +428,7 @@ func magicSave(ctx context.Context, s *Session, args string) error {
 		return fmt.Errorf("usage: :save FILE.md")
 	}
 	keep := savedCells(s.Cells())
-	if err := os.WriteFile(args, []byte(Notebook(keep, s.Banner())), 0o644); err != nil {
+	if err := os.WriteFile(args, []byte(Notebook(keep, s.Banner(), s.Meta())), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Stdout(), "saved %d cells to %s\n", len(keep), args)

@@ -210,7 +210,7 @@ func TestSaveNotebook(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = RunFile(context.Background(), broken, nil, Options{Stdout: &out, Stderr: &out})
-	if err == nil || !strings.Contains(err.Error(), "broken.md: cell 5: line 1: undefined: undefinedThing") {
+	if err == nil || !strings.Contains(err.Error(), "broken.md: cell 5 (undefinedThing): line 1: undefined: undefinedThing") {
 		t.Errorf("RunFile(broken notebook) = %v", err)
 	}
 	// :save keeps nothing from before a :reset.
@@ -232,5 +232,80 @@ func TestSaveNotebook(t *testing.T) {
 	}
 	if _, err := ParseNotebook("```go\nx := 1\n"); err == nil {
 		t.Error("ParseNotebook of an unclosed block: no error")
+	}
+}
+
+// TestLoadEditedTwice loads a file, edits it (a method's body, a field of
+// its type, a function's body) and loads it again: the new definitions
+// win, values built before keep working, and a line names each
+// redefinition.
+func TestLoadEditedTwice(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "builder.go")
+	write := func(version string, extra string) {
+		src := `package main
+
+import "fmt"
+
+type Builder struct {
+	Name string` + extra + `
+}
+
+func (b Builder) Build() string { return fmt.Sprint(b.Name, " ` + version + `") }
+
+func describe(b Builder) string { return "built: " + b.Build() }
+`
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, _ := newSession(t)
+	write("V1", "")
+	evalOK(t, s, ":load "+path)
+	evalOK(t, s, `old := Builder{Name: "a"}`)
+	if out := evalOK(t, s, `describe(old)`); out != "built: a V1\n" {
+		t.Errorf("after the first :load, describe printed %q", out)
+	}
+	write("V2", "")
+	out := evalOK(t, s, ":load "+path)
+	if !strings.Contains(out, "redefined method Builder.Build") || !strings.Contains(out, "redefined func describe") || strings.Contains(out, "redefined type") {
+		t.Errorf("the second :load (the type unchanged) printed %q", out)
+	}
+	if out := evalOK(t, s, `describe(old)`); out != "built: a V2\n" {
+		t.Errorf("after the second :load, describe printed %q", out)
+	}
+	write("V3", "\n\tN int")
+	out = evalOK(t, s, ":load "+path)
+	if !strings.Contains(out, "redefined type Builder") {
+		t.Errorf("the third :load (a field added) printed %q", out)
+	}
+	if out := evalOK(t, s, `describe(Builder{Name: "b", N: 1})`); out != "built: b V3\n" {
+		t.Errorf("after the third :load, describe printed %q", out)
+	}
+	if out := evalOK(t, s, `old.Build()`); out != "a V2\n" {
+		t.Errorf("a value of the old type: Build printed %q", out)
+	}
+}
+
+// TestTableFitsWidth: on a terminal (SetFit), :table leaves out the
+// columns past the width and says so; columns named are kept in order.
+func TestTableFitsWidth(t *testing.T) {
+	s, _ := newSession(t)
+	s.SetWidth(40)
+	evalOK(t, s, "type rec struct{ Alpha, Beta, Gamma, Delta, Epsilon, Zeta string }\nrs := []rec{{\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"}}")
+	if out := evalOK(t, s, ":table rs"); !strings.Contains(out, "Zeta") {
+		t.Errorf("not fitting, :table printed\n%s", out)
+	}
+	s.SetFit(true)
+	out := evalOK(t, s, ":table rs")
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if len([]rune(l)) > 40 && !strings.HasPrefix(l, "...") {
+			t.Errorf("a line wider than 40: %q", l)
+		}
+	}
+	if strings.Contains(out, "Zeta") || !strings.Contains(out, "more columns, past the width") {
+		t.Errorf("fitting, :table printed\n%s", out)
+	}
+	if out := evalOK(t, s, ":table rs zeta alpha"); !strings.Contains(out, "│ Zeta │ Alpha │") {
+		t.Errorf(":table rs zeta alpha printed\n%s", out)
 	}
 }

@@ -1,19 +1,36 @@
 package repl
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
-// A notebook is a session saved as Markdown by :save: a title, then for
-// each cell its input in a ```go block and its output, if any, in a plain
-// ``` block below it (an error as "error: ..."). It reads well on GitHub
-// and runs again with `grue run FILE.md` or :load FILE.md, which run the
-// ```go blocks in order and ignore everything else.
+// A notebook is a session saved as Markdown by :save: a header of the
+// session's setup (Meta, as YAML front matter between --- lines, which
+// GitHub shows as a table), a title, then for each cell its input in a
+// ```go block and its output, if any, in a plain ``` block below it (an
+// error as "error: ..."). It reads well on GitHub and runs again with
+// `grue run FILE.md` or :load FILE.md, which run the ```go blocks in
+// order and ignore everything else; grue run starts its session with the
+// setup of the header.
 
-// Notebook renders cells as a notebook. title heads it.
-func Notebook(cells []Cell, title string) string {
+// Meta is one field of a notebook's header: "game: zork1".
+type Meta struct {
+	Key, Value string
+}
+
+// Notebook renders cells as a notebook: meta heads it, then title.
+func Notebook(cells []Cell, title string, meta []Meta) string {
 	var b strings.Builder
+	if len(meta) > 0 {
+		b.WriteString("---\n")
+		for _, m := range meta {
+			fmt.Fprintf(&b, "%s: %s\n", m.Key, strconv.Quote(m.Value))
+		}
+		b.WriteString("---\n\n")
+	}
 	fmt.Fprintf(&b, "# grue session\n\n%s\n", title)
 	for _, c := range cells {
 		fence := fenceFor(c.Input + c.Output + c.Error)
@@ -75,6 +92,35 @@ func ParseNotebook(text string) ([]string, error) {
 		}
 	}
 	return cells, nil
+}
+
+// ParseNotebookMeta returns the fields of a notebook's header (nil for
+// a notebook without one), in order; a field's value may be quoted.
+func ParseNotebookMeta(text string) ([]Meta, error) {
+	lines := strings.Split(text, "\n")
+	if len(lines) == 0 || strings.TrimRight(lines[0], " \r") != "---" {
+		return nil, nil
+	}
+	var meta []Meta
+	for i, l := range lines[1:] {
+		l = strings.TrimRight(l, " \r")
+		if l == "---" {
+			return meta, nil
+		}
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(l, ":")
+		if !ok {
+			return nil, fmt.Errorf("line %d of the header: want key: value, not %q", i+2, l)
+		}
+		v = strings.TrimSpace(v)
+		if uq, err := strconv.Unquote(v); err == nil {
+			v = uq
+		}
+		meta = append(meta, Meta{strings.TrimSpace(k), v})
+	}
+	return nil, errors.New("the header (from its --- line) is not closed by another --- line")
 }
 
 // splitFence returns the fence that opens a code block on line, and its

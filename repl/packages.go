@@ -59,6 +59,9 @@ func newPackageIndex(exports interp.Exports) *packageIndex {
 	for k, v := range exports {
 		x.list = append(x.list, boundPackage{Path: path.Dir(k), Name: path.Base(k), Symbols: v})
 	}
+	if _, ok := exports["iter/iter"]; !ok {
+		x.list = append(x.list, boundPackage{Path: "iter", Name: "iter"}) // made of source alone (sourcePackages)
+	}
 	sort.Slice(x.list, func(i, j int) bool { return x.list[i].Path < x.list[j].Path })
 	for i, p := range x.list {
 		x.byPath[p.Path] = i

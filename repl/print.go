@@ -28,6 +28,9 @@ const (
 	maxCell      = 40  // longest table cell in the text table
 	maxTableRows = 200 // rows shown before "... N more"
 	maxDepth     = 4   // nesting shown inline before "{...}"
+	// maxFieldLines is how many lines of a long text a struct's field
+	// shows before "… N more lines".
+	maxFieldLines = 6
 )
 
 // display renders v for the REPL, folded to width columns.
@@ -61,7 +64,7 @@ func display(v reflect.Value, width int) string {
 		if isRecordList(v) {
 			t, err := tableOf(v)
 			if err == nil {
-				return t.text(width)
+				return t.text(width, false)
 			}
 		}
 		return listBlock(v, width)
@@ -166,6 +169,11 @@ func fieldValue(v reflect.Value, width int, indent string) string {
 	var s string
 	if v.IsValid() && v.Kind() == reflect.String && (strings.Contains(v.String(), "\n") || utf8.RuneCountInString(v.String()) > width) {
 		s = Fold(v.String(), width)
+		if lines := strings.Split(s, "\n"); len(lines) > maxFieldLines+2 {
+			// A long text (an agent's System prompt) in a struct: its
+			// start; the whole is the field's value.
+			s = strings.Join(lines[:maxFieldLines], "\n") + fmt.Sprintf("\n… %d more lines", len(lines)-maxFieldLines)
+		}
 	} else {
 		s = inline(v, maxInline)
 		if utf8.RuneCountInString(s) > width {
@@ -267,6 +275,10 @@ func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 		}
 		if _, isErr := v.Interface().(error); isErr {
 			b.WriteString(s)
+			return
+		}
+		if st := v.Type(); st.Kind() == reflect.Struct && len(exportedFields(st)) == 0 {
+			b.WriteString(s) // a time.Time, whose text is all it shows
 			return
 		}
 	}

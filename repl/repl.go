@@ -28,11 +28,17 @@
 // editing, history and completion; RunPipe reads anything else and marks
 // each cell's output with a CellMark line, stopping at the first error.
 //
-// Errors name the line of the cell they refer to; errors.Is(err,
+// Errors name the line of the cell they refer to, and the name meant
+// when one is near ("did you mean Agent?"); errors.Is(err,
 // ErrInterrupted) and errors.Is(err, ErrPanic) tell an interruption and a
-// panic from a cell that failed. yaegi v0.16.1's known gaps (range over
-// an integer, min and max, generic functions of compiled packages) are
-// explained in words saying what to write instead. A panic in a cell is
+// panic from a cell that failed. A layer between the cell and yaegi
+// v0.16.1 rewrites what the interpreter mishandles, so that ordinary Go
+// runs: top-level declarations from index and generic expressions
+// (define.go), range over integers and functions (rewrite.go,
+// rangefunc.go), min, max and clear (builtins.go), the generic functions
+// of slices and maps (generics.go), redefinition of functions, methods
+// and types (redefine.go), the lines of panics (lines.go); what it
+// cannot do is explained in words saying what to write instead. A panic in a cell is
 // reported with its trace, and the session goes on; so does a cell
 // interrupted by cancelling Eval's context (Ctrl-C). The session variable
 // ctx is the running cell's context: an interruption cancels it first, so

@@ -13,12 +13,16 @@ import (
 )
 
 // rangeInts rewrites the loops of a unit that range over an integer (Go
-// 1.22), which yaegi v0.16.1 refuses, into three-clause loops: "for i :=
-// range 3 {" becomes "for i := 0; i < 3; i++ {" on the same line. A loop's
-// operand is an integer when it is an integer literal, or an expression
-// without calls that the session evaluates to an integer; other operands
-// (slices, a function's locals) are left as they are. It returns the text
-// unchanged when nothing ranges over an integer.
+// 1.22) or over a function (Go 1.23's iterators), which yaegi v0.16.1
+// refuses. "for i := range 3 {" becomes "for i := 0; i < 3; i++ {" on
+// the same line; a loop over a function becomes a call of it with a
+// closure (see rangeFunc). A loop's operand is an integer when it is an
+// integer literal, a local of an integer type, or an expression without
+// calls that the session evaluates to an integer; it is a function when
+// it is a local of a function type (iter.Seq[V] included) or an
+// expression without calls that the session evaluates to one. Other
+// operands (slices, maps) are left as they are. It returns the text
+// unchanged when nothing needs rewriting.
 func (s *Session) rangeInts(ctx context.Context, text string) string {
 	if !strings.Contains(text, "range") {
 		return text
@@ -34,47 +38,112 @@ func (s *Session) rangeInts(ctx context.Context, text string) string {
 		if err != nil {
 			continue
 		}
-		type edit struct {
-			start, end int
-			with       string
-		}
-		var edits []edit
-		n := 0
-		ints := localInts(f)
-		ast.Inspect(f, func(node ast.Node) bool {
-			r, ok := node.(*ast.RangeStmt)
-			if !ok || r.Value != nil {
-				return true
-			}
-			if id, ok := r.X.(*ast.Ident); !(ok && ints[id.Name]) && !s.isIntOperand(ctx, r.X) {
-				return true
-			}
-			off := func(p token.Pos) int { return fset.Position(p).Offset - len(head) }
-			x := text[off(r.X.Pos()):off(r.X.End())]
-			key, tok := fmt.Sprintf("%s_i%d", privatePkg, n), ":="
-			n++
-			if id, ok := r.Key.(*ast.Ident); ok {
-				key, tok = id.Name, r.Tok.String()
-			} else if r.Key != nil {
-				return true // an index expression as the key: left alone
-			}
-			if key == "_" {
-				key, tok = fmt.Sprintf("%s_i%d", privatePkg, n), ":="
-			}
-			with := fmt.Sprintf("for %s %s 0; %s < (%s); %s++ ", key, tok, key, x, key)
-			edits = append(edits, edit{off(r.For), off(r.Body.Lbrace), with})
-			return true
-		})
-		if len(edits) == 0 {
+		rw := &rewriter{s: s, ctx: ctx, fset: fset, text: text, head: len(head), ints: localInts(f), types: map[string]ast.Expr{}}
+		rw.funcs = localFuncs(f, text, fset, len(head), rw.types)
+		rw.walk(f)
+		if len(rw.edits) == 0 {
 			return text
 		}
-		sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
-		for _, e := range edits {
-			// Keep the header's line breaks, so that lines do not move.
-			nl := strings.Repeat("\n", strings.Count(text[e.start:e.end], "\n"))
-			text = text[:e.start] + e.with + nl + text[e.end:]
+		return rw.apply()
+	}
+	return text
+}
+
+// rewriter collects the edits of rangeInts.
+type rewriter struct {
+	s     *Session
+	ctx   context.Context
+	fset  *token.FileSet
+	text  string
+	head  int                 // bytes of wrapper before text in what was parsed
+	ints  map[string]bool     // locals of integer types
+	funcs map[string][]string // locals of iterator types: the yield func's parameter types
+	types map[string]ast.Expr // locals declared with their types
+	edits []edit
+	n     int // loops rewritten, for fresh names
+}
+
+// edit replaces text[start:end] with with.
+type edit struct {
+	start, end int
+	with       string
+}
+
+func (rw *rewriter) off(p token.Pos) int { return rw.fset.Position(p).Offset - rw.head }
+
+// src is the text of node n.
+func (rw *rewriter) src(n ast.Node) string { return rw.text[rw.off(n.Pos()):rw.off(n.End())] }
+
+// walk finds the range loops to rewrite, knowing the function each is in
+// (for its results).
+func (rw *rewriter) walk(root ast.Node) {
+	var fns []*ast.FuncType
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch top.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				fns = fns[:len(fns)-1]
+			}
+			return true
 		}
-		return text
+		stack = append(stack, n)
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			fns = append(fns, n.Type)
+		case *ast.FuncLit:
+			fns = append(fns, n.Type)
+		case *ast.RangeStmt:
+			var fn *ast.FuncType
+			if len(fns) > 0 {
+				fn = fns[len(fns)-1]
+			}
+			rw.rangeStmt(n, fn)
+		}
+		return true
+	})
+}
+
+// rangeStmt adds the edits for one range loop, if it needs any.
+func (rw *rewriter) rangeStmt(r *ast.RangeStmt, fn *ast.FuncType) {
+	if r.Value == nil {
+		if id, ok := r.X.(*ast.Ident); (ok && rw.ints[id.Name]) || rw.s.isIntOperand(rw.ctx, r.X) {
+			rw.rangeInt(r)
+			return
+		}
+	}
+	if params, ok := rw.iterParams(r.X); ok {
+		rw.rangeFunc(r, fn, params)
+	}
+}
+
+// rangeInt rewrites a loop over an integer into a three-clause loop.
+func (rw *rewriter) rangeInt(r *ast.RangeStmt) {
+	x := rw.src(r.X)
+	key, tok := fmt.Sprintf("%s_i%d", privatePkg, rw.n), ":="
+	rw.n++
+	if id, ok := r.Key.(*ast.Ident); ok {
+		key, tok = id.Name, r.Tok.String()
+	} else if r.Key != nil {
+		return // an index expression as the key: left alone
+	}
+	if key == "_" {
+		key, tok = fmt.Sprintf("%s_i%d", privatePkg, rw.n), ":="
+	}
+	with := fmt.Sprintf("for %s %s 0; %s < (%s); %s++ ", key, tok, key, x, key)
+	rw.edits = append(rw.edits, edit{rw.off(r.For), rw.off(r.Body.Lbrace), with})
+}
+
+// apply makes the edits, keeping the lines of what they replace, so
+// that the lines of the code do not move.
+func (rw *rewriter) apply() string {
+	sort.Slice(rw.edits, func(i, j int) bool { return rw.edits[i].start > rw.edits[j].start })
+	text := rw.text
+	for _, e := range rw.edits {
+		nl := strings.Repeat("\n", strings.Count(text[e.start:e.end], "\n"))
+		text = text[:e.start] + e.with + nl + text[e.end:]
 	}
 	return text
 }

@@ -129,17 +129,20 @@ func runNotebook(ctx context.Context, path, text string, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	if opts.Meta, err = ParseNotebookMeta(text); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	s, err := New(opts)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer s.Close()
 	for _, c := range cells {
-		if err := s.markedCell(ctx, c); err != nil {
+		if err := s.evalMarked(ctx, c); err != nil {
 			if errors.Is(err, ErrQuit) {
 				return nil
 			}
-			return fmt.Errorf("%s: %w", path, err)
+			return fmt.Errorf("%s: cell %d (%s): %w", path, s.n, firstLine(c), err)
 		}
 	}
 	return nil

@@ -52,6 +52,10 @@ type Options struct {
 	// Help is what :help says about the session after how to type Go:
 	// its variables and what they are for.
 	Help string
+	// Meta is the header of the notebook that the session replays
+	// (grue run FILE.md): Setup reads it with Session.NotebookMeta to
+	// start the session as the notebook's was. Nil otherwise.
+	Meta []Meta
 	// Setup extends each session that New (or RunFile, for a notebook)
 	// starts, before anything runs: it adds the session's own magics
 	// (Session.AddMagic), what to do at the start and at each :reset
@@ -78,10 +82,36 @@ type Session struct {
 	imports map[string]string // package name -> import path
 	decls   map[string]string // name -> "func" or "type", as cells declared them
 	funcs   map[string]string // function or method ("T.M") -> where it was declared
-	defs    []definition      // Define's values, defined again by Reset
-	onReset []func(*Session) error
-	onClose []func() error
-	banner  string
+	// compiled are the sourcePackages sources that the interpreter has
+	// compiled.
+	compiled map[string]bool
+	// generics are the functions that cells declared with type
+	// parameters.
+	generics map[string]bool
+	// trampolines are the functions and methods ("T.M") declared through
+	// a variable (see redefine.go); nTramp counts them.
+	trampolines map[string]trampolined
+	nTramp      int
+	// funcDecls are the functions and methods cells declared, in order,
+	// with their sources; recompiling is set while the callers of a
+	// function declared again are compiled again.
+	funcDecls   []funcDecl
+	recompiling bool
+	// typeSrc is the definition of each type cells declared; renames
+	// the hidden name of each type declared again, and typeVersion how
+	// many times it was.
+	typeSrc     map[string]string
+	renames     map[string]string
+	typeVersion map[string]int
+	defs        []definition // Define's values, defined again by Reset
+	onReset     []func(*Session) error
+	onClose     []func() error
+	onCell      []func(*Session)
+	banner      string
+	meta        []Meta // the header that :save writes
+	// fit makes :table leave out the columns past the width: set on a
+	// terminal (RunTerminal, SetFit), whose width is known.
+	fit     bool
 	cellCtx *cellContext // the variable ctx
 	// lingering, when not nil, reports the end of a unit that was
 	// interrupted and did not unwind in time (see run).
@@ -213,8 +243,18 @@ func (s *Session) reset() error {
 	s.imports = map[string]string{}
 	s.decls = map[string]string{}
 	s.funcs = map[string]string{}
+	s.compiled = map[string]bool{}
+	s.generics = map[string]bool{}
+	s.trampolines = map[string]trampolined{}
+	s.funcDecls = nil
+	s.typeSrc = map[string]string{}
+	s.renames = map[string]string{}
+	s.typeVersion = map[string]int{}
 	ctx := context.Background()
 	if err := s.importPackage(ctx, privatePkg, privatePkg, s.source("setup"), 1); err != nil {
+		return fmt.Errorf("start session: %w", err)
+	}
+	if _, err := s.in.EvalWithContext(ctx, "var "+lineVar+" int"); err != nil {
 		return fmt.Errorf("start session: %w", err)
 	}
 	names := make([]string, 0, len(s.preload))
@@ -249,6 +289,11 @@ func (s *Session) reset() error {
 // :reset. It is for Options.Setup.
 func (s *Session) OnReset(f func(s *Session) error) { s.onReset = append(s.onReset, f) }
 
+// OnCell adds f to what the session does before each cell: look at the
+// values the cells made (the workbench follows the episodes they hold).
+// It is for Options.Setup.
+func (s *Session) OnCell(f func(s *Session)) { s.onCell = append(s.onCell, f) }
+
 // OnClose adds f to what Close does. It is for Options.Setup.
 func (s *Session) OnClose(f func() error) { s.onClose = append(s.onClose, f) }
 
@@ -271,6 +316,31 @@ func (s *Session) Banner() string { return s.banner }
 
 // SetBanner sets the line that Banner returns.
 func (s *Session) SetBanner(b string) { s.banner = b }
+
+// SetMeta sets a field of the header that :save writes ("game",
+// "zork1"), replacing the field's value if it has one; "" removes it.
+func (s *Session) SetMeta(key, value string) {
+	for i, m := range s.meta {
+		if m.Key == key {
+			if value == "" {
+				s.meta = append(s.meta[:i], s.meta[i+1:]...)
+			} else {
+				s.meta[i].Value = value
+			}
+			return
+		}
+	}
+	if value != "" {
+		s.meta = append(s.meta, Meta{key, value})
+	}
+}
+
+// Meta returns the fields of the header that :save writes.
+func (s *Session) Meta() []Meta { return append([]Meta(nil), s.meta...) }
+
+// NotebookMeta returns the header of the notebook that the session
+// replays (Options.Meta): nil for a session that replays none.
+func (s *Session) NotebookMeta() []Meta { return append([]Meta(nil), s.opts.Meta...) }
 
 // privatePkg is the import path, and name, of the package through which
 // the session hands values to the interpreter. Names that start with it
@@ -321,6 +391,11 @@ func (s *Session) defineValue(name string, typ reflect.Type, v any) error {
 	return nil
 }
 
+// SetFit says whether :table leaves out the columns that do not fit in
+// the width, as it does on a terminal; in a pipe or a notebook it shows
+// them all.
+func (s *Session) SetFit(fit bool) { s.fit = fit }
+
 // Width is the width that long values are folded to.
 func (s *Session) Width() int { return s.opts.Width }
 
@@ -344,20 +419,27 @@ func (s *Session) Cells() []Cell { return append([]Cell(nil), s.cells...) }
 //
 // The error is an *Error for a failing cell (a compile error, a panic, an
 // interruption), ErrQuit for :quit, or a magic's error.
-func (s *Session) Eval(ctx context.Context, src string) (Result, error) {
+func (s *Session) Eval(ctx context.Context, src string) (res Result, err error) {
 	if strings.TrimSpace(src) == "" || onlyComments(src) {
 		return Result{}, nil
 	}
+	defer func() {
+		// The interpreter's panics are errors already; one of the
+		// session's own rewriting must not end the process either.
+		if r := recover(); r != nil {
+			err = &Error{Kind: KindError, Msg: fmt.Sprintf("the REPL failed on this cell, a bug of grue's (please report it with the cell): %v", r)}
+		}
+	}()
 	s.n++
+	for _, f := range s.onCell {
+		f(s)
+	}
 	start := time.Now()
 	if s.cellCtx != nil {
 		defer s.cellCtx.begin(ctx)()
 	}
 	s.out.begin()
-	var (
-		vals []reflect.Value
-		err  error
-	)
+	var vals []reflect.Value
 	if sym, source, ok := parseHelpQuery(src); ok {
 		err = s.helpFor(ctx, sym, source)
 	} else if isMagic(src) {

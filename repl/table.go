@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -16,8 +17,10 @@ import (
 // :table's Markdown and CSV.
 type table struct {
 	header []string
+	tags   []string   // each column's json name, "" for none
 	rows   [][]string // each cell in one line, in full
 	more   int        // rows left out past maxTableRows
+	hidden int        // columns left out to fit the width
 }
 
 // isRecordList reports whether v is a slice or array of structs (or of
@@ -130,6 +133,8 @@ func (t *table) records(v reflect.Value) {
 	fields := exportedFields(st)
 	for _, i := range fields {
 		t.header = append(t.header, st.Field(i).Name)
+		tag, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ",")
+		t.tags = append(t.tags, tag)
 	}
 	for r := 0; r < v.Len(); r++ {
 		if r == maxTableRows {
@@ -159,8 +164,77 @@ func (t *table) records(v reflect.Value) {
 	}
 }
 
-// text renders the table for the terminal, each cell cut to maxCell runes.
-func (t *table) text(width int) string {
+// pick keeps the columns named cols, in that order. A name matches a
+// column by its header or json name, whatever the case and underscores
+// (final_score is FinalScore), or else as the end of its header (score is
+// the first column whose name ends in Score).
+func (t *table) pick(cols []string) error {
+	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	var idx []int
+	for _, c := range cols {
+		want, found := norm(c), -1
+		for i, h := range t.header {
+			if norm(h) == want || (i < len(t.tags) && t.tags[i] != "" && norm(t.tags[i]) == want) {
+				found = i
+				break
+			}
+		}
+		for i, h := range t.header {
+			if found < 0 && strings.HasSuffix(norm(h), want) {
+				found = i
+			}
+		}
+		if found < 0 {
+			return fmt.Errorf("no column %s: the columns are %s", c, strings.Join(t.header, ", "))
+		}
+		idx = append(idx, found)
+	}
+	t.header = pickCols(t.header, idx)
+	for r, row := range t.rows {
+		t.rows[r] = pickCols(row, idx)
+	}
+	t.tags = nil
+	return nil
+}
+
+func pickCols(row []string, idx []int) []string {
+	out := make([]string, len(idx))
+	for i, j := range idx {
+		if j < len(row) {
+			out[i] = row[j]
+		}
+	}
+	return out
+}
+
+// text renders the table for the terminal, each cell cut to maxCell
+// runes; with fit, it leaves out the columns on the right that do not fit
+// in width (the footer says how many, and how to pick columns).
+func (t *table) text(width int, fit bool) string {
+	if !fit {
+		return t.render(width) + t.footer()
+	}
+	for {
+		out := t.render(width)
+		w := 0
+		for _, l := range strings.Split(out, "\n") {
+			w = max(w, utf8.RuneCountInString(l))
+		}
+		if w <= width || len(t.header) <= 1 {
+			return out + t.footer()
+		}
+		t.header = t.header[:len(t.header)-1]
+		for r, row := range t.rows {
+			if len(row) > len(t.header) {
+				t.rows[r] = row[:len(t.header)]
+			}
+		}
+		t.hidden++
+	}
+}
+
+// render lays the table out with tablewriter.
+func (t *table) render(width int) string {
 	var b strings.Builder
 	w := tablewriter.NewTable(&b,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleLight)})),
@@ -185,7 +259,7 @@ func (t *table) text(width int) string {
 	if err := w.Render(); err != nil {
 		return fmt.Sprintf("(table: %v)", err)
 	}
-	return strings.TrimRight(b.String(), "\n") + t.footer()
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // markdown renders the table as GitHub Markdown, cells in full.
@@ -223,10 +297,14 @@ func (t *table) csv() (string, error) {
 }
 
 func (t *table) footer() string {
-	if t.more == 0 {
-		return ""
+	var f string
+	if t.more > 0 {
+		f = fmt.Sprintf("\n... %d more rows", t.more)
 	}
-	return fmt.Sprintf("\n... %d more rows", t.more)
+	if t.hidden > 0 {
+		f += fmt.Sprintf("\n... %d more columns, past the width (:table EXPR COLUMN... picks columns)", t.hidden)
+	}
+	return f
 }
 
 func anySlice(s []string) []any {

@@ -52,10 +52,31 @@ const (
 // an expression it returns its values and true.
 func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect.Value, bool, error) {
 	loc := s.source(label)
+	orig := u
+	u.text = s.renameTypes(u)
+	u, err := s.hoistRange(ctx, u, label)
+	if err != nil {
+		return nil, false, err
+	}
+	if u, err = s.redirectGenerics(ctx, u, loc); err != nil {
+		return nil, false, err
+	}
 	u.text = s.rangeInts(ctx, u.text)
+	if u.first != token.IMPORT {
+		if err := s.importUsed(ctx, u, loc); err != nil {
+			if u.first == token.FUNC && s.classify(u) == declUnit {
+				s.stubFunc(ctx, u, loc)
+			}
+			return nil, false, err
+		}
+	}
 	body := strings.Repeat("\n", u.line) + u.text // the unit on its own line, below the wrapper's
-	if d, ok := splitDecl(u); ok {
-		return nil, false, s.evalDecl(ctx, u, d, loc)
+	if d, ok := splitDecl(u, func(name string) bool { return s.generics[name] }); ok {
+		err := s.evalDecl(ctx, u, d, loc)
+		if err == nil && u.first == token.IDENT {
+			s.noteErrors(parseStmt(u.text))
+		}
+		return nil, false, err
 	}
 	switch s.classify(u) {
 	case importUnit:
@@ -64,16 +85,23 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 		if err := s.checkDecl(u, loc); err != nil {
 			return nil, false, err
 		}
-		if err := s.importUsed(ctx, u, loc); err != nil {
+		if done, err := s.redefineDecl(ctx, orig, u, loc); done {
+			if err == nil {
+				s.noteDecl(orig, label)
+				s.noteFuncs(ctx, orig, u, label)
+			}
 			return nil, false, err
 		}
 		if _, err := s.evalRetry(ctx, body, u, loc); err != nil {
+			s.stubFunc(ctx, u, loc)
 			return nil, false, err
 		}
 		s.noteDecl(u, label)
+		s.noteFuncs(ctx, orig, u, label)
 		return nil, false, nil
 	}
 	stmt := parseStmt(u.text)
+	body = strings.Repeat("\n", u.line) + markLines(u)
 	if isNil(stmt) {
 		return []reflect.Value{{}}, true, nil // yaegi gives nil no value
 	}
@@ -96,8 +124,60 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 	case u.first == token.FUNC:
 		src = blockOpen + body + blockClose
 	}
-	_, err := s.evalRetry(ctx, src, u, loc)
+	_, err = s.evalRetry(ctx, src, u, loc)
+	if err == nil {
+		s.noteErrors(stmt)
+	}
 	return nil, false, err
+}
+
+// noteErrors prints the errors that an assignment at a cell's top level
+// stored ("e, err := harness.NewEpisode(...)"), which would otherwise
+// pass unseen: "err = harness.NewEpisode: ...".
+func (s *Session) noteErrors(stmt ast.Stmt) {
+	as, ok := stmt.(*ast.AssignStmt)
+	if !ok {
+		return
+	}
+	g := s.in.Globals()
+	for _, l := range as.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			continue
+		}
+		if err, ok := asError(deref(g[id.Name])); ok && err != nil {
+			fmt.Fprintf(s.out, "%s = %s\n", id.Name, display(reflect.ValueOf(err.Error()), s.opts.Width))
+		}
+	}
+}
+
+// hoistRange evaluates the operand of a top-level range loop that makes
+// calls (for k := range maps.Keys(m)) once, into a variable that the loop
+// then ranges over, so that rangeInts learns its type from its value.
+func (s *Session) hoistRange(ctx context.Context, u unit, label string) (unit, error) {
+	if u.first != token.FOR || !strings.Contains(u.text, "range") {
+		return u, nil
+	}
+	const head = "package main; func main() {"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", head+u.text+"\n}", parser.SkipObjectResolution)
+	if err != nil {
+		return u, nil
+	}
+	body := f.Decls[0].(*ast.FuncDecl).Body.List
+	r, ok := body[0].(*ast.RangeStmt)
+	if len(body) != 1 || !ok || pureExpr(r.X) {
+		return u, nil
+	}
+	start, end := fset.Position(r.X.Pos()).Offset-len(head), fset.Position(r.X.End()).Offset-len(head)
+	x := u.text[start:end]
+	v := privatePkg + "_seq"
+	d := unit{text: v + " := " + x, line: u.line + fset.Position(r.X.Pos()).Line - 1, first: token.IDENT}
+	if _, _, err := s.evalUnit(ctx, d, label); err != nil {
+		return u, err
+	}
+	u.text = u.text[:start] + v + strings.Repeat("\n", strings.Count(x, "\n")) + u.text[end:]
+	return u, nil
 }
 
 // source is the position mapping and name knowledge for a unit of the
@@ -235,63 +315,91 @@ func (s *Session) evalRetry(ctx context.Context, src string, u unit, loc source)
 	}
 }
 
-// importUsed imports the bound packages that a declaration names (X.Y)
-// without an import, where X is no name the session knows: yaegi's
-// compiler panics on a package it does not know in a function's
-// signature (func (p *T) Next(ctx context.Context)) rather than calling
-// it undefined, so evalRetry cannot import it after the fact. An unknown
-// X in a type (a signature, a field, a type declaration) can only be a
-// package, and one that is not bound is reported as undefined.
+// importUsed imports the bound packages that a unit names (X.Y) without
+// an import, where X is no name the session knows, before the unit runs:
+// yaegi's compiler panics on a package it does not know in a function's
+// signature (func (p *T) Next(ctx context.Context)) or on the left of a
+// short declaration (u, err := url.Parse(s)) rather than calling it
+// undefined, so evalRetry cannot import it after the fact. An unknown X
+// that no bound package is called is reported as undefined, in words,
+// before the interpreter can trip on it.
 func (s *Session) importUsed(ctx context.Context, u unit, loc source) error {
-	f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+u.text, parser.SkipObjectResolution)
-	if err != nil {
+	f := parseUnit(u)
+	if f == nil {
 		return nil // the interpreter says what is wrong
 	}
-	var names, inTypes []string
-	selectors := func(n ast.Node, into *[]string) {
-		if n == nil || reflect.ValueOf(n).IsNil() {
-			return
-		}
-		ast.Inspect(n, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if id, ok := sel.X.(*ast.Ident); ok && !slices.Contains(*into, id.Name) {
-					*into = append(*into, id.Name)
-				}
-			}
-			return true
-		})
-	}
-	selectors(f, &names)
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			selectors(d.Recv, &inTypes)
-			selectors(d.Type, &inTypes)
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				switch sp := sp.(type) {
-				case *ast.TypeSpec:
-					selectors(sp.Type, &inTypes)
-				case *ast.ValueSpec:
-					selectors(sp.Type, &inTypes)
-				}
-			}
+	var names []string
+	for _, id := range f.Unresolved {
+		if !slices.Contains(names, id.Name) {
+			names = append(names, id.Name)
 		}
 	}
+	bases := map[string]bool{} // unresolved names used as X in X.Y
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Obj == nil {
+				bases[id.Name] = true
+			}
+		}
+		return true
+	})
 	for _, name := range names {
-		if loc.known(name) {
+		if !bases[name] || loc.known(name) || isUniverse(name) {
 			continue
 		}
 		if p, ok := s.packages.named(name); ok {
 			if err := s.importPackage(ctx, name, p, loc, u.line); err != nil {
 				return err
 			}
-		} else if slices.Contains(inTypes, name) {
-			return &Error{Kind: KindError, File: loc.label, Line: u.line, compile: true,
-				Msg: fmt.Sprintf("undefined: %s (no package of that name is bound: :help imports lists them)", name)}
+			continue
 		}
+		msg := fmt.Sprintf("undefined: %s (no package or variable of that name: :who lists the session's names, :help imports the packages)", name)
+		var near []string
+		for n := range s.packages.byName {
+			near = append(near, n)
+		}
+		for n := range s.Globals() {
+			near = append(near, n)
+		}
+		if best := nearest(name, near); best != "" {
+			msg = fmt.Sprintf("undefined: %s (did you mean %s?)", name, best)
+		}
+		if paths := s.packages.byName[name]; len(paths) > 1 {
+			pick := paths[0]
+			for _, p := range paths {
+				if strings.HasPrefix(p, "math/") {
+					pick = p
+				}
+			}
+			msg = fmt.Sprintf("undefined: %s (several bound packages are called %s, %s: import the one you mean, as import %q)", name, name, strings.Join(paths, ", "), pick)
+		}
+		return &Error{Kind: KindError, File: loc.label, Line: u.line, compile: true, Msg: msg}
 	}
 	return nil
+}
+
+// parseUnit parses a unit with object resolution, as a file's
+// declarations or else as the body of a function; nil when it parses as
+// neither.
+func parseUnit(u unit) *ast.File {
+	f, _, _ := parseUnitAt(u)
+	return f
+}
+
+// parseUnitAt is parseUnit, with the file set and the length of the
+// wrapper before the unit's text in what was parsed.
+func parseUnitAt(u unit) (*ast.File, *token.FileSet, int) {
+	for _, head := range []string{"package main;", "package main; func main() {"} {
+		tail := ""
+		if strings.HasSuffix(head, "{") {
+			tail = "\n}"
+		}
+		fset := token.NewFileSet()
+		if f, err := parser.ParseFile(fset, "", head+u.text+tail, 0); err == nil {
+			return f, fset, len(head)
+		}
+	}
+	return nil, nil, 0
 }
 
 // undefinedName matches the compiler's message for an unknown name.
@@ -309,11 +417,20 @@ var compilePanics = map[string]bool{"nil type": true}
 // ctx is cancelled at once (see cellContext), so that a compiled call
 // given it (a long call that takes ctx) returns and the unit ends by itself; a unit
 // still running a moment later is stopped by the interpreter (see run).
-func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (reflect.Value, error) {
+func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (_ reflect.Value, rerr error) {
 	s.errw.begin()
 	r, finished := s.run(ctx, src)
+	at := 0
+	if finished && strings.Contains(src, lineVar) {
+		at = s.markedLine() // and no mark outlives its unit
+	}
 	res, err := r.v, r.err
 	frames := s.errw.end()
+	defer func() {
+		if e, ok := rerr.(*Error); ok {
+			e.Msg = ownNames(e.Msg)
+		}
+	}()
 	if !finished {
 		return reflect.Value{}, &Error{Kind: KindInterrupted, File: loc.label, Line: u.line, Err: ctx.Err(),
 			Msg: "interrupted, but a call the cell made into compiled code ignores ctx and is still running in the background: the next cells may race with it"}
@@ -335,13 +452,25 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 			e.Line, e.compile = u.line, true
 			return reflect.Value{}, e
 		}
+		line := u.line // the top-level statement that panicked
+		if at > 0 {
+			line = at // the line it had reached (markLines)
+		}
+		if strings.Contains(msg, "index out of range") {
+			if d := s.indexDetail(u, line); d != "" {
+				msg = d
+			} else if strings.HasPrefix(msg, "reflect: ") {
+				msg = "runtime error: " + strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(msg, "reflect: "), "slice "), "array ")
+			}
+		}
 		return reflect.Value{}, &Error{
-			Kind: KindPanic, File: loc.label, Line: u.line, // the top-level statement that panicked
+			Kind: KindPanic, File: loc.label, Line: line,
 			Msg: msg, Trace: loc.trace(frames), Err: err,
 		}
 	}
 	e := loc.compileError(err, u)
 	e.compile = true
+	s.suggest(e, u)
 	return reflect.Value{}, e
 }
 
@@ -403,6 +532,9 @@ func (s *Session) importPackage(ctx context.Context, name, p string, loc source,
 	if name == "_" || name == "." {
 		return &Error{Kind: KindError, File: loc.label, Line: line, Msg: fmt.Sprintf("import %s %q: blank and dot imports are not supported in the REPL", name, p)}
 	}
+	if err := s.compileSources(p); err != nil {
+		return &Error{Kind: KindError, File: loc.label, Line: line, Msg: err.Error(), Err: err}
+	}
 	u := unit{text: fmt.Sprintf("import %s %q", name, p), line: line, first: token.IMPORT}
 	if _, err := s.evalSource(ctx, strings.Repeat("\n", line)+u.text, u, loc); err != nil {
 		return err
@@ -412,8 +544,7 @@ func (s *Session) importPackage(ctx context.Context, name, p string, loc source,
 }
 
 // checkDecl refuses the declarations that the interpreter would take
-// badly: func main (yaegi runs a main after every cell) and a second
-// declaration of a type (yaegi keeps the first, silently).
+// badly: func main (yaegi runs a main after every cell).
 func (s *Session) checkDecl(u unit, loc source) error {
 	f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+u.text, 0)
 	if err != nil {
@@ -425,15 +556,57 @@ func (s *Session) checkDecl(u unit, loc source) error {
 			if d.Recv == nil && d.Name.Name == "main" {
 				return &Error{Kind: KindError, File: loc.label, Line: u.line, Msg: "func main cannot be declared in a session (the interpreter would run it after every cell): give it another name, or run the file with :run or grue run"}
 			}
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				if ts, ok := sp.(*ast.TypeSpec); ok && s.decls[ts.Name.Name] == "type" {
-					return &Error{Kind: KindError, File: loc.label, Line: u.line, Msg: fmt.Sprintf("type %s is declared already: the interpreter cannot declare a type again; give the new one another name, or :reset", ts.Name.Name)}
-				}
-			}
 		}
 	}
 	return nil
+}
+
+// stubFunc declares a function whose declaration failed to compile as
+// one that panics saying so: yaegi keeps a half-made function of that
+// name, which panics in its own words when called.
+func (s *Session) stubFunc(ctx context.Context, u unit, loc source) {
+	f, _, src := parseDecl(u)
+	if f == nil || len(f.Decls) != 1 {
+		return
+	}
+	fd, ok := f.Decls[0].(*ast.FuncDecl)
+	if !ok || fd.Recv != nil || fd.Body == nil || fd.Type.TypeParams != nil {
+		return
+	}
+	sig := src(fd.Type.Params)
+	if fd.Type.Results != nil {
+		sig += " " + src(fd.Type.Results)
+	}
+	stub := fmt.Sprintf("func %s%s { panic(%q) }", fd.Name.Name, sig,
+		"func "+fd.Name.Name+" has no body: the cell that declared it failed")
+	_, _ = s.evalRetry(ctx, stub, unit{text: stub, line: 1, first: token.FUNC}, loc)
+}
+
+// noteFuncs records the source of a function or method declaration (u as
+// evaluated; orig as written) for redeclareCallers, and when it declared
+// a function again, compiles its callers again and says so.
+func (s *Session) noteFuncs(ctx context.Context, orig, u unit, label string) {
+	f, _, _ := parseDecl(orig)
+	if f == nil || len(f.Decls) != 1 {
+		return
+	}
+	fd, ok := f.Decls[0].(*ast.FuncDecl)
+	if !ok {
+		return
+	}
+	key := fd.Name.Name
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		key = recvName(fd.Recv.List[0].Type) + "." + key
+	}
+	if !s.noteFunc(key, orig, label) || fd.Recv != nil || s.recompiling {
+		return
+	}
+	callers := s.redeclareCallers(ctx, key)
+	if len(callers) == 0 {
+		fmt.Fprintf(s.out, "redefined func %s\n", key)
+		return
+	}
+	fmt.Fprintf(s.out, "redefined func %s, and compiled again what calls it: %s\n", key, strings.Join(callers, ", "))
 }
 
 // noteDecl records the functions and types a declaration made, and where
@@ -457,6 +630,7 @@ func (s *Session) noteDecl(u unit, label string) {
 			name := d.Name.Name
 			if d.Recv == nil {
 				s.decls[name] = "func"
+				s.generics[name] = d.Type.TypeParams != nil
 			} else if len(d.Recv.List) == 1 {
 				name = recvName(d.Recv.List[0].Type) + "." + name
 			}
@@ -465,6 +639,13 @@ func (s *Session) noteDecl(u unit, label string) {
 			for _, sp := range d.Specs {
 				if ts, ok := sp.(*ast.TypeSpec); ok {
 					s.decls[ts.Name.Name] = "type"
+					if _, ok := s.typeSrc[ts.Name.Name]; !ok {
+						off := fset.Position(ts.Type.Pos()).Offset - len("package main;") - (u.line - 1)
+						end := fset.Position(ts.Type.End()).Offset - len("package main;") - (u.line - 1)
+						if off >= 0 && end <= len(u.text) {
+							s.typeSrc[ts.Name.Name] = normalize(u.text[off:end])
+						}
+					}
 				}
 			}
 		}

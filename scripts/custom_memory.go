@@ -114,6 +114,7 @@ func main() {
 		fmt.Println("model:", a.Model)
 	} else {
 		a.Policy = agent.NewExplorer(1)
+		a.ToolNames = nil // every game tool: the explorer asks valid_actions
 		fmt.Println("no model configured: the explorer plays, and the journal is what a model would be given")
 	}
 	ep, err := harness.NewEpisode(a, stories.DefaultName, 1)

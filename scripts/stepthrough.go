@@ -93,6 +93,7 @@ func main() {
 		fmt.Println("model:", a.Model)
 	} else {
 		a.Policy = agent.NewExplorer(1)
+		a.ToolNames = nil // every game tool: the explorer asks valid_actions
 		fmt.Println("no model configured: the explorer plays, and each prompt is what a model would be sent")
 	}
 	// The default builder makes the same state's prompt in a shadow

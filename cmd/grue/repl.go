@@ -104,6 +104,7 @@ func (o replOptions) workbench(stdin io.Reader, stdout, stderr io.Writer) workbe
 	return workbench.Options{
 		REPL: repl.Options{Stdout: stdout, Stderr: stderr, Stdin: stdin},
 		Game: o.game, Seed: o.seed, Model: o.model, BaseURL: o.baseURL, Policy: o.policy,
+		Version: Version(),
 	}
 }
 

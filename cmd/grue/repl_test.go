@@ -19,7 +19,7 @@ func TestTerminal(t *testing.T) {
 	}
 	home := t.TempDir()
 	cmd := exec.Command(grue)
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TERM=xterm", "NO_COLOR=1",
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+filepath.Join(home, "state"), "TERM=xterm", "NO_COLOR=1",
 		"OPENAI_API_KEY=", "OPENAI_BASE_URL=", "HF_TOKEN=", "GRUE_MODEL=")
 	term := startTerminal(t, cmd, 40, 100)
 	scr, exited := term.screen, term.exited
@@ -27,19 +27,26 @@ func TestTerminal(t *testing.T) {
 
 	scr.expect(t, "game: lantern (seed 1), policy: explorer (no model configured: set OPENAI_API_KEY")
 	scr.expect(t, "g is the game, ep the agent's episode")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "[1]> ")
 
 	// A function over several lines: the continuation prompt, then the
 	// prompt again once the brace closes.
 	typ("func twice(n int) int {\r")
-	scr.expect(t, "... ")
+	scr.expect(t, "...> ")
 	typ("return 2 * n\r")
-	scr.expect(t, "... ")
+	scr.expect(t, "...> ")
 	typ("}\r")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("twice(21)\r")
 	scr.expect(t, "42\n")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "[3]> ")
+	// The up arrow brings the multi-line cell back whole: Return runs it
+	// again, as a redefinition.
+	typ("\x1b[A\x1b[A")
+	scr.expect(t, "return 2 * n")
+	typ("\r")
+	scr.expect(t, "redefined func twice")
+	scr.expect(t, "[4]> ")
 
 	// Tab completes a package's symbol and a session variable's method.
 	typ("strings.ToUpp\t")
@@ -55,71 +62,84 @@ func TestTerminal(t *testing.T) {
 	typ(":play north\r")
 	scr.expect(t, `step 1: play_action {"action":"north"} -> Cave Mouth (score 0)`)
 	scr.expect(t, "Daylight reaches a few paces into the cave")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ(":step 2\r")
 	scr.expect(t, "step 3: play_action")
 	scr.expect(t, "    thought: ")
 	scr.expect(t, "after 3 steps: score 0 of 60")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
+
+	// :table fits the terminal: the columns past its width are left out.
+	typ(":table harness.NewResultSet(harness.EpisodeRecord{Game: \"zork1\"}).Records\r")
+	scr.expect(t, "│ zork1 ")
+	scr.expect(t, "more columns, past the width")
+	scr.expect(t, "]> ")
+
+	// Tab completes after an index.
+	typ("ep.Agent.History[0].Thou\t")
+	scr.expect(t, "ep.Agent.History[0].Thought")
+	typ("\r")
+	scr.expect(t, "played at the REPL with :play")
+	scr.expect(t, "]> ")
 
 	// Ctrl-C stops a loop that never ends; the session goes on.
 	typ("n := 0\r")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("for {\r")
-	scr.expect(t, "... ")
+	scr.expect(t, "...> ")
 	typ("n++\r")
-	scr.expect(t, "... ")
+	scr.expect(t, "...> ")
 	typ("if n == 1000 { fmt.Println(\"a\", \"thousand\") }\r")
-	scr.expect(t, "... ")
+	scr.expect(t, "...> ")
 	typ("}\r")
 	scr.expect(t, "a thousand")
 	typ("\x03")
 	scr.expect(t, "interrupted")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("n > 1000\r")
 	scr.expect(t, "true\n")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 
 	// Ctrl-C stops a long run of the episode, given the cell's ctx: the
 	// steps played are kept.
 	typ(":reset\r") // a fresh episode: the explorer may have met the grue
 	scr.expect(t, "session reset: ")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("ep.Agent.Policy = agent.NewWalkthrough(strings.Fields(strings.Repeat(\"look \", 1000000)))\r")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("ep.Agent.Limits = agent.Limits{}\r")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	// The run says when it has played 20 steps, however slow the machine
 	// (under -race on two busy cores a step can take tens of ms).
 	typ("ep.Agent.OnStep = func(s *agent.Step) { if len(ep.Agent.History) == 20 { fmt.Println(\"twenty\", \"steps\", \"played\") } }\r")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("r, err := ep.Run(ctx, 1000000)\r")
 	scr.expect(t, "twenty steps played")
 	typ("\x03")
 	scr.expect(t, "interrupted")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	// The run returned within the interrupted cell, by itself: its result
 	// is set, so no step is played from here on.
 	typ("fmt.Println(r.StoppedBy, err)\r")
 	scr.expect(t, "cancelled context canceled\n")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("k := len(ep.Agent.History)\r")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("k > 10 && k < 1000000\r")
 	scr.expect(t, "true\n")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("len(ep.Agent.History) == k\r")
 	scr.expect(t, "true\n")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 
 	// Ctrl-C while typing drops the cell; an error shows its line.
 	typ("if true {\r")
-	scr.expect(t, "... ")
+	scr.expect(t, "...> ")
 	typ("\x03")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 	typ("nope + 1\r")
 	scr.expect(t, "error: line 1: undefined: nope")
-	scr.expect(t, ">>> ")
+	scr.expect(t, "]> ")
 
 	// Ctrl-D leaves, with status 0.
 	typ("\x04")
@@ -134,12 +154,12 @@ func TestTerminal(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("grue did not leave on Ctrl-D")
 	}
-	hist, err := os.ReadFile(filepath.Join(home, ".config", "grue", "history"))
+	hist, err := os.ReadFile(filepath.Join(home, "state", "grue", "history"))
 	if err != nil {
 		t.Fatalf("no history file: %v", err)
 	}
-	if !strings.Contains(string(hist), "twice(21)") {
-		t.Errorf("the history file lacks twice(21):\n%s", hist)
+	if !strings.Contains(string(hist), "\ntwice(21)\n") || !strings.Contains(string(hist), `#cell "func twice(n int) int {\nreturn 2 * n\n}"`) {
+		t.Errorf("the history file lacks twice(21), or the multi-line cell as one entry:\n%s", hist)
 	}
 	var pathErr *os.PathError
 	if err := term.tty.Close(); err != nil && !errors.As(err, &pathErr) {

@@ -24,8 +24,10 @@ It imports grue's packages by their import paths. The exit status is the
 script's os.Exit status, 1 when it fails to compile or panics, 0 otherwise.
 
 FILE.md is a notebook that :save wrote: its go code blocks run in turn in a
-fresh session (whose game --game and --seed choose, and whose episode ep
---policy, --model and --base-url), stopping at the first error.
+fresh session set up as the notebook's header says (its game, seed,
+policy, model and endpoint; --game, --seed, --policy, --model and
+--base-url override them), stopping at the first cell that fails, which
+the error names.
 
 --model and --base-url reach a script as the environment variables
 GRUE_MODEL and OPENAI_BASE_URL, which llm.ConfigFromEnv reads.`,
@@ -51,7 +53,9 @@ GRUE_MODEL and OPENAI_BASE_URL, which llm.ConfigFromEnv reads.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			wo := o.workbench(stdin, stdout, stderr)
-			wo.Model, wo.BaseURL = "", "" // through the environment, as a script's
+			if !cmd.Flags().Changed("seed") {
+				wo.Seed = 0 // a notebook's own, or 1
+			}
 			err := workbench.RunFile(ctx, args[0], args[1:], wo)
 			if code, ok := repl.ExitStatus(err); ok {
 				return exitStatus{code}

@@ -56,6 +56,7 @@ func (b *bench) choosePlayer(a *agent.Agent) (string, error) {
 			return "", fmt.Errorf("policy %s: %w", p, err)
 		}
 		a.Policy = pol
+		b.policy = p
 		return "policy: " + p, nil
 	case "", harness.PolicyLLM:
 	default:
@@ -81,6 +82,8 @@ func (b *bench) choosePlayer(a *agent.Agent) (string, error) {
 		c, err := llm.NewOpenAI(lc)
 		if err == nil {
 			a.LLM, a.Model = c, c.Model()
+			b.policy, b.model, b.baseURL = harness.PolicyLLM, c.Model(), llm.RedactURL(lc.BaseURL)
+			b.llm = c
 			return "model: " + c.Model(), nil
 		}
 		why = fmt.Sprintf("the model cannot be used: %v", err)
@@ -95,6 +98,7 @@ func (b *bench) choosePlayer(a *agent.Agent) (string, error) {
 		return "", fmt.Errorf("policy llm: %s", why)
 	}
 	a.Policy = agent.NewExplorer(seed)
+	b.policy = harness.PolicyExplorer
 	return fmt.Sprintf("policy: explorer (%s)", why), nil
 }
 

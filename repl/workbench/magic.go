@@ -25,6 +25,7 @@ func (b *bench) magics() []repl.Magic {
 		{Name: "step", Usage: "[N]", Help: "play N steps (1) of the agent's episode ep: each step's call, thought and what the game said", Run: b.magicStep},
 		{Name: "play", Usage: "COMMAND", Help: "play a command in the agent's episode ep, recorded as a step of its history (in g without an episode)", Run: b.magicPlay},
 		{Name: "prompt", Help: "exactly what the model of the episode ep will be sent next", Run: b.magicPrompt},
+		{Name: "quiet", Usage: "[on|off]", Help: "whether runs (ep.Run) print a line per step as they play; on by default", Run: b.magicQuiet},
 	}
 }
 
@@ -33,6 +34,8 @@ func (b *bench) magics() []repl.Magic {
 const stepObservationLines = 4
 
 func (b *bench) magicStep(ctx context.Context, s *repl.Session, args string) error {
+	b.inMagic = true
+	defer func() { b.inMagic = false }()
 	n := 1
 	if args != "" {
 		var err error
@@ -43,6 +46,12 @@ func (b *bench) magicStep(ctx context.Context, s *repl.Session, args string) err
 	e, err := b.episodeFor(s, "step")
 	if err != nil {
 		return err
+	}
+	if a := e.Agent; a != nil && a.LLM == nil && a.Policy == nil {
+		return fmt.Errorf(":step: %s", b.noPlayerHint())
+	}
+	if err := checkPolicyTools(e.Agent); err != nil {
+		return fmt.Errorf(":step: %w", err)
 	}
 	w := s.Stdout()
 	for i := 0; i < n; i++ {
@@ -79,6 +88,8 @@ func stepError(ctx context.Context, err error, played int) error {
 }
 
 func (b *bench) magicPlay(ctx context.Context, s *repl.Session, args string) error {
+	b.inMagic = true
+	defer func() { b.inMagic = false }()
 	if args == "" {
 		return fmt.Errorf("usage: :play COMMAND")
 	}

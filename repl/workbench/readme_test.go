@@ -4,9 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+// promptLine matches a line of a REPL session as the README shows it:
+// the prompt, "[3]> " (or the older ">>> "), then the cell.
+var promptLine = regexp.MustCompile(`^(?:\[\d+\]>|>>>) (.*)$`)
 
 // TestREADMEBlock runs the REPL session that README.md shows, cell by
 // cell as written there (trailing comments included), on the explorer
@@ -18,12 +23,12 @@ func TestREADMEBlock(t *testing.T) {
 	}
 	var cells []string
 	for _, line := range strings.Split(string(data), "\n") {
-		if cell, ok := strings.CutPrefix(strings.TrimSpace(line), ">>> "); ok {
-			cells = append(cells, cell)
+		if m := promptLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			cells = append(cells, m[1])
 		}
 	}
 	if len(cells) < 5 {
-		t.Fatalf("README.md has %d REPL cells (lines starting >>>), want its session", len(cells))
+		t.Fatalf("README.md has %d REPL cells (lines starting [N]> or >>>), want its session", len(cells))
 	}
 	t.Chdir(t.TempDir()) // :save writes its notebook here
 	s, _ := newSession(t)

@@ -20,7 +20,9 @@ package workbench
 import (
 	"context"
 	"fmt"
+	"strconv"
 
+	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/bindings"
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/harness"
@@ -95,6 +97,9 @@ type Options struct {
 	// NoEpisode leaves the session without an agent episode (and without
 	// ep): :play then plays in g.
 	NoEpisode bool
+	// Version is grue's version, which :save records in a notebook's
+	// header.
+	Version string
 }
 
 // Session is a notebook session with the workbench: a *repl.Session
@@ -149,17 +154,22 @@ func (s *Session) Player() string { return s.b.player }
 // hears of.
 func (o Options) replOptions(started func(*bench)) repl.Options {
 	ro := o.REPL
-	ro.Symbols = bindings.Symbols()
+	var cur *bench // the session's, once Setup has run
+	ro.Symbols = symbols(func() *bench { return cur })
 	ro.Preload = Preloaded
 	ro.Docs = docs{}
 	ro.Help = help
 	more := ro.Setup
 	ro.Setup = func(s *repl.Session) error {
 		b := &bench{opts: o}
+		if err := b.opts.fromNotebook(s.NotebookMeta()); err != nil {
+			return err
+		}
 		if b.opts.Seed == 0 {
 			b.opts.Seed = 1
 		}
 		b.install(s)
+		cur = b
 		if started != nil {
 			started(b)
 		}
@@ -169,6 +179,41 @@ func (o Options) replOptions(started func(*bench)) repl.Options {
 		return nil
 	}
 	return ro
+}
+
+// fromNotebook fills in the options left out (the flags not given) from
+// the header of the notebook a session replays: its game, seed, policy,
+// model and endpoint.
+func (o *Options) fromNotebook(meta []repl.Meta) error {
+	for _, m := range meta {
+		switch m.Key {
+		case "game":
+			if o.Game == "" {
+				o.Game = m.Value
+			}
+		case "seed":
+			seed, err := strconv.ParseInt(m.Value, 10, 64)
+			if err != nil {
+				return fmt.Errorf("the notebook's seed %q: %w", m.Value, err)
+			}
+			if o.Seed == 0 {
+				o.Seed = seed
+			}
+		case "policy":
+			if o.Policy == "" {
+				o.Policy = m.Value
+			}
+		case "model":
+			if o.Model == "" {
+				o.Model = m.Value
+			}
+		case "base_url":
+			if o.BaseURL == "" {
+				o.BaseURL = m.Value
+			}
+		}
+	}
+	return nil
 }
 
 // docs documents grue's bound packages from bindings' doc comments.
@@ -196,6 +241,13 @@ type bench struct {
 	episode *harness.Episode   // the episode the session started (or :reset) with
 	owned   []*harness.Episode // the episodes the session made, for Close
 	player  string             // who plays episode, for the banner
+	// policy is who plays episode ("llm", "explorer", ...); model and
+	// baseURL the model and endpoint (redacted) when a model does.
+	policy, model, baseURL string
+	llm                    llm.Client // the session's model, nil without one
+	// quiet turns off the line that runs print for each step (:quiet);
+	// inMagic is set while :step or :play print steps their own way.
+	quiet, inMagic bool
 }
 
 // install adds the workbench's magics to s, and its start (at New and
@@ -206,6 +258,7 @@ func (b *bench) install(s *repl.Session) {
 	}
 	s.OnReset(b.reset)
 	s.OnClose(b.close)
+	s.OnCell(b.follow)
 }
 
 // reset opens the session's game and starts its episode, closing the
@@ -213,6 +266,7 @@ func (b *bench) install(s *repl.Session) {
 func (b *bench) reset(s *repl.Session) error {
 	b.close()
 	b.game, b.episode, b.player = nil, nil, ""
+	b.policy, b.model, b.baseURL, b.llm = "", "", "", nil
 	if b.opts.NoGame {
 		s.SetBanner("no game")
 		return nil
@@ -237,7 +291,23 @@ func (b *bench) reset(s *repl.Session) error {
 		}
 	}
 	s.SetBanner(b.banner())
+	b.setMeta(s)
 	return nil
+}
+
+// setMeta records the session's setup in the header that :save writes,
+// which grue run reads to replay the notebook so.
+func (b *bench) setMeta(s *repl.Session) {
+	s.SetMeta("grue", b.opts.Version)
+	name := b.opts.Game
+	if name == "" {
+		name = b.game.Name()
+	}
+	s.SetMeta("game", name)
+	s.SetMeta("seed", strconv.FormatInt(b.opts.Seed, 10))
+	s.SetMeta("policy", b.policy)
+	s.SetMeta("model", b.model)
+	s.SetMeta("base_url", b.baseURL)
 }
 
 // banner says what the session holds: the game and its seed, and who

@@ -112,3 +112,16 @@ func Run(t *testing.T, glob string, start func(t *testing.T) func(src string) (s
 		})
 	}
 }
+
+// Unmark drops the lines of out that start with mark: the lines that a
+// pipe prints before each cell's output.
+func Unmark(out, mark string) string {
+	var keep []string
+	lines := strings.SplitAfter(out, "\n")
+	for _, l := range lines {
+		if !strings.HasPrefix(l, mark) {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "")
+}
