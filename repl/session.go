@@ -2,6 +2,7 @@ package repl
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/token"
@@ -127,7 +128,35 @@ type Cell struct {
 	Input    string        `json:"input"`
 	Output   string        `json:"output"`
 	Error    string        `json:"error,omitempty"`
-	Duration time.Duration `json:"duration_ns"`
+	Duration time.Duration `json:"-"`
+}
+
+// cellJSON is a Cell as JSON: its duration in milliseconds, as every
+// duration grue writes.
+type cellJSON struct {
+	N          int     `json:"n"`
+	Input      string  `json:"input"`
+	Output     string  `json:"output"`
+	Error      string  `json:"error,omitempty"`
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// MarshalJSON writes the cell with its duration as duration_ms, in
+// milliseconds to the microsecond.
+func (c Cell) MarshalJSON() ([]byte, error) {
+	return json.Marshal(cellJSON{N: c.N, Input: c.Input, Output: c.Output, Error: c.Error,
+		DurationMS: float64(c.Duration.Microseconds()) / 1000})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *Cell) UnmarshalJSON(b []byte) error {
+	var j cellJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*c = Cell{N: j.N, Input: j.Input, Output: j.Output, Error: j.Error,
+		Duration: time.Duration(j.DurationMS * float64(time.Millisecond))}
+	return nil
 }
 
 // Result is what Eval gives back besides an error.

@@ -363,3 +363,17 @@ func TestImportInSignature(t *testing.T) {
 		t.Errorf("an unknown package in a signature: %v", err)
 	}
 }
+
+// A cell's JSON gives its duration in milliseconds, as every duration
+// grue writes, and reads back.
+func TestCellJSONMillis(t *testing.T) {
+	c := Cell{N: 3, Input: "1+1", Output: "2\n", Duration: 1500 * time.Microsecond}
+	b, err := json.Marshal(c)
+	if err != nil || !strings.Contains(string(b), `"duration_ms":1.5`) || strings.Contains(string(b), "duration_ns") {
+		t.Fatalf("cell JSON %s, %v", b, err)
+	}
+	var back Cell
+	if err := json.Unmarshal(b, &back); err != nil || back != c {
+		t.Errorf("read back %+v, %v; want %+v", back, err, c)
+	}
+}
