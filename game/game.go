@@ -30,13 +30,18 @@ type Game struct {
 	entry Entry
 	known bool
 
-	m       *zmachine.Machine
-	player  uint16 // the player object, 0 if unknown
-	rooms   uint16 // the parent of the rooms, 0 for top-level rooms
-	objects int    // number of objects in the object table
+	m      *zmachine.Machine
+	player uint16 // the player object, 0 if unknown
+	// playerGlobal is the global that held the player when it was found
+	// (the Inform library's player), -1 if none: a game that changes the
+	// player object (break-in's flashback) changes it there.
+	playerGlobal int
+	rooms        uint16 // the parent of the rooms, 0 for top-level rooms
+	objects      int    // number of objects in the object table
 
 	start   *State // the state after the intro, for Reset
 	intro   string
+	reply   string // the game's last reply as printed, prompt and all (the intro before the first Step)
 	done    bool
 	victory bool
 	history []*State // states before each Step, for Undo
@@ -166,7 +171,7 @@ func openDefault(opts ...Option) (*Game, error) {
 // New starts a game of story. name names it (and its save files); a story
 // that the catalog knows takes the catalog's name when name is "".
 func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
-	g := &Game{story: story, name: name, opts: options{undoDepth: DefaultUndoDepth}}
+	g := &Game{story: story, name: name, opts: options{undoDepth: DefaultUndoDepth}, playerGlobal: -1}
 	for _, o := range opts {
 		o(&g.opts)
 	}
@@ -188,11 +193,18 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 		return nil, fmt.Errorf("starting %s: %w", g.name, err)
 	}
 	g.intro = trimPrompt(intro)
+	g.reply = intro
 	g.initScoring()
 	if g.known {
 		g.player, g.rooms = g.entry.Player, g.entry.Rooms
 	} else {
-		g.player = g.findPlayer()
+		// A game that opens on "press a key" or a question has not put
+		// the player anywhere yet (Spot's only object would pass for
+		// it): detect finds it at the first command prompt.
+		if m.State() == zmachine.WaitLine {
+			g.player = g.findPlayer()
+			g.playerGlobal = g.globalHolding(g.player)
+		}
 		g.detect()
 	}
 	g.gmap = newMap(g.dictionaryDirections())
@@ -272,7 +284,9 @@ func (g *Game) Step(action string) (StepResult, error) {
 	} else if st == zmachine.WaitLine {
 		g.commanded = true
 	}
+	g.reply = out
 	g.detect()
+	g.followPlayer()
 	g.done, g.victory = g.judge(out)
 	g.updateMap(from, action)
 	return StepResult{

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -95,8 +96,13 @@ var vaHeldSecond = []vaTwo{
 // vaVocab is what the generator knows of a story's dictionary.
 type vaVocab struct {
 	words map[string]byte // truncated word -> first data byte (flags)
-	trunc int             // letters the dictionary keeps of a word
-	noun  byte            // the flag marking nouns, 0 if flags are not used
+	// byAddr maps the address of each entry to its word.
+	byAddr map[uint32]string
+	// wordProps are the properties that hold the words naming objects
+	// (see valid_names.go).
+	wordProps map[uint32]bool
+	trunc     int  // letters the dictionary keeps of a word
+	noun      byte // the flag marking nouns, 0 if flags are not used
 }
 
 // vaStory is what the valid-actions generator works out once about a
@@ -138,6 +144,11 @@ func (g *Game) ValidActions() ([]string, error) {
 	if st := g.m.State(); st != zmachine.WaitLine {
 		return nil, fmt.Errorf("%s: valid actions: the machine is %v, not waiting for a command", g.name, st)
 	}
+	if g.YesNoQuestion() {
+		// Parc's "Do you want an introduction?", a Phoenix game's "Would
+		// you like another game?": the answers are what the game takes.
+		return []string{"yes", "no"}, nil
+	}
 	cache, key := g.vaCache(), g.vaStateKey()
 	if acts, ok := cache.get(key); ok {
 		return acts, nil
@@ -148,6 +159,26 @@ func (g *Game) ValidActions() ([]string, error) {
 	}
 	cache.put(key, acts)
 	return acts, nil
+}
+
+// yesNo matches a request for a yes or no answer: "(Y or N)", "yes or
+// no", "(y/n)".
+var yesNo = regexp.MustCompile(`(?i)\by(es)?\s*(or|/)\s*n(o)?\b`)
+
+// YesNoQuestion reports whether the game's last reply ends by asking a
+// question rather than at a command prompt (Parc's "Do you want an
+// introduction? (Y or N)", a Phoenix game's "Would you like another
+// game?", the Inform library's "Are you sure you want to quit?"): the game
+// waits for a line, its reply does not end with the prompt ">", and its
+// last line asks for yes or no or ends with a question mark.
+// ValidActions offers "yes" and "no" then.
+func (g *Game) YesNoQuestion() bool {
+	reply := strings.TrimSpace(g.reply)
+	if reply == "" || strings.HasSuffix(reply, ">") || g.m.State() != zmachine.WaitLine {
+		return false
+	}
+	last := strings.TrimSpace(reply[strings.LastIndex(reply, "\n")+1:])
+	return yesNo.MatchString(last) || strings.HasSuffix(last, "?")
 }
 
 // vaRun tries the candidates cands from the current state (which waits
@@ -374,7 +405,7 @@ func (g *Game) vaVocab() *vaVocab {
 // (dict_par1) 0x80 noun, 0x01 verb, 0x02 meta, 0x04 plural, 0x08
 // preposition. Both mark nouns with 0x80.
 func (g *Game) vaReadVocab() *vaVocab {
-	v := &vaVocab{words: map[string]byte{}, trunc: 6, noun: 0x80}
+	v := &vaVocab{words: map[string]byte{}, byAddr: map[uint32]string{}, trunc: 6, noun: 0x80}
 	if g.story.Version() > 3 {
 		v.trunc = 9
 	}
@@ -388,9 +419,20 @@ func (g *Game) vaReadVocab() *vaVocab {
 			nouns++
 		}
 		v.words[e.Word] = flags
+		v.byAddr[e.Addr] = e.Word
 	}
+	v.wordProps = g.vaFindWordProps(v.byAddr)
 	if nouns == 0 {
 		v.noun = 0 // no flags: any word may name an object
+	}
+	// A game with a parser of its own may keep shorter words than the
+	// Z-machine's dictionary can (the Phoenix library keeps 5 letters).
+	longest := 0
+	for w := range v.words {
+		longest = max(longest, len(w))
+	}
+	if longest > 0 && longest < v.trunc {
+		v.trunc = longest
 	}
 	return v
 }
@@ -406,6 +448,13 @@ func (v *vaVocab) has(word string) bool {
 func (v *vaVocab) isNoun(word string) bool {
 	f, ok := v.words[v.cut(word)]
 	return ok && (v.noun == 0 || f&v.noun != 0)
+}
+
+// isPrep reports whether the dictionary marks word as a preposition (0x08
+// in Infocom's and Inform's flags): "of" in "pot of gold".
+func (v *vaVocab) isPrep(word string) bool {
+	f, ok := v.words[v.cut(word)]
+	return ok && v.noun != 0 && f&0x08 != 0
 }
 
 func (v *vaVocab) cut(word string) string {
@@ -436,20 +485,38 @@ func (g *Game) vaCandidates(prune bool) []string {
 			out = append(out, c)
 		}
 	}
+	layout, gr := vaLayout{}, (*vaGrammar)(nil)
+	if prune {
+		layout, gr = g.vaLayout(), g.vaGrammar()
+	}
+	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
+	// parses reports whether the grammar (when known) understands
+	// template t, and marks its action as tried.
+	covered := map[[2]int]bool{}
+	parses := func(t string) bool {
+		if gr == nil {
+			return true
+		}
+		a, ok := gr.action(t, v, lookup)
+		if ok {
+			covered[[2]int{int(a), strings.Count(t, "%s")}] = true
+		}
+		return ok
+	}
 	for _, d := range vaDirections {
 		if allIn(d) {
 			add(d)
 		}
 	}
 	for _, c := range vaNoObject {
-		if allIn(c) {
+		if allIn(c) && parses(c) {
 			add(c)
 		}
 	}
 	objs := g.vaScope(v)
 	for _, syn := range vaOneObject {
 		for _, verb := range syn {
-			if allIn(verb) {
+			if allIn(verb) && parses(verb+" %s") {
 				for _, o := range objs {
 					add(verb + " " + o.name)
 				}
@@ -457,11 +524,9 @@ func (g *Game) vaCandidates(prune bool) []string {
 			}
 		}
 	}
-	layout, gr := vaLayout{}, (*vaGrammar)(nil)
-	if prune {
-		layout, gr = g.vaLayout(), g.vaGrammar()
+	if gr != nil {
+		g.vaGrammarCandidates(gr, objs, layout, covered, add)
 	}
-	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
 	for _, t := range append(append([]vaTwo(nil), vaHeldFirst...), vaHeldSecond...) {
 		if !allIn(t.t) {
 			continue
@@ -543,37 +608,37 @@ type vaObj struct {
 }
 
 // vaScope returns the objects in scope under the names by which the
-// commands may refer to them: everything in the player's room,
-// recursively (the contents of closed containers too: the parser turns
-// those away cheaply), and, in Infocom games, the room's local globals (the
-// house, the window). An object's name is the last word of its short name
-// that the dictionary knows as a noun, with the word before it when two
-// objects would otherwise share a name.
+// commands may refer to them (see valid_names.go): everything in the
+// player's room, recursively, except the contents of a closed container
+// that cannot be seen into (where the attribute layout says so), and, in
+// Infocom games, the room's local globals (the house, the window).
 func (g *Game) vaScope(v *vaVocab) []vaObj {
 	_, loc := g.Location()
 	if loc == 0 {
 		return nil
 	}
-	type named struct {
-		id        uint16
-		adj, noun string
-		held      bool
-	}
-	var objs []named
+	layout := g.vaLayout()
+	var objs []vaScopeObj
 	visited := map[uint16]bool{loc: true}
+	add := func(o uint16, held bool) {
+		words, adj, noun := g.vaObjectWords(v, o)
+		if len(words) > 0 {
+			objs = append(objs, vaScopeObj{id: o, words: words, adj: adj, noun: noun, held: held})
+		}
+	}
 	var walk func(o uint16)
 	walk = func(o uint16) {
+		if o != loc && o != g.player && layout.closedOff(g.m, o) {
+			return
+		}
 		_, _, c := g.m.Object(o)
 		for steps := 0; c != 0 && steps < g.objects; steps++ {
 			if visited[c] {
 				break
 			}
 			visited[c] = true
-			h := o == g.player
 			if c != g.player {
-				if adj, noun := g.vaName(v, c); noun != "" {
-					objs = append(objs, named{id: c, adj: adj, noun: noun, held: h})
-				}
+				add(c, o == g.player)
 			}
 			walk(c)
 			_, c, _ = g.m.Object(c)
@@ -586,24 +651,15 @@ func (g *Game) vaScope(v *vaVocab) []vaObj {
 	for _, o := range g.vaLocalGlobals(loc) {
 		if !visited[o] {
 			visited[o] = true
-			if adj, noun := g.vaName(v, o); noun != "" {
-				objs = append(objs, named{id: o, adj: adj, noun: noun})
-			}
+			add(o, false)
 		}
 	}
-	count := map[string]int{}
-	for _, o := range objs {
-		count[o.noun]++
-	}
-	layout := g.vaLayout()
+	refs := vaReferences(v, objs)
 	seen := map[string]bool{}
 	var out []vaObj
-	for _, o := range objs {
-		name := o.noun
-		if count[o.noun] > 1 && o.adj != "" {
-			name = o.adj + " " + o.noun
-		}
-		if seen[name] {
+	for i, o := range objs {
+		name := refs[i]
+		if name == "" || seen[name] {
 			continue
 		}
 		seen[name] = true
@@ -614,9 +670,12 @@ func (g *Game) vaScope(v *vaVocab) []vaObj {
 
 // vaName picks the words that name object o: the last word of its short
 // name that is a noun in the dictionary, and the word before it if the
-// dictionary knows that one.
+// dictionary knows that one. Punctuation around a word is dropped: the
+// Phoenix library's printed names are "(KEYS)".
 func (g *Game) vaName(v *vaVocab, o uint16) (adj, noun string) {
-	words := strings.Fields(strings.ToLower(g.m.ObjectName(o)))
+	words := strings.FieldsFunc(strings.ToLower(g.m.ObjectName(o)), func(r rune) bool {
+		return r == ' ' || r == '(' || r == ')' || r == ',' || r == '.' || r == '"' || r == '!' || r == '?'
+	})
 	for i := len(words) - 1; i >= 0; i-- {
 		if v.isNoun(words[i]) {
 			if i > 0 && v.has(words[i-1]) {

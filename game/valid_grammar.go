@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -27,18 +28,23 @@ import (
 // keeps every candidate.
 
 // vaGrammar is what ValidActions takes from a story's grammar: for each
-// verb word, its lines of the form OBJECT PREPOSITION OBJECT.
+// verb word, its lines of the form OBJECT PREPOSITION OBJECT, and the
+// commands of no or one object that the grammar understands (templates).
 type vaGrammar struct {
 	verbs map[string]vaVerb // verb word as the dictionary holds it -> its grammar
+	// templates are the grammar's commands of no or one object, one for
+	// each action and number of objects, in the order of the verbs.
+	templates []vaGTemplate
 }
 
 // vaVerb is the grammar of one verb: its lines OBJECT PREPOSITION OBJECT,
 // and whether some line has a token that may take any words (a general
 // parsing routine, a topic or a special token), so that the verb may
-// understand any template.
+// understand any template; raw holds all its lines.
 type vaVerb struct {
 	lines []vaGLine
 	wild  bool
+	raw   []vaRawLine
 }
 
 // vaGLine is one line OBJECT PREPOSITION OBJECT.
@@ -55,6 +61,28 @@ type vaToken struct {
 	attr     int
 }
 
+// vaRawTok is one token of a grammar line with its alternatives: type t
+// (1 elementary ... 6 general parsing routine) and data for each.
+type vaRawTok []struct {
+	t    byte
+	data uint16
+}
+
+// vaRawLine is one grammar line: its action and tokens.
+type vaRawLine struct {
+	action uint16
+	toks   []vaRawTok
+}
+
+// vaGTemplate is a command of no or one object that the grammar
+// understands: t has "%s" where the object goes.
+type vaGTemplate struct {
+	t      string
+	action uint16
+	objs   int
+	obj    vaToken
+}
+
 // vaGrammar returns the grammar of g's story, reading it once; nil when it
 // is unknown (not an Inform 6 game, or a table that does not read).
 func (g *Game) vaGrammar() *vaGrammar {
@@ -63,7 +91,7 @@ func (g *Game) vaGrammar() *vaGrammar {
 	return vs.grammar
 }
 
-func (g *Game) vaReadGrammar() (gr *vaGrammar) {
+func (g *Game) vaReadGrammar() *vaGrammar {
 	m := g.m
 	if !isInform6(m) {
 		return nil
@@ -72,17 +100,22 @@ func (g *Game) vaReadGrammar() (gr *vaGrammar) {
 	if len(dict) == 0 || len(dict[0].Data) < 2 {
 		return nil
 	}
-	entries := map[uint32]bool{}
+	entries := map[uint32]string{}
 	verbs := map[string]int{}
+	var meta []bool
+	var order []string // verb words in dictionary order
 	nverbs := 0
 	for _, e := range dict {
-		entries[e.Addr] = true
+		entries[e.Addr] = e.Word
 		if e.Data[0]&0x01 != 0 {
 			n := 255 - int(e.Data[1])
 			verbs[e.Word] = n
-			if n+1 > nverbs {
-				nverbs = n + 1
+			order = append(order, e.Word)
+			for len(meta) <= n {
+				meta = append(meta, false)
 			}
+			meta[n] = meta[n] || e.Data[0]&0x02 != 0
+			nverbs = max(nverbs, n+1)
 		}
 	}
 	if nverbs == 0 {
@@ -92,101 +125,217 @@ func (g *Game) vaReadGrammar() (gr *vaGrammar) {
 	dictAddr, _ := m.PeekWord(0x08)
 	table := uint32(static)
 	lo, hi := table+2*uint32(nverbs), uint32(dictAddr)
-	// read reads the grammar of one verb at a, false when it does not read
-	// as grammar version 2.
-	read := func(a uint32) (vaVerb, bool) {
-		var out vaVerb
-		if a < lo || a >= hi {
-			return out, false
-		}
-		n, _ := m.PeekByte(a)
-		a++
-		for l := 0; l < int(n); l++ {
-			a += 2 // the action
-			var groups [][]struct {
-				t    byte
-				data uint16
-			}
-			for tokens := 0; ; tokens++ {
-				if a >= hi || tokens > 32 {
-					return out, false
-				}
-				tt, _ := m.PeekByte(a)
-				if tt == 15 {
-					a++
-					break
-				}
-				data, _ := m.PeekWord(a + 1)
-				a += 3
-				t := tt & 0x0f
-				switch {
-				case t < 1 || t > 6:
-					return out, false
-				case t == 1 && data > 9, t == 2 && !entries[uint32(data)], t == 4 && data >= 48:
-					return out, false
-				case t == 6, t == 1 && (data == 7 || data == 9):
-					out.wild = true
-				}
-				tok := struct {
-					t    byte
-					data uint16
-				}{t, data}
-				if tt&0x10 != 0 && len(groups) > 0 {
-					groups[len(groups)-1] = append(groups[len(groups)-1], tok)
-				} else {
-					groups = append(groups, append([]struct {
-						t    byte
-						data uint16
-					}(nil), tok))
-				}
-			}
-			if len(groups) != 3 || len(groups[0]) != 1 || len(groups[2]) != 1 {
-				continue
-			}
-			obj := func(t byte, data uint16) (vaToken, bool) {
-				switch {
-				case t == 1 && data <= 6:
-					return vaToken{creature: data == 6, attr: -1}, true
-				case t == 4:
-					return vaToken{attr: int(data)}, true
-				case t == 3 || t == 5 || t == 6:
-					return vaToken{attr: -1}, true
-				}
-				return vaToken{}, false
-			}
-			first, ok1 := obj(groups[0][0].t, groups[0][0].data)
-			second, ok2 := obj(groups[2][0].t, groups[2][0].data)
-			if !ok1 || !ok2 {
-				continue
-			}
-			line := vaGLine{preps: map[uint32]bool{}, first: first, second: second}
-			for _, p := range groups[1] {
-				if p.t != 2 {
-					line.preps = nil
-					break
-				}
-				line.preps[uint32(p.data)] = true
-			}
-			if line.preps != nil {
-				out.lines = append(out.lines, line)
-			}
-		}
-		return out, true
-	}
 	byNumber := make([]vaVerb, nverbs)
 	for n := range byNumber {
 		a, _ := m.PeekWord(table + 2*uint32(n))
-		v, ok := read(uint32(a))
+		raw, ok := vaReadGV2(m, uint32(a), lo, hi, entries)
 		if !ok {
 			return nil
 		}
-		byNumber[n] = v
+		byNumber[n] = vaVerbOf(raw)
 	}
-	gr = &vaGrammar{verbs: map[string]vaVerb{}}
+	gr := &vaGrammar{verbs: map[string]vaVerb{}}
 	for w, n := range verbs {
 		gr.verbs[w] = byNumber[n]
 	}
+	gr.templates = vaTemplates(order, verbs, meta, byNumber, entries)
 	return gr
+}
+
+// vaReadGV2 reads the grammar lines of one verb at a (grammar version 2),
+// false when they do not read as such; lo and hi bound the table, entries
+// are the dictionary's words by address.
+func vaReadGV2(m interface {
+	PeekByte(uint32) (byte, bool)
+	PeekWord(uint32) (uint16, bool)
+}, a, lo, hi uint32, entries map[uint32]string) ([]vaRawLine, bool) {
+	if a < lo || a >= hi {
+		return nil, false
+	}
+	n, _ := m.PeekByte(a)
+	a++
+	var out []vaRawLine
+	for l := 0; l < int(n); l++ {
+		action, _ := m.PeekWord(a)
+		line := vaRawLine{action: action & 0x3ff}
+		a += 2
+		for tokens := 0; ; tokens++ {
+			if a >= hi || tokens > 32 {
+				return nil, false
+			}
+			tt, _ := m.PeekByte(a)
+			if tt == 15 {
+				a++
+				break
+			}
+			data, _ := m.PeekWord(a + 1)
+			a += 3
+			t := tt & 0x0f
+			switch {
+			case t < 1 || t > 6:
+				return nil, false
+			case t == 1 && data > 9, t == 4 && data >= 48:
+				return nil, false
+			case t == 2:
+				if _, ok := entries[uint32(data)]; !ok {
+					return nil, false
+				}
+			}
+			tok := struct {
+				t    byte
+				data uint16
+			}{t, data}
+			if tt&0x10 != 0 && len(line.toks) > 0 {
+				line.toks[len(line.toks)-1] = append(line.toks[len(line.toks)-1], tok)
+			} else {
+				line.toks = append(line.toks, vaRawTok{tok})
+			}
+		}
+		out = append(out, line)
+	}
+	return out, true
+}
+
+// vaObjToken says whether token type t with data is an object token, and
+// what it takes.
+func vaObjToken(t byte, data uint16) (vaToken, bool) {
+	switch {
+	case t == 1 && data <= 6:
+		return vaToken{creature: data == 6, attr: -1}, true
+	case t == 4:
+		return vaToken{attr: int(data)}, true
+	case t == 3 || t == 5:
+		return vaToken{attr: -1}, true
+	}
+	return vaToken{}, false
+}
+
+// vaWildToken reports whether a token may take any words: a general
+// parsing routine, a special, number or topic token.
+func vaWildToken(t byte, data uint16) bool {
+	return t == 6 || t == 1 && (data == 7 || data == 8 || data == 9)
+}
+
+// vaVerbOf sorts the lines of a verb into what the pruning needs.
+func vaVerbOf(raw []vaRawLine) vaVerb {
+	out := vaVerb{raw: raw}
+	for _, l := range raw {
+		for _, tok := range l.toks {
+			for _, alt := range tok {
+				if vaWildToken(alt.t, alt.data) {
+					out.wild = true
+				}
+			}
+		}
+		if len(l.toks) != 3 || len(l.toks[0]) != 1 || len(l.toks[2]) != 1 {
+			continue
+		}
+		first, ok1 := vaObjToken(l.toks[0][0].t, l.toks[0][0].data)
+		second, ok2 := vaObjToken(l.toks[2][0].t, l.toks[2][0].data)
+		if !ok1 || !ok2 {
+			continue
+		}
+		line := vaGLine{preps: map[uint32]bool{}, first: first, second: second}
+		for _, p := range l.toks[1] {
+			if p.t != 2 {
+				line.preps = nil
+				break
+			}
+			line.preps[uint32(p.data)] = true
+		}
+		if line.preps != nil {
+			out.lines = append(out.lines, line)
+		}
+	}
+	return out
+}
+
+// vaTemplates lists the grammar's commands of no or one object: for each
+// line of a verb that is not a meta verb (save, score, ...) whose tokens are
+// prepositions (the first word of each) and at most one object, the
+// command its verb's first word makes, once for each action and number of
+// objects (take, get and carry make the same Take).
+func vaTemplates(order []string, verbs map[string]int, meta []bool, byNumber []vaVerb, entries map[uint32]string) []vaGTemplate {
+	type key struct {
+		action uint16
+		objs   int
+	}
+	seen := map[key]bool{}
+	done := map[int]bool{}
+	var out []vaGTemplate
+	for _, w := range order {
+		n := verbs[w]
+		if done[n] || meta[n] || !vaWordOK(w) {
+			continue
+		}
+		done[n] = true
+	lines:
+		for _, l := range byNumber[n].raw {
+			words := []string{w}
+			objs := 0
+			var obj vaToken
+			for _, tok := range l.toks {
+				if tok[0].t == 2 {
+					p := entries[uint32(tok[0].data)]
+					if !vaWordOK(p) {
+						continue lines
+					}
+					words = append(words, p)
+					continue
+				}
+				o, ok := vaObjToken(tok[0].t, tok[0].data)
+				if !ok || objs == 1 {
+					continue lines
+				}
+				objs, obj = 1, o
+				words = append(words, "%s")
+			}
+			k := key{l.action, objs}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, vaGTemplate{t: strings.Join(words, " "), action: l.action, objs: objs, obj: obj})
+		}
+	}
+	return out
+}
+
+// action returns the action of the grammar line that the command template
+// t ("take %s", "turn on %s", "look") would be parsed by: the verb's first
+// line with the same prepositions and object slots.
+func (gr *vaGrammar) action(t string, v *vaVocab, lookup func(string) uint32) (uint16, bool) {
+	if gr == nil {
+		return 0, false
+	}
+	w := strings.Fields(t)
+	verb, ok := gr.verbs[v.cut(w[0])]
+	if !ok {
+		return 0, false
+	}
+lines:
+	for _, l := range verb.raw {
+		if len(l.toks) != len(w)-1 {
+			continue
+		}
+		for i, tok := range l.toks {
+			if w[i+1] == "%s" {
+				if _, ok := vaObjToken(tok[0].t, tok[0].data); !ok {
+					continue lines
+				}
+				continue
+			}
+			addr, match := lookup(w[i+1]), false
+			for _, alt := range tok {
+				match = match || alt.t == 2 && uint32(alt.data) == addr
+			}
+			if !match {
+				continue lines
+			}
+		}
+		return l.action, true
+	}
+	return 0, false
 }
 
 // vaSlots is what a template's grammar allows in its two object slots.
@@ -232,3 +381,62 @@ func (gr *vaGrammar) slots(t string, v *vaVocab, lookup func(string) uint32) vaS
 	}
 	return s
 }
+
+// vaGrammarCandidates adds the commands of the grammar's templates whose
+// action the fixed verbs have not tried (covered: action and number of
+// objects): "jump on X" where the game extends JUMP, a verb of its own.
+// A template's object is each object in scope that its token takes (a
+// creature token takes animate objects only, an attribute token those
+// that have it, when the layout says which are animate).
+//
+// Of the Inform library's own verbs (vaLibraryVerbs) only the lines with a
+// preposition are tried ("get in X", "look under X", "jump on X"): their
+// plain lines (SMELL X, ADJUST X) print the library's refusal for every
+// object a game does not give a routine for, and trying each would double
+// the candidates; the verbs that commonly do something are the fixed ones
+// (vaOneObject). Every line of a verb of the game's own is tried.
+func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
+	for _, t := range gr.templates {
+		if covered[[2]int{int(t.action), t.objs}] {
+			continue
+		}
+		if verb, _, _ := strings.Cut(t.t, " "); vaLibraryVerbs[verb] && t.objs == 1 && strings.Count(t.t, " ") < 2 {
+			continue
+		}
+		if t.objs == 0 {
+			add(t.t)
+			continue
+		}
+		for _, o := range objs {
+			switch {
+			case t.obj.creature && layout.known && o.kind&vaAnimate == 0:
+				continue
+			case t.obj.attr >= 0 && !g.m.Attribute(o.id, uint16(t.obj.attr)):
+				continue
+			}
+			add(fmt.Sprintf(t.t, o.name))
+		}
+	}
+}
+
+// vaLibraryVerbs are the verb words of the Inform library's grammar
+// (Grammar.h, library 6/x, English), as the dictionary holds them (cut to
+// 9 letters), less the meta verbs, which are never tried.
+var vaLibraryVerbs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`answer say shout speak ask attack break crack destroy
+		fight hit kill murder punch smash thump torture wreck blow bother curses darn drat
+		burn light buy purchase climb scale close cover shut consult cut chop prune slice
+		dig drink sip swallow drop discard throw eat empty enter cross examine x check
+		describe watch exit out outside fill get give feed offer pay go run walk leave hop
+		jump skip i inv inventory insert kiss embrace hug l look listen hear lock move press
+		push shift no open uncover unwrap peel pick pray pull drag put read remove rub clean
+		dust polish scrub shine sweep wipe search set adjust shed disrobe doff show display
+		present shit fuck damn sod sing sit lie sleep nap smell sniff sorry squeeze squash
+		stand swim dive swing switch take carry hold taste tell think tie attach fasten fix
+		touch feel fondle grope transfer turn rotate screw twist unscrew unlock wait z wake
+		awake awaken wave wear don y yes`) {
+		m[w] = true
+	}
+	return m
+}()
