@@ -111,7 +111,10 @@ type vaVocab struct {
 // forgotten with the last of them; its fields are safe for concurrent use,
 // as forks may be played at once.
 type vaStory struct {
-	vocabOnce, layoutOnce, grammarOnce sync.Once
+	vocabOnce, layoutOnce, grammarOnce, reactOnce sync.Once
+
+	react   [3]uint32 // the before, after and life properties (valid_react.go)
+	reactOK bool      // react is known
 
 	vocab   *vaVocab
 	layout  vaLayout
@@ -514,10 +517,20 @@ func (g *Game) vaCandidates(prune bool) []string {
 		}
 	}
 	objs := g.vaScope(v)
+	// objsFor is the objects tried with a verb: for a verb that only
+	// prints a message, those that may react (valid_react.go).
+	objsFor := func(verb string) []vaObj {
+		if prune && vaMessageOnly[verb] {
+			if react, ok := g.vaReactFilter(objs); ok {
+				return react
+			}
+		}
+		return objs
+	}
 	for _, syn := range vaOneObject {
 		for _, verb := range syn {
 			if allIn(verb) && parses(verb+" %s") {
-				for _, o := range objs {
+				for _, o := range objsFor(verb) {
 					add(verb + " " + o.name)
 				}
 				break
@@ -525,7 +538,7 @@ func (g *Game) vaCandidates(prune bool) []string {
 		}
 	}
 	if gr != nil {
-		g.vaGrammarCandidates(gr, objs, layout, covered, add)
+		g.vaGrammarCandidates(gr, objs, objsFor, layout, covered, add)
 	}
 	for _, t := range append(append([]vaTwo(nil), vaHeldFirst...), vaHeldSecond...) {
 		if !allIn(t.t) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -32,7 +33,8 @@ type vaCorpusState struct {
 	// scene that plays out whatever is typed).
 	movesOn bool
 	acts    []string
-	took    time.Duration
+	took    time.Duration // wall time
+	cpu     time.Duration // CPU time of the process, all threads
 }
 
 // vaCorpusPlay plays corpusScript on corpus game name and finds the valid
@@ -56,9 +58,10 @@ func vaCorpusPlay(t testing.TB, name string) []vaCorpusState {
 			break
 		}
 		_, loc := g.Location()
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime()
 		g.va = nil // not the cache
 		acts, err := g.ValidActions()
+		cpu := cpuTime() - cpu0
 		if err != nil {
 			t.Fatalf("%s state %d: %v", name, i, err)
 		}
@@ -70,7 +73,7 @@ func vaCorpusPlay(t testing.TB, name string) []vaCorpusState {
 		r, err := f.Step("wait")
 		_, to := f.Location()
 		moves := err != nil || r.Done || f.Machine().State() != g.Machine().State() || to != loc
-		out = append(out, vaCorpusState{located: loc != 0, movesOn: moves, acts: acts, took: took})
+		out = append(out, vaCorpusState{located: loc != 0, movesOn: moves, acts: acts, took: took, cpu: cpu})
 	}
 	return out
 }
@@ -105,23 +108,34 @@ func BenchmarkValidActionsCorpus(b *testing.B) {
 	if only := os.Getenv("GRUE_CORPUS"); only != "" {
 		names = strings.Fields(only)
 	}
-	var all []float64
+	var all, allCPU []float64
 	for i := 0; i < b.N; i++ {
-		all = all[:0]
+		all, allCPU = all[:0], allCPU[:0]
 		for _, name := range names {
-			var ms, counts []float64
+			var ms, cpu, counts []float64
 			for _, s := range vaCorpusPlay(b, name) {
 				ms = append(ms, float64(s.took.Microseconds())/1000)
+				cpu = append(cpu, float64(s.cpu.Microseconds())/1000)
 				counts = append(counts, float64(len(s.acts)))
 			}
-			all = append(all, ms...)
+			all, allCPU = append(all, ms...), append(allCPU, cpu...)
 			if i == 0 && testing.Verbose() {
-				fmt.Printf("| %s | %d states | actions %.0f | %.1f ms |\n", name, len(ms), median(counts), median(ms))
+				fmt.Printf("| %s | %d states | actions %.0f | %.1f ms | %.1f cpu-ms |\n", name, len(ms), median(counts), median(ms), median(cpu))
 			}
 		}
 	}
 	b.ReportMetric(median(all), "ms/state")
+	b.ReportMetric(median(allCPU), "cpu-ms/state")
 	b.ReportMetric(slices.Max(all), "max-ms/state")
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // median returns the median of xs (0 for none).

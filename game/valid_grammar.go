@@ -394,20 +394,27 @@ func (gr *vaGrammar) slots(t string, v *vaVocab, lookup func(string) uint32) vaS
 // plain lines (SMELL X, ADJUST X) print the library's refusal for every
 // object a game does not give a routine for, and trying each would double
 // the candidates; the verbs that commonly do something are the fixed ones
-// (vaOneObject). Every line of a verb of the game's own is tried.
-func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
+// (vaOneObject). Every line of a verb of the game's own is tried, with
+// every object in scope; a library verb that only prints a message, with
+// the objects that may react to it (objsFor, valid_react.go).
+func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(string) []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
 	for _, t := range gr.templates {
 		if covered[[2]int{int(t.action), t.objs}] {
 			continue
 		}
-		if verb, _, _ := strings.Cut(t.t, " "); vaLibraryVerbs[verb] && t.objs == 1 && strings.Count(t.t, " ") < 2 {
+		verb, _, _ := strings.Cut(t.t, " ")
+		if vaLibraryVerbs[verb] && t.objs == 1 && strings.Count(t.t, " ") < 2 {
 			continue
 		}
 		if t.objs == 0 {
 			add(t.t)
 			continue
 		}
-		for _, o := range objs {
+		tried := objs
+		if vaLibraryVerbs[verb] {
+			tried = objsFor(verb)
+		}
+		for _, o := range tried {
 			switch {
 			case t.obj.creature && layout.known && o.kind&vaAnimate == 0:
 				continue
