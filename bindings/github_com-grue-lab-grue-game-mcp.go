@@ -27,6 +27,7 @@ func load6_0(Symbols map[string]map[string]reflect.Value) {
 		"TokenEnv":           reflect.ValueOf(constant.MakeFromLiteral("\"GRUE_SERVE_TOKEN\"", token.STRING, 0)),
 		"ToolNames":          reflect.ValueOf(mcp.ToolNames),
 		"WithAllowedOrigins": reflect.ValueOf(mcp.WithAllowedOrigins),
+		"WithDetectionCache": reflect.ValueOf(mcp.WithDetectionCache),
 		"WithGame":           reflect.ValueOf(mcp.WithGame),
 		"WithMaxBody":        reflect.ValueOf(mcp.WithMaxBody),
 		"WithMaxLine":        reflect.ValueOf(mcp.WithMaxLine),

@@ -80,11 +80,11 @@ func (g *Game) detect() {
 	if g.known || g.probes >= probeLimit || g.m.State() != zmachine.WaitLine {
 		return
 	}
-	needScore := g.scoring.Method == "" || (g.scoring.HasScore && g.scoring.MaxScore == 0)
-	needPlayer := g.player == 0
+	needScore, needPlayer := g.needScore(), g.player == 0
 	if !needScore && !needPlayer {
 		return
 	}
+	defer g.toCache()
 	g.probes++
 	p, err := g.newProber()
 	if err != nil {
@@ -128,6 +128,12 @@ func (g *Game) followPlayer() {
 	if parent, _, _ := g.m.Object(v); parent != 0 {
 		g.player = v
 	}
+}
+
+// needScore reports whether the score probes have not found how the game
+// keeps score yet.
+func (g *Game) needScore() bool {
+	return g.scoring.Method == "" || (g.scoring.HasScore && g.scoring.MaxScore == 0)
 }
 
 // moverProbe finds the player as the object that moves when the player

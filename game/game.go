@@ -55,6 +55,8 @@ type Game struct {
 
 	scoring Scoring // how score, moves and maximum are read
 	probes  int     // how many times detect has probed the game
+	// storyKey identifies the story in opts.detections (when set).
+	storyKey detectKey
 	// opening is what the game printed in reply to keys before its first
 	// command (a banner after "press a key"), for Report.
 	opening   string
@@ -107,6 +109,8 @@ type options struct {
 	width     int
 	undoDepth int
 	undoSlots int
+	// detections remembers probes' results across games (nil: none).
+	detections *DetectionCache
 }
 
 // Seed sets the seed of the game's random numbers, as `dfrotz -s n` does.
@@ -188,6 +192,9 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 	}
 	g.m = m
 	g.objects = countObjects(m)
+	if g.opts.detections != nil {
+		g.storyKey = storyKey(story, m)
+	}
 	intro, err := m.Start()
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", g.name, err)
@@ -197,7 +204,7 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 	g.initScoring()
 	if g.known {
 		g.player, g.rooms = g.entry.Player, g.entry.Rooms
-	} else {
+	} else if !g.fromCache() {
 		// A game that opens on "press a key" or a question has not put
 		// the player anywhere yet (Spot's only object would pass for
 		// it): detect finds it at the first command prompt.
