@@ -84,7 +84,7 @@ type vaGTemplate struct {
 }
 
 // vaGrammar returns the grammar of g's story, reading it once; nil when it
-// is unknown (not an Inform 6 game, or a table that does not read).
+// is unknown (not an Inform game, or a table that does not read).
 func (g *Game) vaGrammar() *vaGrammar {
 	vs := g.vaShared()
 	vs.grammarOnce.Do(func() { vs.grammar = g.vaReadGrammar() })
@@ -93,7 +93,7 @@ func (g *Game) vaGrammar() *vaGrammar {
 
 func (g *Game) vaReadGrammar() *vaGrammar {
 	m := g.m
-	if !isInform6(m) {
+	if !g.isInform() {
 		return nil
 	}
 	dict := m.Dictionary()
@@ -101,12 +101,16 @@ func (g *Game) vaReadGrammar() *vaGrammar {
 		return nil
 	}
 	entries := map[uint32]string{}
+	preps := map[byte]uint32{} // grammar version 1: adjective number -> entry
 	verbs := map[string]int{}
 	var meta []bool
 	var order []string // verb words in dictionary order
 	nverbs := 0
 	for _, e := range dict {
 		entries[e.Addr] = e.Word
+		if e.Data[0]&0x08 != 0 && len(e.Data) > 2 {
+			preps[e.Data[2]] = e.Addr
+		}
 		if e.Data[0]&0x01 != 0 {
 			n := 255 - int(e.Data[1])
 			verbs[e.Word] = n
@@ -125,14 +129,14 @@ func (g *Game) vaReadGrammar() *vaGrammar {
 	dictAddr, _ := m.PeekWord(0x08)
 	table := uint32(static)
 	lo, hi := table+2*uint32(nverbs), uint32(dictAddr)
-	byNumber := make([]vaVerb, nverbs)
-	for n := range byNumber {
-		a, _ := m.PeekWord(table + 2*uint32(n))
-		raw, ok := vaReadGV2(m, uint32(a), lo, hi, entries)
-		if !ok {
-			return nil
-		}
-		byNumber[n] = vaVerbOf(raw)
+	// Grammar version 2 (Inform 6.10 on), else version 1 (Inform 5 and
+	// early Inform 6): the table that reads as one is the game's.
+	byNumber := vaReadVerbs(nverbs, table, func(a uint32) ([]vaRawLine, bool) { return vaReadGV2(m, a, lo, hi, entries) }, m.PeekWord)
+	if byNumber == nil {
+		byNumber = vaReadVerbs(nverbs, table, func(a uint32) ([]vaRawLine, bool) { return vaReadGV1(m, a, lo, hi, preps) }, m.PeekWord)
+	}
+	if byNumber == nil {
+		return nil
 	}
 	gr := &vaGrammar{verbs: map[string]vaVerb{}}
 	for w, n := range verbs {
@@ -140,6 +144,86 @@ func (g *Game) vaReadGrammar() *vaGrammar {
 	}
 	gr.templates = vaTemplates(order, verbs, meta, byNumber, entries)
 	return gr
+}
+
+// vaReadVerbs reads the grammar of each of n verbs from the table at
+// table with read; nil when one does not read.
+func vaReadVerbs(n int, table uint32, read func(uint32) ([]vaRawLine, bool), peek func(uint32) (uint16, bool)) []vaVerb {
+	out := make([]vaVerb, n)
+	for i := range out {
+		a, _ := peek(table + 2*uint32(i))
+		raw, ok := read(uint32(a))
+		if !ok {
+			return nil
+		}
+		out[i] = vaVerbOf(raw)
+	}
+	return out
+}
+
+// vaReadGV1 reads the grammar lines of one verb at a in grammar version 1
+// (Inform 5 and early Inform 6): a count, then 8 bytes a line: the number
+// of parameters (the tokens that are not prepositions), six tokens and the
+// action. A token is 0 to 8 for noun, held,
+// multi, multiheld, multiexcept, multiinside, creature, special and number
+// (as version 2 numbers them), 16-47 a noun routine, 48-79 a general
+// parsing routine, 80-111 a scope routine, 128-175 an attribute, and
+// otherwise a preposition by its adjective number (the third data byte
+// of its dictionary entry, in preps); after the line's last object, 0 ends
+// it.
+func vaReadGV1(m interface {
+	PeekByte(uint32) (byte, bool)
+}, a, lo, hi uint32, preps map[byte]uint32) ([]vaRawLine, bool) {
+	if a < lo || a >= hi {
+		return nil, false
+	}
+	n, _ := m.PeekByte(a)
+	if a+1+8*uint32(n) > hi {
+		return nil, false
+	}
+	var out []vaRawLine
+	for l := uint32(0); l < uint32(n); l++ {
+		b := make([]byte, 8)
+		for i := range b {
+			b[i], _ = m.PeekByte(a + 1 + 8*l + uint32(i))
+		}
+		line := vaRawLine{action: uint16(b[7])}
+		objs := 0
+		for _, t := range b[1:7] {
+			if objs == int(b[0]) && t == 0 {
+				break
+			}
+			var tt byte
+			data := uint16(t)
+			switch {
+			case t <= 8:
+				tt = 1
+			case t >= 16 && t < 48:
+				tt = 3
+			case t >= 48 && t < 80:
+				tt = 6
+			case t >= 80 && t < 112:
+				tt = 5
+			case t >= 128 && t < 176:
+				tt, data = 4, uint16(t-128)
+			default:
+				p, ok := preps[t]
+				if !ok {
+					return nil, false
+				}
+				tt, data = 2, uint16(p)
+			}
+			if tt != 2 {
+				objs++
+			}
+			line.toks = append(line.toks, vaRawTok{{tt, data}})
+		}
+		if objs != int(b[0]) {
+			return nil, false
+		}
+		out = append(out, line)
+	}
+	return out, true
 }
 
 // vaReadGV2 reads the grammar lines of one verb at a (grammar version 2),
@@ -447,3 +531,14 @@ var vaLibraryVerbs = func() map[string]bool {
 	}
 	return m
 }()
+
+// isInform reports whether the story was compiled by Inform: Inform 6
+// makes the metaclass objects and writes its version in the header,
+// Inform 5 names itself in its banner ("Inform v1502").
+func (g *Game) isInform() bool {
+	if isInform6(g.m) || g.compiler() != "" {
+		return true
+	}
+	m := informRE.FindStringSubmatch(g.intro + g.opening)
+	return m != nil && !strings.Contains(m[1], ".")
+}

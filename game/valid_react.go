@@ -36,10 +36,10 @@ var vaMessageOnly = func() map[string]bool {
 }()
 
 // vaReactProps returns the numbers of the before, after and life
-// properties of an Inform 6 game (see above), ok false when the game is
-// not one or its defaults do not show them.
+// properties of an Inform game (see above; 2, 3 and 4 in Inform 5), ok
+// false when the game is not one or its defaults do not show them.
 func (g *Game) vaReactProps() (props [3]uint32, ok bool) {
-	if !isInform6(g.m) {
+	if !g.isInform() {
 		return props, false
 	}
 	table, _ := g.m.PeekWord(0x0a)
