@@ -478,7 +478,9 @@ func (gr *vaGrammar) slots(t string, v *vaVocab, lookup func(string) uint32) vaS
 // plain lines (SMELL X, ADJUST X) print the library's refusal for every
 // object a game does not give a routine for, and trying each would double
 // the candidates; the verbs that commonly do something are the fixed ones
-// (vaOneObject). Every line of a verb of the game's own is tried, with
+// (vaOneObject). A library verb's line without an object whose action only
+// prints a message (SORRY, SING, I TALL) is tried where the room may react
+// to it (it has before or after). Every line of a verb of the game's own is tried, with
 // every object in scope; a library verb that only prints a message, with
 // the objects that may react to it (objsFor, valid_react.go).
 func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(string) []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
@@ -491,7 +493,9 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(str
 			continue
 		}
 		if t.objs == 0 {
-			add(t.t)
+			if !vaLibraryVerbs[verb] || !vaMessageOnly[verb] && !vaSaysOnly[verb] || g.vaRoomReacts() {
+				add(t.t)
+			}
 			continue
 		}
 		tried := objs

@@ -35,6 +35,26 @@ var vaMessageOnly = func() map[string]bool {
 	return m
 }()
 
+// vaSaysOnly are more verbs whose library actions without an object only
+// print a message: inventory, apologies, swearing, yes and no, sleeping,
+// swimming, waiting, going nowhere in particular.
+var vaSaysOnly = map[string]bool{"i": true, "inv": true, "inventory": true, "sorry": true,
+	"y": true, "yes": true, "no": true, "damn": true, "bother": true, "shit": true, "fuck": true,
+	"sod": true, "curses": true, "darn": true, "drat": true, "sleep": true, "nap": true,
+	"wait": true, "z": true, "go": true, "run": true, "walk": true, "swim": true, "dive": true}
+
+// vaRoomReacts reports whether the player's room may react to an action
+// without an object: it has before or after, or they are not known.
+func (g *Game) vaRoomReacts() bool {
+	vs := g.vaShared()
+	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
+	if !vs.reactOK {
+		return true
+	}
+	_, loc := g.Location()
+	return loc == 0 || g.vaReacts(loc, vs.react)
+}
+
 // vaReactProps returns the numbers of the before, after and life
 // properties of an Inform game (see above; 2, 3 and 4 in Inform 5), ok
 // false when the game is not one or its defaults do not show them.
