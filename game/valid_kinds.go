@@ -82,12 +82,42 @@ func (g *Game) vaFindLayout() vaLayout {
 	if !isInform6(g.m) || g.player == 0 {
 		return vaLayout{}
 	}
-	for a, want := range vaSelfobj {
-		if g.m.Attribute(g.player, a) != want {
-			return vaLayout{}
+	// A game that declares attributes of its own before it includes the
+	// library moves the library's up by as many (Building and Fable by
+	// one, Bunny by two).
+shifts:
+	for k := uint16(0); k <= 4; k++ {
+		for a, want := range vaSelfobj {
+			if g.m.Attribute(g.player, a+k) != want {
+				continue shifts
+			}
 		}
+		return vaInform.shift(int(k))
 	}
-	return vaInform
+	return vaLayout{}
+}
+
+// shift returns layout l with every attribute number raised by k.
+func (l vaLayout) shift(k int) vaLayout {
+	up := func(a int) int {
+		if a < 0 {
+			return a
+		}
+		return a + k
+	}
+	out := l
+	for _, f := range []*int{&out.animate, &out.container, &out.supporter, &out.enterable,
+		&out.openable, &out.lockable, &out.vehicle, &out.takeable, &out.open, &out.transparent} {
+		*f = up(*f)
+	}
+	out.lit, out.fixed = nil, nil
+	for _, a := range l.lit {
+		out.lit = append(out.lit, up(a))
+	}
+	for _, a := range l.fixed {
+		out.fixed = append(out.fixed, up(a))
+	}
+	return out
 }
 
 // vaSelfobj are attributes the Inform library's player object has (true)
