@@ -52,6 +52,9 @@ type Game struct {
 	va     *vaGameCache // valid actions of recent states, made on first use; not shared with forks
 	vs     *vaStory     // what valid actions knows of the story, made on first use; shared with forks
 	vaRuns int          // times valid actions were worked out, not remembered (for the tests)
+	// vaInstr is how many instructions the last working out of valid
+	// actions ran on its forks (for the benchmarks).
+	vaInstr uint64
 
 	scoring Scoring // how score, moves and maximum are read
 	probes  int     // how many times detect has probed the game

@@ -212,13 +212,17 @@ func (g *Game) vaRun(cands []string) ([]string, error) {
 	// candidate would run to the budget.
 	var errOnce sync.Once
 	var firstErr error
+	var instr atomic.Uint64 // instructions the candidates ran
+	defer func() { g.vaInstr = instr.Load() }()
 	pool := g.vaPool()
 	try := func(m *zmachine.Machine, wgame *Game, cmd string) (uint64, bool) {
 		if err := m.Restore(snap); err != nil {
 			errOnce.Do(func() { firstErr = err })
 			return 0, false
 		}
+		n0 := m.Instructions()
 		out, err := m.Step(cmd)
+		instr.Add(m.Instructions() - n0)
 		if err != nil {
 			return 0, false
 		}

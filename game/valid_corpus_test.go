@@ -35,6 +35,7 @@ type vaCorpusState struct {
 	acts    []string
 	took    time.Duration // wall time
 	cpu     time.Duration // CPU time of the process, all threads
+	instr   uint64        // Z-machine instructions the candidates ran
 }
 
 // vaCorpusPlay plays corpusScript on corpus game name and finds the valid
@@ -73,7 +74,7 @@ func vaCorpusPlay(t testing.TB, name string) []vaCorpusState {
 		r, err := f.Step("wait")
 		_, to := f.Location()
 		moves := err != nil || r.Done || f.Machine().State() != g.Machine().State() || to != loc
-		out = append(out, vaCorpusState{located: loc != 0, movesOn: moves, acts: acts, took: took, cpu: cpu})
+		out = append(out, vaCorpusState{located: loc != 0, movesOn: moves, acts: acts, took: took, cpu: cpu, instr: g.vaInstr})
 	}
 	return out
 }
@@ -108,24 +109,27 @@ func BenchmarkValidActionsCorpus(b *testing.B) {
 	if only := os.Getenv("GRUE_CORPUS"); only != "" {
 		names = strings.Fields(only)
 	}
-	var all, allCPU []float64
+	var all, allCPU, allInstr []float64
 	for i := 0; i < b.N; i++ {
-		all, allCPU = all[:0], allCPU[:0]
+		all, allCPU, allInstr = all[:0], allCPU[:0], allInstr[:0]
 		for _, name := range names {
-			var ms, cpu, counts []float64
+			var ms, cpu, minstr, counts []float64
 			for _, s := range vaCorpusPlay(b, name) {
 				ms = append(ms, float64(s.took.Microseconds())/1000)
 				cpu = append(cpu, float64(s.cpu.Microseconds())/1000)
+				minstr = append(minstr, float64(s.instr)/1e6)
 				counts = append(counts, float64(len(s.acts)))
 			}
-			all, allCPU = append(all, ms...), append(allCPU, cpu...)
+			all, allCPU, allInstr = append(all, ms...), append(allCPU, cpu...), append(allInstr, minstr...)
 			if i == 0 && testing.Verbose() {
-				fmt.Printf("| %s | %d states | actions %.0f | %.1f ms | %.1f cpu-ms |\n", name, len(ms), median(counts), median(ms), median(cpu))
+				fmt.Printf("| %s | %d states | actions %.0f | %.1f ms | %.1f cpu-ms | %.2f Minstr |\n",
+					name, len(ms), median(counts), median(ms), median(cpu), median(minstr))
 			}
 		}
 	}
 	b.ReportMetric(median(all), "ms/state")
 	b.ReportMetric(median(allCPU), "cpu-ms/state")
+	b.ReportMetric(median(allInstr), "Minstr/state")
 	b.ReportMetric(slices.Max(all), "max-ms/state")
 }
 
