@@ -60,7 +60,7 @@ func vaCorpusPlay(t testing.TB, name string) []vaCorpusState {
 		}
 		_, loc := g.Location()
 		start, cpu0 := time.Now(), cpuTime()
-		g.va = nil // not the cache
+		g.va, g.vaInstr = nil, 0 // not the cache
 		acts, err := g.ValidActions()
 		cpu := cpuTime() - cpu0
 		if err != nil {
