@@ -35,6 +35,8 @@ type vaGrammar struct {
 	// templates are the grammar's commands of no or one object, one for
 	// each action and number of objects, in the order of the verbs.
 	templates []vaGTemplate
+	// version is the grammar table's version: 1 or 2.
+	version int
 }
 
 // vaVerb is the grammar of one verb: its lines OBJECT PREPOSITION OBJECT,
@@ -131,14 +133,16 @@ func (g *Game) vaReadGrammar() *vaGrammar {
 	lo, hi := table+2*uint32(nverbs), uint32(dictAddr)
 	// Grammar version 2 (Inform 6.10 on), else version 1 (Inform 5 and
 	// early Inform 6): the table that reads as one is the game's.
+	version := 2
 	byNumber := vaReadVerbs(nverbs, table, func(a uint32) ([]vaRawLine, bool) { return vaReadGV2(m, a, lo, hi, entries) }, m.PeekWord)
 	if byNumber == nil {
+		version = 1
 		byNumber = vaReadVerbs(nverbs, table, func(a uint32) ([]vaRawLine, bool) { return vaReadGV1(m, a, lo, hi, preps) }, m.PeekWord)
 	}
 	if byNumber == nil {
 		return nil
 	}
-	gr := &vaGrammar{verbs: map[string]vaVerb{}}
+	gr := &vaGrammar{verbs: map[string]vaVerb{}, version: version}
 	for w, n := range verbs {
 		gr.verbs[w] = byNumber[n]
 	}
