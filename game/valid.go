@@ -277,24 +277,36 @@ func (g *Game) vaRun(cands []string) ([]string, error) {
 		return nil, fmt.Errorf("%s: valid actions: %w", g.name, firstErr)
 	}
 
-	best := map[uint64]int{} // outcome -> index of its representative
+	hashes := make([]uint64, len(outs))
+	oks := make([]bool, len(outs))
 	for i, o := range outs {
-		if !o.ok || o.hash == base || o.hash == waitHash {
+		hashes[i], oks[i] = o.hash, o.ok
+	}
+	return vaPick(cands, hashes, oks, base, waitHash), nil
+}
+
+// vaPick keeps, of the candidates cands whose outcomes are hashes (where
+// ok), one command for each outcome that is neither base (nothing
+// changed) nor waitHash (what waiting does), in the candidates' order.
+func vaPick(cands []string, hashes []uint64, ok []bool, base, waitHash uint64) []string {
+	best := map[uint64]int{} // outcome -> index of its representative
+	for i, h := range hashes {
+		if !ok[i] || h == base || h == waitHash {
 			continue
 		}
-		if j, seen := best[o.hash]; !seen || vaBetter(cands[i], cands[j]) {
-			best[o.hash] = i
+		if j, seen := best[h]; !seen || vaBetter(cands[i], cands[j]) {
+			best[h] = i
 		}
 	}
 	var out []string
-	for i, o := range outs {
-		if o.ok {
-			if j, seen := best[o.hash]; seen && j == i {
+	for i, h := range hashes {
+		if ok[i] {
+			if j, seen := best[h]; seen && j == i {
 				out = append(out, cands[i])
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // vaBetter reports whether command a is a better representative of an
@@ -545,75 +557,80 @@ func (g *Game) vaCandidates(prune bool) []string {
 		g.vaGrammarCandidates(gr, objs, objsFor, layout, covered, add)
 	}
 	for _, t := range append(append([]vaTwo(nil), vaHeldFirst...), vaHeldSecond...) {
-		if !allIn(t.t) {
-			continue
-		}
-		slots := gr.slots(t.t, v, lookup)
-		if !slots.ok {
-			continue
-		}
-		// can reports whether o can stand in slot 1 or 2 of t at all: the
-		// held slot takes what the player holds, a creature slot (in the
-		// grammar) a creature.
-		can := func(o vaObj, slot int) bool {
-			if t.heldFirst == (slot == 1) && !o.held {
-				return false
-			}
-			creature := slot == 1 && slots.creature1 || slot == 2 && slots.creature2
-			return !layout.known || !creature || o.kind&vaAnimate != 0
-		}
-		// good reports whether o is worth trying in slot 1 or 2 with any
-		// other object: not a plain thing as the target, something lit
-		// as the flame.
-		good := func(o vaObj, slot int) bool {
-			if !layout.known {
-				return true
-			}
-			if t.heldFirst == (slot == 2) {
-				return !t.target || o.kind&vaPlain == 0
-			}
-			return !t.lit || o.kind&vaLit != 0
-		}
-		// Every pair of good objects, and for each held object one pair
-		// with the first other object it can go with: what the player
-		// holds may act by its own rules whatever the target is (Zork's
-		// rusty knife turns on whoever attacks anything with it).
-		heldSlot := 2
-		if t.heldFirst {
-			heldSlot = 1
-		}
-		pairs := map[[2]int]bool{}
-		for i, x := range objs {
-			for j, y := range objs {
-				if i != j && can(x, 1) && can(y, 2) && good(x, 1) && good(y, 2) {
-					pairs[[2]int{i, j}] = true
-				}
-			}
-		}
-		for i, o := range objs {
-			if !can(o, heldSlot) {
-				continue
-			}
-			for j, other := range objs {
-				if i != j && can(other, 3-heldSlot) {
-					if heldSlot == 1 {
-						pairs[[2]int{i, j}] = true
-					} else {
-						pairs[[2]int{j, i}] = true
-					}
-					break
-				}
-			}
-		}
-		for i, x := range objs {
-			for j, y := range objs {
-				if pairs[[2]int{i, j}] {
-					add(fmt.Sprintf(t.t, x.name, y.name))
-				}
-			}
+		if allIn(t.t) {
+			g.vaTwoCandidates(t, gr.slots(t.t, v, lookup), objs, layout, add)
 		}
 	}
 	return out
+}
+
+// vaTwoCandidates adds the commands of two-object template t that its
+// grammar slots and the objects' kinds (layout) leave worth trying: every
+// pair of good objects, and one pair for each held object.
+func (g *Game) vaTwoCandidates(t vaTwo, slots vaSlots, objs []vaObj, layout vaLayout, add func(string)) {
+	if !slots.ok {
+		return
+	}
+	// can reports whether o can stand in slot 1 or 2 of t at all: the
+	// held slot takes what the player holds, a creature slot (in the
+	// grammar) a creature.
+	can := func(o vaObj, slot int) bool {
+		if t.heldFirst == (slot == 1) && !o.held {
+			return false
+		}
+		creature := slot == 1 && slots.creature1 || slot == 2 && slots.creature2
+		return !layout.known || !creature || o.kind&vaAnimate != 0
+	}
+	// good reports whether o is worth trying in slot 1 or 2 with any
+	// other object: not a plain thing as the target, something lit
+	// as the flame.
+	good := func(o vaObj, slot int) bool {
+		if !layout.known {
+			return true
+		}
+		if t.heldFirst == (slot == 2) {
+			return !t.target || o.kind&vaPlain == 0
+		}
+		return !t.lit || o.kind&vaLit != 0
+	}
+	// Every pair of good objects, and for each held object one pair
+	// with the first other object it can go with: what the player
+	// holds may act by its own rules whatever the target is (Zork's
+	// rusty knife turns on whoever attacks anything with it).
+	heldSlot := 2
+	if t.heldFirst {
+		heldSlot = 1
+	}
+	pairs := map[[2]int]bool{}
+	for i, x := range objs {
+		for j, y := range objs {
+			if i != j && can(x, 1) && can(y, 2) && good(x, 1) && good(y, 2) {
+				pairs[[2]int{i, j}] = true
+			}
+		}
+	}
+	for i, o := range objs {
+		if !can(o, heldSlot) {
+			continue
+		}
+		for j, other := range objs {
+			if i != j && can(other, 3-heldSlot) {
+				if heldSlot == 1 {
+					pairs[[2]int{i, j}] = true
+				} else {
+					pairs[[2]int{j, i}] = true
+				}
+				break
+			}
+		}
+	}
+	for i, x := range objs {
+		for j, y := range objs {
+			if pairs[[2]int{i, j}] {
+				add(fmt.Sprintf(t.t, x.name, y.name))
+			}
+		}
+	}
 }
 
 // vaObj is an object in scope as the candidates name it.
