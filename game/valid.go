@@ -549,6 +549,12 @@ func (g *Game) vaCandidates(prune bool) []string {
 				for _, o := range objsFor(verb) {
 					add(verb + " " + o.name)
 				}
+				// TAKE ALL and DROP ALL, where the grammar takes
+				// several objects: one command for what takes a turn
+				// each way.
+				if (syn[0] == "take" || syn[0] == "drop") && len(objs) > 1 && v.has("all") && gr.multi(verb, v) {
+					add(verb + " all")
+				}
 				break
 			}
 		}

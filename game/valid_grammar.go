@@ -550,3 +550,22 @@ func (g *Game) isInform() bool {
 	m := informRE.FindStringSubmatch(g.intro + g.opening)
 	return m != nil && !strings.Contains(m[1], ".")
 }
+
+// multi reports whether verb has a line VERB OBJECT whose token takes
+// several objects (multi, multiheld, multiexcept, multiinside), so that
+// VERB ALL parses; with no grammar (nil), whether the game may: true.
+func (gr *vaGrammar) multi(verb string, v *vaVocab) bool {
+	if gr == nil {
+		return true
+	}
+	for _, l := range gr.verbs[v.cut(verb)].raw {
+		if len(l.toks) == 1 {
+			for _, alt := range l.toks[0] {
+				if alt.t == 1 && alt.data >= 2 && alt.data <= 5 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
