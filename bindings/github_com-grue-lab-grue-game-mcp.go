@@ -29,6 +29,7 @@ func load6_0(Symbols map[string]map[string]reflect.Value) {
 		"TokenOK":            reflect.ValueOf(mcp.TokenOK),
 		"ToolNames":          reflect.ValueOf(mcp.ToolNames),
 		"WithAllowedOrigins": reflect.ValueOf(mcp.WithAllowedOrigins),
+		"WithDetectionCache": reflect.ValueOf(mcp.WithDetectionCache),
 		"WithGame":           reflect.ValueOf(mcp.WithGame),
 		"WithMaxBody":        reflect.ValueOf(mcp.WithMaxBody),
 		"WithMaxLine":        reflect.ValueOf(mcp.WithMaxLine),

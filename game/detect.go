@@ -80,11 +80,11 @@ func (g *Game) detect() {
 	if g.known || g.probes >= probeLimit || g.m.State() != zmachine.WaitLine {
 		return
 	}
-	needScore := g.scoring.Method == "" || (g.scoring.HasScore && g.scoring.MaxScore == 0)
-	needPlayer := g.player == 0
+	needScore, needPlayer := g.needScore(), g.player == 0
 	if !needScore && !needPlayer {
 		return
 	}
+	defer g.toCache()
 	g.probes++
 	p, err := g.newProber()
 	if err != nil {
@@ -95,7 +95,45 @@ func (g *Game) detect() {
 	}
 	if needPlayer {
 		g.player = g.moverProbe(p, g.findPlayer())
+		g.playerGlobal = g.globalHolding(g.player)
 	}
+}
+
+// globalHolding returns the lowest global other than global 0 (the
+// location) that holds object o, -1 if none does or o is 0.
+func (g *Game) globalHolding(o uint16) int {
+	if o == 0 {
+		return -1
+	}
+	for gl := 1; gl < 240; gl++ {
+		if g.m.Global(gl) == o {
+			return gl
+		}
+	}
+	return -1
+}
+
+// followPlayer takes the player from the global that held it when it was
+// found, when that now holds another object that is somewhere in the
+// tree: the Inform library's ChangePlayer puts the new player object
+// there.
+func (g *Game) followPlayer() {
+	if g.known || g.playerGlobal < 0 {
+		return
+	}
+	v := g.m.Global(g.playerGlobal)
+	if v == 0 || v == g.player || int(v) > g.objects {
+		return
+	}
+	if parent, _, _ := g.m.Object(v); parent != 0 {
+		g.player = v
+	}
+}
+
+// needScore reports whether the score probes have not found how the game
+// keeps score yet.
+func (g *Game) needScore() bool {
+	return g.scoring.Method == "" || (g.scoring.HasScore && g.scoring.MaxScore == 0)
 }
 
 // moverProbe finds the player as the object that moves when the player

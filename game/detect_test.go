@@ -24,6 +24,12 @@ var corpusScores = map[string]int{
 // key" screens before the first prompt.
 func openCorpus(t *testing.T, name string) *Game {
 	t.Helper()
+	return openCorpusTB(t, name)
+}
+
+// openCorpusTB is openCorpus for tests and benchmarks.
+func openCorpusTB(t testing.TB, name string) *Game {
+	t.Helper()
 	g, err := Open(testgames.Path(t, filepath.Join("corpus", name+".z5")))
 	if err != nil {
 		t.Fatal(err)

@@ -30,13 +30,18 @@ type Game struct {
 	entry Entry
 	known bool
 
-	m       *zmachine.Machine
-	player  uint16 // the player object, 0 if unknown
-	rooms   uint16 // the parent of the rooms, 0 for top-level rooms
-	objects int    // number of objects in the object table
+	m      *zmachine.Machine
+	player uint16 // the player object, 0 if unknown
+	// playerGlobal is the global that held the player when it was found
+	// (the Inform library's player), -1 if none: a game that changes the
+	// player object (break-in's flashback) changes it there.
+	playerGlobal int
+	rooms        uint16 // the parent of the rooms, 0 for top-level rooms
+	objects      int    // number of objects in the object table
 
 	start   *State // the state after the intro, for Reset
 	intro   string
+	reply   string // the game's last reply as printed, prompt and all (the intro before the first Step)
 	done    bool
 	victory bool
 	history []*State // states before each Step, for Undo
@@ -47,9 +52,14 @@ type Game struct {
 	va     *vaGameCache // valid actions of recent states, made on first use; not shared with forks
 	vs     *vaStory     // what valid actions knows of the story, made on first use; shared with forks
 	vaRuns int          // times valid actions were worked out, not remembered (for the tests)
+	// vaInstr is how many instructions the last working out of valid
+	// actions ran on its forks (for the benchmarks).
+	vaInstr uint64
 
 	scoring Scoring // how score, moves and maximum are read
 	probes  int     // how many times detect has probed the game
+	// storyKey identifies the story in opts.detections (when set).
+	storyKey detectKey
 	// opening is what the game printed in reply to keys before its first
 	// command (a banner after "press a key"), for Report.
 	opening   string
@@ -102,6 +112,8 @@ type options struct {
 	width     int
 	undoDepth int
 	undoSlots int
+	// detections remembers probes' results across games (nil: none).
+	detections *DetectionCache
 }
 
 // Seed sets the seed of the game's random numbers, as `dfrotz -s n` does.
@@ -166,7 +178,7 @@ func openDefault(opts ...Option) (*Game, error) {
 // New starts a game of story. name names it (and its save files); a story
 // that the catalog knows takes the catalog's name when name is "".
 func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
-	g := &Game{story: story, name: name, opts: options{undoDepth: DefaultUndoDepth}}
+	g := &Game{story: story, name: name, opts: options{undoDepth: DefaultUndoDepth}, playerGlobal: -1}
 	for _, o := range opts {
 		o(&g.opts)
 	}
@@ -183,16 +195,26 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 	}
 	g.m = m
 	g.objects = countObjects(m)
+	if g.opts.detections != nil {
+		g.storyKey = storyKey(story, m)
+	}
 	intro, err := m.Start()
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", g.name, err)
 	}
 	g.intro = trimPrompt(intro)
+	g.reply = intro
 	g.initScoring()
 	if g.known {
 		g.player, g.rooms = g.entry.Player, g.entry.Rooms
-	} else {
-		g.player = g.findPlayer()
+	} else if !g.fromCache() {
+		// A game that opens on "press a key" or a question has not put
+		// the player anywhere yet (Spot's only object would pass for
+		// it): detect finds it at the first command prompt.
+		if m.State() == zmachine.WaitLine {
+			g.player = g.findPlayer()
+			g.playerGlobal = g.globalHolding(g.player)
+		}
 		g.detect()
 	}
 	g.gmap = newMap(g.dictionaryDirections())
@@ -272,7 +294,9 @@ func (g *Game) Step(action string) (StepResult, error) {
 	} else if st == zmachine.WaitLine {
 		g.commanded = true
 	}
+	g.reply = out
 	g.detect()
+	g.followPlayer()
 	g.done, g.victory = g.judge(out)
 	g.updateMap(from, action)
 	return StepResult{

@@ -40,10 +40,12 @@ type Report struct {
 	LocationFrom string `json:"location_from"`
 	// Objects is the size of the object table, Dictionary of the
 	// dictionary; GrammarVerbs the verb words the grammar table gives
-	// lines to (0 when grue cannot read the table).
-	Objects      int `json:"objects"`
-	Dictionary   int `json:"dictionary"`
-	GrammarVerbs int `json:"grammar_verbs"`
+	// lines to (0 when grue cannot read the table), GrammarVersion the
+	// Inform grammar table's version (1 or 2; 0 when not read).
+	Objects        int `json:"objects"`
+	Dictionary     int `json:"dictionary"`
+	GrammarVerbs   int `json:"grammar_verbs"`
+	GrammarVersion int `json:"grammar_version"`
 	// KeyExpected reports that the game waits for a key after its intro.
 	KeyExpected bool `json:"key_expected"`
 }
@@ -92,7 +94,7 @@ func (g *Game) Report() Report {
 		r.Library = m[1]
 	}
 	if gr := g.vaGrammar(); gr != nil {
-		r.GrammarVerbs = len(gr.verbs)
+		r.GrammarVerbs, r.GrammarVersion = len(gr.verbs), gr.version
 	}
 	return r
 }

@@ -17,6 +17,7 @@ type State struct {
 	done    bool
 	victory bool
 	gmap    *Map
+	reply   string // the game's last reply, to tell a question from a prompt
 }
 
 // ErrNoUndo is returned by Undo when there is no step to go back over.
@@ -25,7 +26,7 @@ var ErrNoUndo = errors.New("nothing to undo")
 // Save captures the game's state. It costs a copy of dynamic memory.
 func (g *Game) Save() *State {
 	g.mapShared = true
-	return &State{story: g.story, snap: g.m.Snapshot(), done: g.done, victory: g.victory, gmap: g.gmap}
+	return &State{story: g.story, snap: g.m.Snapshot(), done: g.done, victory: g.victory, gmap: g.gmap, reply: g.reply}
 }
 
 // Restore puts the game back in state s, which Save made on a game of the
@@ -42,7 +43,8 @@ func (g *Game) Restore(s *State) error {
 	if err := g.m.Restore(s.snap); err != nil {
 		return fmt.Errorf("%s: restoring: %w", g.name, err)
 	}
-	g.done, g.victory = s.done, s.victory
+	g.done, g.victory, g.reply = s.done, s.victory, s.reply
+	g.followPlayer()
 	if s.gmap != nil {
 		g.gmap, g.mapShared = s.gmap, true
 	}

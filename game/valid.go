@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -95,8 +96,13 @@ var vaHeldSecond = []vaTwo{
 // vaVocab is what the generator knows of a story's dictionary.
 type vaVocab struct {
 	words map[string]byte // truncated word -> first data byte (flags)
-	trunc int             // letters the dictionary keeps of a word
-	noun  byte            // the flag marking nouns, 0 if flags are not used
+	// byAddr maps the address of each entry to its word.
+	byAddr map[uint32]string
+	// wordProps are the properties that hold the words naming objects
+	// (see valid_names.go).
+	wordProps map[uint32]bool
+	trunc     int  // letters the dictionary keeps of a word
+	noun      byte // the flag marking nouns, 0 if flags are not used
 }
 
 // vaStory is what the valid-actions generator works out once about a
@@ -105,7 +111,10 @@ type vaVocab struct {
 // forgotten with the last of them; its fields are safe for concurrent use,
 // as forks may be played at once.
 type vaStory struct {
-	vocabOnce, layoutOnce, grammarOnce sync.Once
+	vocabOnce, layoutOnce, grammarOnce, reactOnce sync.Once
+
+	react   [3]uint32 // the before, after and life properties (valid_react.go)
+	reactOK bool      // react is known
 
 	vocab   *vaVocab
 	layout  vaLayout
@@ -138,6 +147,11 @@ func (g *Game) ValidActions() ([]string, error) {
 	if st := g.m.State(); st != zmachine.WaitLine {
 		return nil, fmt.Errorf("%s: valid actions: the machine is %v, not waiting for a command", g.name, st)
 	}
+	if g.YesNoQuestion() {
+		// Parc's "Do you want an introduction?", a Phoenix game's "Would
+		// you like another game?": the answers are what the game takes.
+		return []string{"yes", "no"}, nil
+	}
 	cache, key := g.vaCache(), g.vaStateKey()
 	if acts, ok := cache.get(key); ok {
 		return acts, nil
@@ -148,6 +162,26 @@ func (g *Game) ValidActions() ([]string, error) {
 	}
 	cache.put(key, acts)
 	return acts, nil
+}
+
+// yesNo matches a request for a yes or no answer: "(Y or N)", "yes or
+// no", "(y/n)".
+var yesNo = regexp.MustCompile(`(?i)\by(es)?\s*(or|/)\s*n(o)?\b`)
+
+// YesNoQuestion reports whether the game's last reply ends by asking a
+// question rather than at a command prompt (Parc's "Do you want an
+// introduction? (Y or N)", a Phoenix game's "Would you like another
+// game?", the Inform library's "Are you sure you want to quit?"): the game
+// waits for a line, its reply does not end with the prompt ">", and its
+// last line asks for yes or no or ends with a question mark.
+// ValidActions offers "yes" and "no" then.
+func (g *Game) YesNoQuestion() bool {
+	reply := strings.TrimSpace(g.reply)
+	if reply == "" || strings.HasSuffix(reply, ">") || g.m.State() != zmachine.WaitLine {
+		return false
+	}
+	last := strings.TrimSpace(reply[strings.LastIndex(reply, "\n")+1:])
+	return yesNo.MatchString(last) || strings.HasSuffix(last, "?")
 }
 
 // vaRun tries the candidates cands from the current state (which waits
@@ -178,13 +212,17 @@ func (g *Game) vaRun(cands []string) ([]string, error) {
 	// candidate would run to the budget.
 	var errOnce sync.Once
 	var firstErr error
+	var instr atomic.Uint64 // instructions the candidates ran
+	defer func() { g.vaInstr = instr.Load() }()
 	pool := g.vaPool()
 	try := func(m *zmachine.Machine, wgame *Game, cmd string) (uint64, bool) {
 		if err := m.Restore(snap); err != nil {
 			errOnce.Do(func() { firstErr = err })
 			return 0, false
 		}
+		n0 := m.Instructions()
 		out, err := m.Step(cmd)
+		instr.Add(m.Instructions() - n0)
 		if err != nil {
 			return 0, false
 		}
@@ -239,24 +277,36 @@ func (g *Game) vaRun(cands []string) ([]string, error) {
 		return nil, fmt.Errorf("%s: valid actions: %w", g.name, firstErr)
 	}
 
-	best := map[uint64]int{} // outcome -> index of its representative
+	hashes := make([]uint64, len(outs))
+	oks := make([]bool, len(outs))
 	for i, o := range outs {
-		if !o.ok || o.hash == base || o.hash == waitHash {
+		hashes[i], oks[i] = o.hash, o.ok
+	}
+	return vaPick(cands, hashes, oks, base, waitHash), nil
+}
+
+// vaPick keeps, of the candidates cands whose outcomes are hashes (where
+// ok), one command for each outcome that is neither base (nothing
+// changed) nor waitHash (what waiting does), in the candidates' order.
+func vaPick(cands []string, hashes []uint64, ok []bool, base, waitHash uint64) []string {
+	best := map[uint64]int{} // outcome -> index of its representative
+	for i, h := range hashes {
+		if !ok[i] || h == base || h == waitHash {
 			continue
 		}
-		if j, seen := best[o.hash]; !seen || vaBetter(cands[i], cands[j]) {
-			best[o.hash] = i
+		if j, seen := best[h]; !seen || vaBetter(cands[i], cands[j]) {
+			best[h] = i
 		}
 	}
 	var out []string
-	for i, o := range outs {
-		if o.ok {
-			if j, seen := best[o.hash]; seen && j == i {
+	for i, h := range hashes {
+		if ok[i] {
+			if j, seen := best[h]; seen && j == i {
 				out = append(out, cands[i])
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // vaBetter reports whether command a is a better representative of an
@@ -374,7 +424,7 @@ func (g *Game) vaVocab() *vaVocab {
 // (dict_par1) 0x80 noun, 0x01 verb, 0x02 meta, 0x04 plural, 0x08
 // preposition. Both mark nouns with 0x80.
 func (g *Game) vaReadVocab() *vaVocab {
-	v := &vaVocab{words: map[string]byte{}, trunc: 6, noun: 0x80}
+	v := &vaVocab{words: map[string]byte{}, byAddr: map[uint32]string{}, trunc: 6, noun: 0x80}
 	if g.story.Version() > 3 {
 		v.trunc = 9
 	}
@@ -388,9 +438,20 @@ func (g *Game) vaReadVocab() *vaVocab {
 			nouns++
 		}
 		v.words[e.Word] = flags
+		v.byAddr[e.Addr] = e.Word
 	}
+	v.wordProps = g.vaFindWordProps(v.byAddr)
 	if nouns == 0 {
 		v.noun = 0 // no flags: any word may name an object
+	}
+	// A game with a parser of its own may keep shorter words than the
+	// Z-machine's dictionary can (the Phoenix library keeps 5 letters).
+	longest := 0
+	for w := range v.words {
+		longest = max(longest, len(w))
+	}
+	if longest > 0 && longest < v.trunc {
+		v.trunc = longest
 	}
 	return v
 }
@@ -406,6 +467,13 @@ func (v *vaVocab) has(word string) bool {
 func (v *vaVocab) isNoun(word string) bool {
 	f, ok := v.words[v.cut(word)]
 	return ok && (v.noun == 0 || f&v.noun != 0)
+}
+
+// isPrep reports whether the dictionary marks word as a preposition (0x08
+// in Infocom's and Inform's flags): "of" in "pot of gold".
+func (v *vaVocab) isPrep(word string) bool {
+	f, ok := v.words[v.cut(word)]
+	return ok && v.noun != 0 && f&0x08 != 0
 }
 
 func (v *vaVocab) cut(word string) string {
@@ -436,102 +504,139 @@ func (g *Game) vaCandidates(prune bool) []string {
 			out = append(out, c)
 		}
 	}
+	layout, gr := vaLayout{}, (*vaGrammar)(nil)
+	if prune {
+		layout, gr = g.vaLayout(), g.vaGrammar()
+	}
+	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
+	// parses reports whether the grammar (when known) understands
+	// template t, and marks its action as tried.
+	covered := map[[2]int]bool{}
+	parses := func(t string) bool {
+		if gr == nil {
+			return true
+		}
+		a, ok := gr.action(t, v, lookup)
+		if ok {
+			covered[[2]int{int(a), strings.Count(t, "%s")}] = true
+		}
+		return ok
+	}
 	for _, d := range vaDirections {
 		if allIn(d) {
 			add(d)
 		}
 	}
 	for _, c := range vaNoObject {
-		if allIn(c) {
+		if allIn(c) && parses(c) {
 			add(c)
 		}
 	}
 	objs := g.vaScope(v)
+	// objsFor is the objects tried with a verb: for a verb that only
+	// prints a message, those that may react (valid_react.go).
+	objsFor := func(verb string) []vaObj {
+		if prune && vaMessageOnly[verb] {
+			if react, ok := g.vaReactFilter(objs); ok {
+				return react
+			}
+		}
+		return objs
+	}
 	for _, syn := range vaOneObject {
 		for _, verb := range syn {
-			if allIn(verb) {
-				for _, o := range objs {
+			if allIn(verb) && parses(verb+" %s") {
+				for _, o := range objsFor(verb) {
 					add(verb + " " + o.name)
+				}
+				// TAKE ALL and DROP ALL, where the grammar takes
+				// several objects: one command for what takes a turn
+				// each way.
+				if (syn[0] == "take" || syn[0] == "drop") && len(objs) > 1 && v.has("all") && gr.multi(verb, v) {
+					add(verb + " all")
 				}
 				break
 			}
 		}
 	}
-	layout, gr := vaLayout{}, (*vaGrammar)(nil)
-	if prune {
-		layout, gr = g.vaLayout(), g.vaGrammar()
+	if gr != nil {
+		g.vaGrammarCandidates(gr, objs, objsFor, layout, covered, add)
 	}
-	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
 	for _, t := range append(append([]vaTwo(nil), vaHeldFirst...), vaHeldSecond...) {
-		if !allIn(t.t) {
-			continue
-		}
-		slots := gr.slots(t.t, v, lookup)
-		if !slots.ok {
-			continue
-		}
-		// can reports whether o can stand in slot 1 or 2 of t at all: the
-		// held slot takes what the player holds, a creature slot (in the
-		// grammar) a creature.
-		can := func(o vaObj, slot int) bool {
-			if t.heldFirst == (slot == 1) && !o.held {
-				return false
-			}
-			creature := slot == 1 && slots.creature1 || slot == 2 && slots.creature2
-			return !layout.known || !creature || o.kind&vaAnimate != 0
-		}
-		// good reports whether o is worth trying in slot 1 or 2 with any
-		// other object: not a plain thing as the target, something lit
-		// as the flame.
-		good := func(o vaObj, slot int) bool {
-			if !layout.known {
-				return true
-			}
-			if t.heldFirst == (slot == 2) {
-				return !t.target || o.kind&vaPlain == 0
-			}
-			return !t.lit || o.kind&vaLit != 0
-		}
-		// Every pair of good objects, and for each held object one pair
-		// with the first other object it can go with: what the player
-		// holds may act by its own rules whatever the target is (Zork's
-		// rusty knife turns on whoever attacks anything with it).
-		heldSlot := 2
-		if t.heldFirst {
-			heldSlot = 1
-		}
-		pairs := map[[2]int]bool{}
-		for i, x := range objs {
-			for j, y := range objs {
-				if i != j && can(x, 1) && can(y, 2) && good(x, 1) && good(y, 2) {
-					pairs[[2]int{i, j}] = true
-				}
-			}
-		}
-		for i, o := range objs {
-			if !can(o, heldSlot) {
-				continue
-			}
-			for j, other := range objs {
-				if i != j && can(other, 3-heldSlot) {
-					if heldSlot == 1 {
-						pairs[[2]int{i, j}] = true
-					} else {
-						pairs[[2]int{j, i}] = true
-					}
-					break
-				}
-			}
-		}
-		for i, x := range objs {
-			for j, y := range objs {
-				if pairs[[2]int{i, j}] {
-					add(fmt.Sprintf(t.t, x.name, y.name))
-				}
-			}
+		if allIn(t.t) {
+			g.vaTwoCandidates(t, gr.slots(t.t, v, lookup), objs, layout, add)
 		}
 	}
 	return out
+}
+
+// vaTwoCandidates adds the commands of two-object template t that its
+// grammar slots and the objects' kinds (layout) leave worth trying: every
+// pair of good objects, and one pair for each held object.
+func (g *Game) vaTwoCandidates(t vaTwo, slots vaSlots, objs []vaObj, layout vaLayout, add func(string)) {
+	if !slots.ok {
+		return
+	}
+	// can reports whether o can stand in slot 1 or 2 of t at all: the
+	// held slot takes what the player holds, a creature slot (in the
+	// grammar) a creature.
+	can := func(o vaObj, slot int) bool {
+		if t.heldFirst == (slot == 1) && !o.held {
+			return false
+		}
+		creature := slot == 1 && slots.creature1 || slot == 2 && slots.creature2
+		return !layout.known || !creature || o.kind&vaAnimate != 0
+	}
+	// good reports whether o is worth trying in slot 1 or 2 with any
+	// other object: not a plain thing as the target, something lit
+	// as the flame.
+	good := func(o vaObj, slot int) bool {
+		if !layout.known {
+			return true
+		}
+		if t.heldFirst == (slot == 2) {
+			return !t.target || o.kind&vaPlain == 0
+		}
+		return !t.lit || o.kind&vaLit != 0
+	}
+	// Every pair of good objects, and for each held object one pair
+	// with the first other object it can go with: what the player
+	// holds may act by its own rules whatever the target is (Zork's
+	// rusty knife turns on whoever attacks anything with it).
+	heldSlot := 2
+	if t.heldFirst {
+		heldSlot = 1
+	}
+	pairs := map[[2]int]bool{}
+	for i, x := range objs {
+		for j, y := range objs {
+			if i != j && can(x, 1) && can(y, 2) && good(x, 1) && good(y, 2) {
+				pairs[[2]int{i, j}] = true
+			}
+		}
+	}
+	for i, o := range objs {
+		if !can(o, heldSlot) {
+			continue
+		}
+		for j, other := range objs {
+			if i != j && can(other, 3-heldSlot) {
+				if heldSlot == 1 {
+					pairs[[2]int{i, j}] = true
+				} else {
+					pairs[[2]int{j, i}] = true
+				}
+				break
+			}
+		}
+	}
+	for i, x := range objs {
+		for j, y := range objs {
+			if pairs[[2]int{i, j}] {
+				add(fmt.Sprintf(t.t, x.name, y.name))
+			}
+		}
+	}
 }
 
 // vaObj is an object in scope as the candidates name it.
@@ -543,37 +648,37 @@ type vaObj struct {
 }
 
 // vaScope returns the objects in scope under the names by which the
-// commands may refer to them: everything in the player's room,
-// recursively (the contents of closed containers too: the parser turns
-// those away cheaply), and, in Infocom games, the room's local globals (the
-// house, the window). An object's name is the last word of its short name
-// that the dictionary knows as a noun, with the word before it when two
-// objects would otherwise share a name.
+// commands may refer to them (see valid_names.go): everything in the
+// player's room, recursively, except the contents of a closed container
+// that cannot be seen into (where the attribute layout says so), and, in
+// Infocom games, the room's local globals (the house, the window).
 func (g *Game) vaScope(v *vaVocab) []vaObj {
 	_, loc := g.Location()
 	if loc == 0 {
 		return nil
 	}
-	type named struct {
-		id        uint16
-		adj, noun string
-		held      bool
-	}
-	var objs []named
+	layout := g.vaLayout()
+	var objs []vaScopeObj
 	visited := map[uint16]bool{loc: true}
+	add := func(o uint16, held bool) {
+		words, adj, noun := g.vaObjectWords(v, o)
+		if len(words) > 0 {
+			objs = append(objs, vaScopeObj{id: o, words: words, adj: adj, noun: noun, held: held})
+		}
+	}
 	var walk func(o uint16)
 	walk = func(o uint16) {
+		if o != loc && o != g.player && layout.closedOff(g.m, o) {
+			return
+		}
 		_, _, c := g.m.Object(o)
 		for steps := 0; c != 0 && steps < g.objects; steps++ {
 			if visited[c] {
 				break
 			}
 			visited[c] = true
-			h := o == g.player
 			if c != g.player {
-				if adj, noun := g.vaName(v, c); noun != "" {
-					objs = append(objs, named{id: c, adj: adj, noun: noun, held: h})
-				}
+				add(c, o == g.player)
 			}
 			walk(c)
 			_, c, _ = g.m.Object(c)
@@ -586,24 +691,15 @@ func (g *Game) vaScope(v *vaVocab) []vaObj {
 	for _, o := range g.vaLocalGlobals(loc) {
 		if !visited[o] {
 			visited[o] = true
-			if adj, noun := g.vaName(v, o); noun != "" {
-				objs = append(objs, named{id: o, adj: adj, noun: noun})
-			}
+			add(o, false)
 		}
 	}
-	count := map[string]int{}
-	for _, o := range objs {
-		count[o.noun]++
-	}
-	layout := g.vaLayout()
+	refs := vaReferences(v, objs)
 	seen := map[string]bool{}
 	var out []vaObj
-	for _, o := range objs {
-		name := o.noun
-		if count[o.noun] > 1 && o.adj != "" {
-			name = o.adj + " " + o.noun
-		}
-		if seen[name] {
+	for i, o := range objs {
+		name := refs[i]
+		if name == "" || seen[name] {
 			continue
 		}
 		seen[name] = true
@@ -614,9 +710,12 @@ func (g *Game) vaScope(v *vaVocab) []vaObj {
 
 // vaName picks the words that name object o: the last word of its short
 // name that is a noun in the dictionary, and the word before it if the
-// dictionary knows that one.
+// dictionary knows that one. Punctuation around a word is dropped: the
+// Phoenix library's printed names are "(KEYS)".
 func (g *Game) vaName(v *vaVocab, o uint16) (adj, noun string) {
-	words := strings.Fields(strings.ToLower(g.m.ObjectName(o)))
+	words := strings.FieldsFunc(strings.ToLower(g.m.ObjectName(o)), func(r rune) bool {
+		return r == ' ' || r == '(' || r == ')' || r == ',' || r == '.' || r == '"' || r == '!' || r == '?'
+	})
 	for i := len(words) - 1; i >= 0; i-- {
 		if v.isNoun(words[i]) {
 			if i > 0 && v.has(words[i-1]) {

@@ -86,6 +86,7 @@ func BenchmarkValidActionsLoaded(b *testing.B) {
 					}
 				}
 				b.StopTimer()
+				b.ReportMetric(float64(g.vaInstr)/1e6, "Minstr/state")
 				b.ReportMetric(float64(len(g.Inventory())), "carried")
 				b.ReportMetric(float64(len(cands)), "candidates")
 				b.ReportMetric(float64(len(va)), "actions")

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -27,18 +28,25 @@ import (
 // keeps every candidate.
 
 // vaGrammar is what ValidActions takes from a story's grammar: for each
-// verb word, its lines of the form OBJECT PREPOSITION OBJECT.
+// verb word, its lines of the form OBJECT PREPOSITION OBJECT, and the
+// commands of no or one object that the grammar understands (templates).
 type vaGrammar struct {
 	verbs map[string]vaVerb // verb word as the dictionary holds it -> its grammar
+	// templates are the grammar's commands of no or one object, one for
+	// each action and number of objects, in the order of the verbs.
+	templates []vaGTemplate
+	// version is the grammar table's version: 1 or 2.
+	version int
 }
 
 // vaVerb is the grammar of one verb: its lines OBJECT PREPOSITION OBJECT,
 // and whether some line has a token that may take any words (a general
 // parsing routine, a topic or a special token), so that the verb may
-// understand any template.
+// understand any template; raw holds all its lines.
 type vaVerb struct {
 	lines []vaGLine
 	wild  bool
+	raw   []vaRawLine
 }
 
 // vaGLine is one line OBJECT PREPOSITION OBJECT.
@@ -55,34 +63,65 @@ type vaToken struct {
 	attr     int
 }
 
+// vaRawTok is one token of a grammar line with its alternatives: type t
+// (1 elementary ... 6 general parsing routine) and data for each.
+type vaRawTok []struct {
+	t    byte
+	data uint16
+}
+
+// vaRawLine is one grammar line: its action and tokens.
+type vaRawLine struct {
+	action uint16
+	toks   []vaRawTok
+}
+
+// vaGTemplate is a command of no or one object that the grammar
+// understands: t has "%s" where the object goes.
+type vaGTemplate struct {
+	t      string
+	action uint16
+	objs   int
+	obj    vaToken
+}
+
 // vaGrammar returns the grammar of g's story, reading it once; nil when it
-// is unknown (not an Inform 6 game, or a table that does not read).
+// is unknown (not an Inform game, or a table that does not read).
 func (g *Game) vaGrammar() *vaGrammar {
 	vs := g.vaShared()
 	vs.grammarOnce.Do(func() { vs.grammar = g.vaReadGrammar() })
 	return vs.grammar
 }
 
-func (g *Game) vaReadGrammar() (gr *vaGrammar) {
+func (g *Game) vaReadGrammar() *vaGrammar {
 	m := g.m
-	if !isInform6(m) {
+	if !g.isInform() {
 		return nil
 	}
 	dict := m.Dictionary()
 	if len(dict) == 0 || len(dict[0].Data) < 2 {
 		return nil
 	}
-	entries := map[uint32]bool{}
+	entries := map[uint32]string{}
+	preps := map[byte]uint32{} // grammar version 1: adjective number -> entry
 	verbs := map[string]int{}
+	var meta []bool
+	var order []string // verb words in dictionary order
 	nverbs := 0
 	for _, e := range dict {
-		entries[e.Addr] = true
+		entries[e.Addr] = e.Word
+		if e.Data[0]&0x08 != 0 && len(e.Data) > 2 {
+			preps[e.Data[2]] = e.Addr
+		}
 		if e.Data[0]&0x01 != 0 {
 			n := 255 - int(e.Data[1])
 			verbs[e.Word] = n
-			if n+1 > nverbs {
-				nverbs = n + 1
+			order = append(order, e.Word)
+			for len(meta) <= n {
+				meta = append(meta, false)
 			}
+			meta[n] = meta[n] || e.Data[0]&0x02 != 0
+			nverbs = max(nverbs, n+1)
 		}
 	}
 	if nverbs == 0 {
@@ -92,101 +131,299 @@ func (g *Game) vaReadGrammar() (gr *vaGrammar) {
 	dictAddr, _ := m.PeekWord(0x08)
 	table := uint32(static)
 	lo, hi := table+2*uint32(nverbs), uint32(dictAddr)
-	// read reads the grammar of one verb at a, false when it does not read
-	// as grammar version 2.
-	read := func(a uint32) (vaVerb, bool) {
-		var out vaVerb
-		if a < lo || a >= hi {
-			return out, false
-		}
-		n, _ := m.PeekByte(a)
-		a++
-		for l := 0; l < int(n); l++ {
-			a += 2 // the action
-			var groups [][]struct {
-				t    byte
-				data uint16
-			}
-			for tokens := 0; ; tokens++ {
-				if a >= hi || tokens > 32 {
-					return out, false
-				}
-				tt, _ := m.PeekByte(a)
-				if tt == 15 {
-					a++
-					break
-				}
-				data, _ := m.PeekWord(a + 1)
-				a += 3
-				t := tt & 0x0f
-				switch {
-				case t < 1 || t > 6:
-					return out, false
-				case t == 1 && data > 9, t == 2 && !entries[uint32(data)], t == 4 && data >= 48:
-					return out, false
-				case t == 6, t == 1 && (data == 7 || data == 9):
-					out.wild = true
-				}
-				tok := struct {
-					t    byte
-					data uint16
-				}{t, data}
-				if tt&0x10 != 0 && len(groups) > 0 {
-					groups[len(groups)-1] = append(groups[len(groups)-1], tok)
-				} else {
-					groups = append(groups, append([]struct {
-						t    byte
-						data uint16
-					}(nil), tok))
-				}
-			}
-			if len(groups) != 3 || len(groups[0]) != 1 || len(groups[2]) != 1 {
-				continue
-			}
-			obj := func(t byte, data uint16) (vaToken, bool) {
-				switch {
-				case t == 1 && data <= 6:
-					return vaToken{creature: data == 6, attr: -1}, true
-				case t == 4:
-					return vaToken{attr: int(data)}, true
-				case t == 3 || t == 5 || t == 6:
-					return vaToken{attr: -1}, true
-				}
-				return vaToken{}, false
-			}
-			first, ok1 := obj(groups[0][0].t, groups[0][0].data)
-			second, ok2 := obj(groups[2][0].t, groups[2][0].data)
-			if !ok1 || !ok2 {
-				continue
-			}
-			line := vaGLine{preps: map[uint32]bool{}, first: first, second: second}
-			for _, p := range groups[1] {
-				if p.t != 2 {
-					line.preps = nil
-					break
-				}
-				line.preps[uint32(p.data)] = true
-			}
-			if line.preps != nil {
-				out.lines = append(out.lines, line)
-			}
-		}
-		return out, true
+	// Grammar version 2 (Inform 6.10 on), else version 1 (Inform 5 and
+	// early Inform 6): the table that reads as one is the game's.
+	version := 2
+	byNumber := vaReadVerbs(nverbs, table, func(a uint32) ([]vaRawLine, bool) { return vaReadGV2(m, a, lo, hi, entries) }, m.PeekWord)
+	if byNumber == nil {
+		version = 1
+		byNumber = vaReadVerbs(nverbs, table, func(a uint32) ([]vaRawLine, bool) { return vaReadGV1(m, a, lo, hi, preps) }, m.PeekWord)
 	}
-	byNumber := make([]vaVerb, nverbs)
-	for n := range byNumber {
-		a, _ := m.PeekWord(table + 2*uint32(n))
-		v, ok := read(uint32(a))
-		if !ok {
-			return nil
-		}
-		byNumber[n] = v
+	if byNumber == nil {
+		return nil
 	}
-	gr = &vaGrammar{verbs: map[string]vaVerb{}}
+	gr := &vaGrammar{verbs: map[string]vaVerb{}, version: version}
 	for w, n := range verbs {
 		gr.verbs[w] = byNumber[n]
 	}
+	gr.templates = vaTemplates(order, verbs, meta, byNumber, entries)
 	return gr
+}
+
+// vaReadVerbs reads the grammar of each of n verbs from the table at
+// table with read; nil when one does not read.
+func vaReadVerbs(n int, table uint32, read func(uint32) ([]vaRawLine, bool), peek func(uint32) (uint16, bool)) []vaVerb {
+	out := make([]vaVerb, n)
+	for i := range out {
+		a, _ := peek(table + 2*uint32(i))
+		raw, ok := read(uint32(a))
+		if !ok {
+			return nil
+		}
+		out[i] = vaVerbOf(raw)
+	}
+	return out
+}
+
+// vaReadGV1 reads the grammar lines of one verb at a in grammar version 1
+// (Inform 5 and early Inform 6): a count, then 8 bytes a line: the number
+// of parameters (the tokens that are not prepositions), six tokens and the
+// action. A token is 0 to 8 for noun, held,
+// multi, multiheld, multiexcept, multiinside, creature, special and number
+// (as version 2 numbers them), 16-47 a noun routine, 48-79 a general
+// parsing routine, 80-111 a scope routine, 128-175 an attribute, and
+// otherwise a preposition by its adjective number (the third data byte
+// of its dictionary entry, in preps); after the line's last object, 0 ends
+// it.
+func vaReadGV1(m interface {
+	PeekByte(uint32) (byte, bool)
+}, a, lo, hi uint32, preps map[byte]uint32) ([]vaRawLine, bool) {
+	if a < lo || a >= hi {
+		return nil, false
+	}
+	n, _ := m.PeekByte(a)
+	if a+1+8*uint32(n) > hi {
+		return nil, false
+	}
+	var out []vaRawLine
+	for l := uint32(0); l < uint32(n); l++ {
+		b := make([]byte, 8)
+		for i := range b {
+			b[i], _ = m.PeekByte(a + 1 + 8*l + uint32(i))
+		}
+		line := vaRawLine{action: uint16(b[7])}
+		objs := 0
+		for _, t := range b[1:7] {
+			if objs == int(b[0]) && t == 0 {
+				break
+			}
+			var tt byte
+			data := uint16(t)
+			switch {
+			case t <= 8:
+				tt = 1
+			case t >= 16 && t < 48:
+				tt = 3
+			case t >= 48 && t < 80:
+				tt = 6
+			case t >= 80 && t < 112:
+				tt = 5
+			case t >= 128 && t < 176:
+				tt, data = 4, uint16(t-128)
+			default:
+				p, ok := preps[t]
+				if !ok {
+					return nil, false
+				}
+				tt, data = 2, uint16(p)
+			}
+			if tt != 2 {
+				objs++
+			}
+			line.toks = append(line.toks, vaRawTok{{tt, data}})
+		}
+		if objs != int(b[0]) {
+			return nil, false
+		}
+		out = append(out, line)
+	}
+	return out, true
+}
+
+// vaReadGV2 reads the grammar lines of one verb at a (grammar version 2),
+// false when they do not read as such; lo and hi bound the table, entries
+// are the dictionary's words by address.
+func vaReadGV2(m interface {
+	PeekByte(uint32) (byte, bool)
+	PeekWord(uint32) (uint16, bool)
+}, a, lo, hi uint32, entries map[uint32]string) ([]vaRawLine, bool) {
+	if a < lo || a >= hi {
+		return nil, false
+	}
+	n, _ := m.PeekByte(a)
+	a++
+	var out []vaRawLine
+	for l := 0; l < int(n); l++ {
+		action, _ := m.PeekWord(a)
+		line := vaRawLine{action: action & 0x3ff}
+		a += 2
+		for tokens := 0; ; tokens++ {
+			if a >= hi || tokens > 32 {
+				return nil, false
+			}
+			tt, _ := m.PeekByte(a)
+			if tt == 15 {
+				a++
+				break
+			}
+			data, _ := m.PeekWord(a + 1)
+			a += 3
+			t := tt & 0x0f
+			switch {
+			case t < 1 || t > 6:
+				return nil, false
+			case t == 1 && data > 9, t == 4 && data >= 48:
+				return nil, false
+			case t == 2:
+				if _, ok := entries[uint32(data)]; !ok {
+					return nil, false
+				}
+			}
+			tok := struct {
+				t    byte
+				data uint16
+			}{t, data}
+			if tt&0x10 != 0 && len(line.toks) > 0 {
+				line.toks[len(line.toks)-1] = append(line.toks[len(line.toks)-1], tok)
+			} else {
+				line.toks = append(line.toks, vaRawTok{tok})
+			}
+		}
+		out = append(out, line)
+	}
+	return out, true
+}
+
+// vaObjToken says whether token type t with data is an object token, and
+// what it takes.
+func vaObjToken(t byte, data uint16) (vaToken, bool) {
+	switch {
+	case t == 1 && data <= 6:
+		return vaToken{creature: data == 6, attr: -1}, true
+	case t == 4:
+		return vaToken{attr: int(data)}, true
+	case t == 3 || t == 5:
+		return vaToken{attr: -1}, true
+	}
+	return vaToken{}, false
+}
+
+// vaWildToken reports whether a token may take any words: a general
+// parsing routine, a special, number or topic token.
+func vaWildToken(t byte, data uint16) bool {
+	return t == 6 || t == 1 && (data == 7 || data == 8 || data == 9)
+}
+
+// vaVerbOf sorts the lines of a verb into what the pruning needs.
+func vaVerbOf(raw []vaRawLine) vaVerb {
+	out := vaVerb{raw: raw}
+	for _, l := range raw {
+		for _, tok := range l.toks {
+			for _, alt := range tok {
+				if vaWildToken(alt.t, alt.data) {
+					out.wild = true
+				}
+			}
+		}
+		if len(l.toks) != 3 || len(l.toks[0]) != 1 || len(l.toks[2]) != 1 {
+			continue
+		}
+		first, ok1 := vaObjToken(l.toks[0][0].t, l.toks[0][0].data)
+		second, ok2 := vaObjToken(l.toks[2][0].t, l.toks[2][0].data)
+		if !ok1 || !ok2 {
+			continue
+		}
+		line := vaGLine{preps: map[uint32]bool{}, first: first, second: second}
+		for _, p := range l.toks[1] {
+			if p.t != 2 {
+				line.preps = nil
+				break
+			}
+			line.preps[uint32(p.data)] = true
+		}
+		if line.preps != nil {
+			out.lines = append(out.lines, line)
+		}
+	}
+	return out
+}
+
+// vaTemplates lists the grammar's commands of no or one object: for each
+// line of a verb that is not a meta verb (save, score, ...) whose tokens are
+// prepositions (the first word of each) and at most one object, the
+// command its verb's first word makes, once for each action and number of
+// objects (take, get and carry make the same Take).
+func vaTemplates(order []string, verbs map[string]int, meta []bool, byNumber []vaVerb, entries map[uint32]string) []vaGTemplate {
+	type key struct {
+		action uint16
+		objs   int
+	}
+	seen := map[key]bool{}
+	done := map[int]bool{}
+	var out []vaGTemplate
+	for _, w := range order {
+		n := verbs[w]
+		if done[n] || meta[n] || !vaWordOK(w) {
+			continue
+		}
+		done[n] = true
+	lines:
+		for _, l := range byNumber[n].raw {
+			words := []string{w}
+			objs := 0
+			var obj vaToken
+			for _, tok := range l.toks {
+				if tok[0].t == 2 {
+					p := entries[uint32(tok[0].data)]
+					if !vaWordOK(p) {
+						continue lines
+					}
+					words = append(words, p)
+					continue
+				}
+				o, ok := vaObjToken(tok[0].t, tok[0].data)
+				if !ok || objs == 1 {
+					continue lines
+				}
+				objs, obj = 1, o
+				words = append(words, "%s")
+			}
+			k := key{l.action, objs}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, vaGTemplate{t: strings.Join(words, " "), action: l.action, objs: objs, obj: obj})
+		}
+	}
+	return out
+}
+
+// action returns the action of the grammar line that the command template
+// t ("take %s", "turn on %s", "look") would be parsed by: the verb's first
+// line with the same prepositions and object slots.
+func (gr *vaGrammar) action(t string, v *vaVocab, lookup func(string) uint32) (uint16, bool) {
+	if gr == nil {
+		return 0, false
+	}
+	w := strings.Fields(t)
+	verb, ok := gr.verbs[v.cut(w[0])]
+	if !ok {
+		return 0, false
+	}
+lines:
+	for _, l := range verb.raw {
+		if len(l.toks) != len(w)-1 {
+			continue
+		}
+		for i, tok := range l.toks {
+			if w[i+1] == "%s" {
+				if _, ok := vaObjToken(tok[0].t, tok[0].data); !ok {
+					continue lines
+				}
+				continue
+			}
+			addr, match := lookup(w[i+1]), false
+			for _, alt := range tok {
+				match = match || alt.t == 2 && uint32(alt.data) == addr
+			}
+			if !match {
+				continue lines
+			}
+		}
+		return l.action, true
+	}
+	return 0, false
 }
 
 // vaSlots is what a template's grammar allows in its two object slots.
@@ -231,4 +468,104 @@ func (gr *vaGrammar) slots(t string, v *vaVocab, lookup func(string) uint32) vaS
 		return vaSlots{}
 	}
 	return s
+}
+
+// vaGrammarCandidates adds the commands of the grammar's templates whose
+// action the fixed verbs have not tried (covered: action and number of
+// objects): "jump on X" where the game extends JUMP, a verb of its own.
+// A template's object is each object in scope that its token takes (a
+// creature token takes animate objects only, an attribute token those
+// that have it, when the layout says which are animate).
+//
+// Of the Inform library's own verbs (vaLibraryVerbs) only the lines with a
+// preposition are tried ("get in X", "look under X", "jump on X"): their
+// plain lines (SMELL X, ADJUST X) print the library's refusal for every
+// object a game does not give a routine for, and trying each would double
+// the candidates; the verbs that commonly do something are the fixed ones
+// (vaOneObject). A library verb's line without an object whose action only
+// prints a message (SORRY, SING, I TALL) is tried where the room may react
+// to it (it has before or after). Every line of a verb of the game's own is tried, with
+// every object in scope; a library verb that only prints a message, with
+// the objects that may react to it (objsFor, valid_react.go).
+func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(string) []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
+	for _, t := range gr.templates {
+		if covered[[2]int{int(t.action), t.objs}] {
+			continue
+		}
+		verb, _, _ := strings.Cut(t.t, " ")
+		if vaLibraryVerbs[verb] && t.objs == 1 && strings.Count(t.t, " ") < 2 {
+			continue
+		}
+		if t.objs == 0 {
+			if !vaLibraryVerbs[verb] || !vaMessageOnly[verb] && !vaSaysOnly[verb] || g.vaRoomReacts() {
+				add(t.t)
+			}
+			continue
+		}
+		tried := objs
+		if vaLibraryVerbs[verb] {
+			tried = objsFor(verb)
+		}
+		for _, o := range tried {
+			switch {
+			case t.obj.creature && layout.known && o.kind&vaAnimate == 0:
+				continue
+			case t.obj.attr >= 0 && !g.m.Attribute(o.id, uint16(t.obj.attr)):
+				continue
+			}
+			add(fmt.Sprintf(t.t, o.name))
+		}
+	}
+}
+
+// vaLibraryVerbs are the verb words of the Inform library's grammar
+// (Grammar.h, library 6/x, English), as the dictionary holds them (cut to
+// 9 letters), less the meta verbs, which are never tried.
+var vaLibraryVerbs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`answer say shout speak ask attack break crack destroy
+		fight hit kill murder punch smash thump torture wreck blow bother curses darn drat
+		burn light buy purchase climb scale close cover shut consult cut chop prune slice
+		dig drink sip swallow drop discard throw eat empty enter cross examine x check
+		describe watch exit out outside fill get give feed offer pay go run walk leave hop
+		jump skip i inv inventory insert kiss embrace hug l look listen hear lock move press
+		push shift no open uncover unwrap peel pick pray pull drag put read remove rub clean
+		dust polish scrub shine sweep wipe search set adjust shed disrobe doff show display
+		present shit fuck damn sod sing sit lie sleep nap smell sniff sorry squeeze squash
+		stand swim dive swing switch take carry hold taste tell think tie attach fasten fix
+		touch feel fondle grope transfer turn rotate screw twist unscrew unlock wait z wake
+		awake awaken wave wear don y yes`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// isInform reports whether the story was compiled by Inform: Inform 6
+// makes the metaclass objects and writes its version in the header,
+// Inform 5 names itself in its banner ("Inform v1502").
+func (g *Game) isInform() bool {
+	if isInform6(g.m) || g.compiler() != "" {
+		return true
+	}
+	m := informRE.FindStringSubmatch(g.intro + g.opening)
+	return m != nil && !strings.Contains(m[1], ".")
+}
+
+// multi reports whether verb has a line VERB OBJECT whose token takes
+// several objects (multi, multiheld, multiexcept, multiinside), so that
+// VERB ALL parses; with no grammar (nil), whether the game may: true.
+func (gr *vaGrammar) multi(verb string, v *vaVocab) bool {
+	if gr == nil {
+		return true
+	}
+	for _, l := range gr.verbs[v.cut(verb)].raw {
+		if len(l.toks) == 1 {
+			for _, alt := range l.toks[0] {
+				if alt.t == 1 && alt.data >= 2 && alt.data <= 5 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

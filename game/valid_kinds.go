@@ -31,6 +31,9 @@ type vaLayout struct {
 	known                                    bool
 	animate, container, supporter, enterable int
 	openable, lockable, vehicle, takeable    int
+	// open and transparent: a container that has neither is closed off
+	// (-1: never closed off).
+	open, transparent int
 	// lit are attributes of something burning or switched on.
 	lit []int
 	// fixed are attributes that make an object part of the scenery: an
@@ -43,6 +46,7 @@ type vaLayout struct {
 var vaInform = vaLayout{
 	known: true, animate: 0, container: 4, supporter: 20, enterable: 7,
 	openable: 15, lockable: 10, vehicle: -1, takeable: -1,
+	open: 14, transparent: 23,
 	fixed: []int{5, 17, 19}, // door, scenery, static
 	lit:   []int{9, 13},     // light, on
 }
@@ -51,6 +55,7 @@ var vaInform = vaLayout{
 var vaZork = vaLayout{
 	known: true, animate: 30, container: 18, supporter: -1, enterable: -1,
 	openable: -1, lockable: -1, vehicle: 27, takeable: 17,
+	open: -1, transparent: -1,
 	lit: []int{19}, // ONBIT
 }
 
@@ -77,12 +82,42 @@ func (g *Game) vaFindLayout() vaLayout {
 	if !isInform6(g.m) || g.player == 0 {
 		return vaLayout{}
 	}
-	for a, want := range vaSelfobj {
-		if g.m.Attribute(g.player, a) != want {
-			return vaLayout{}
+	// A game that declares attributes of its own before it includes the
+	// library moves the library's up by as many (Building and Fable by
+	// one, Bunny by two).
+shifts:
+	for k := uint16(0); k <= 4; k++ {
+		for a, want := range vaSelfobj {
+			if g.m.Attribute(g.player, a+k) != want {
+				continue shifts
+			}
 		}
+		return vaInform.shift(int(k))
 	}
-	return vaInform
+	return vaLayout{}
+}
+
+// shift returns layout l with every attribute number raised by k.
+func (l vaLayout) shift(k int) vaLayout {
+	up := func(a int) int {
+		if a < 0 {
+			return a
+		}
+		return a + k
+	}
+	out := l
+	for _, f := range []*int{&out.animate, &out.container, &out.supporter, &out.enterable,
+		&out.openable, &out.lockable, &out.vehicle, &out.takeable, &out.open, &out.transparent} {
+		*f = up(*f)
+	}
+	out.lit, out.fixed = nil, nil
+	for _, a := range l.lit {
+		out.lit = append(out.lit, up(a))
+	}
+	for _, a := range l.fixed {
+		out.fixed = append(out.fixed, up(a))
+	}
+	return out
 }
 
 // vaSelfobj are attributes the Inform library's player object has (true)
@@ -148,4 +183,15 @@ func (l vaLayout) kind(m *zmachine.Machine, o uint16) vaKind {
 		k |= vaPlain
 	}
 	return k
+}
+
+// closedOff reports whether layout l says that object o of machine m is a
+// closed container that cannot be seen into, so that what it holds is out
+// of scope.
+func (l vaLayout) closedOff(m *zmachine.Machine, o uint16) bool {
+	if !l.known || l.open < 0 || l.container < 0 {
+		return false
+	}
+	return m.Attribute(o, uint16(l.container)) && !m.Attribute(o, uint16(l.open)) &&
+		(l.transparent < 0 || !m.Attribute(o, uint16(l.transparent)))
 }

@@ -88,9 +88,9 @@ func describeGame(cmd *cobra.Command, story string, asJSON bool) error {
 	row("objects", "%d", r.Objects)
 	row("dictionary", "%d words", r.Dictionary)
 	if r.GrammarVerbs > 0 {
-		row("grammar", "%d verbs", r.GrammarVerbs)
+		row("grammar", "%d verbs (Inform grammar version %d)", r.GrammarVerbs, r.GrammarVersion)
 	} else {
-		row("grammar", "not read (not an Inform 6 grammar table)")
+		row("grammar", "not read (not an Inform grammar table of version 1 or 2)")
 	}
 	return w.Flush()
 }

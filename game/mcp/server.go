@@ -51,12 +51,22 @@ type serverConfig struct {
 	origins     []string
 	cacheSize   int
 	maxLine     int
+	detections  *game.DetectionCache
 }
 
 // WithGame sets the game every new session starts with: a name or path as
 // Open takes it, or "lantern", the built-in default story (the default).
 func WithGame(nameOrPath string) ServerOption {
 	return func(c *serverConfig) { c.game = nameOrPath }
+}
+
+// WithDetectionCache makes the server's games take what probing found in
+// their stories (score, moves, player: see [game.DetectionCache]) from c,
+// which may be shared with other servers, such as the in-process servers
+// of an experiment's episodes. Without it the server keeps a cache of its
+// own, shared by its sessions.
+func WithDetectionCache(c *game.DetectionCache) ServerOption {
+	return func(cfg *serverConfig) { cfg.detections = c }
 }
 
 // WithSeed sets the seed of each new game's random numbers (default 1, as
@@ -158,6 +168,9 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 		cacheSize: DefaultStoryCache, maxLine: DefaultMaxLine}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.detections == nil {
+		cfg.detections = game.NewDetectionCache()
 	}
 	if cfg.maxSessions <= 0 || cfg.maxBody <= 0 || cfg.undoDepth < 0 || cfg.maxLine <= 0 {
 		return nil, fmt.Errorf("game server: max sessions (%d), max body (%d) and max line (%d) must be positive, undo depth (%d) not negative",
@@ -323,7 +336,8 @@ const gameUndoSlots = 8
 func (s *Server) newGame(ls loadedStory, seed int64) (*game.Game, error) {
 	// The story's own undo command needs a few states, not Frotz's 500:
 	// each is a copy of dynamic memory, kept for every session.
-	return game.New(ls.story, ls.name, game.Seed(seed), game.UndoDepth(s.cfg.undoDepth), game.GameUndoSlots(gameUndoSlots))
+	return game.New(ls.story, ls.name, game.Seed(seed), game.UndoDepth(s.cfg.undoDepth), game.GameUndoSlots(gameUndoSlots),
+		game.WithDetectionCache(s.cfg.detections))
 }
 
 // open starts the game target (what resolve returned) with seed.
