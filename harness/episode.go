@@ -58,21 +58,29 @@ type Episode struct {
 	last    *agent.RunResult // the last Run's result
 	err     string           // why the episode failed, if it did
 	closed  bool
+	// detections holds what probing found in the story, shared with the
+	// episode's forks (and, in an experiment, with its other episodes),
+	// so that a story is probed once, not per game opened.
+	detections *game.DetectionCache
 }
 
 // NewEpisode starts game gameName (a name grue knows or a story path) from
 // seed on a new in-process MCP server and connects a to it (see
 // agent.Agent.Connect). The episode owns the server: Close it when done.
 func NewEpisode(a *agent.Agent, gameName string, seed int64) (*Episode, error) {
-	return newEpisode(context.Background(), a, gameName, seed, "")
+	return newEpisode(context.Background(), a, gameName, seed, "", nil)
 }
 
-// newEpisode is NewEpisode with the episode's grue version.
-func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64, version string) (*Episode, error) {
+// newEpisode is NewEpisode with the episode's grue version and the cache
+// of probes' findings it shares with other episodes (nil: one of its own).
+func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64, version string, det *game.DetectionCache) (*Episode, error) {
 	if a == nil {
 		return nil, errors.New("new episode: no agent")
 	}
-	c, err := newGameClient(gameName, seed, version)
+	if det == nil {
+		det = game.NewDetectionCache()
+	}
+	c, err := newGameClient(gameName, seed, version, det)
 	if err != nil {
 		return nil, fmt.Errorf("new episode: %w", err)
 	}
@@ -80,7 +88,7 @@ func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64
 		c.Close()
 		return nil, fmt.Errorf("new episode on %s (seed %d): %w", gameName, seed, err)
 	}
-	e := &Episode{Game: gameName, Seed: seed, Agent: a, Client: c, Started: time.Now(), Attempts: 1, Version: version}
+	e := &Episode{Game: gameName, Seed: seed, Agent: a, Client: c, Started: time.Now(), Attempts: 1, Version: version, detections: det}
 	if a.Seed != nil {
 		e.LLMSeed = int64(*a.Seed)
 	}
@@ -90,11 +98,11 @@ func newEpisode(ctx context.Context, a *agent.Agent, gameName string, seed int64
 // newGameClient opens gameName once, so that a bad name or file is
 // reported plainly, and starts an in-process server playing it, which
 // reports grue's version as version.
-func newGameClient(gameName string, seed int64, version string) (*mcp.Client, error) {
-	if _, err := game.Open(gameName, game.Seed(seed)); err != nil {
+func newGameClient(gameName string, seed int64, version string, det *game.DetectionCache) (*mcp.Client, error) {
+	if _, err := game.Open(gameName, game.Seed(seed), game.WithDetectionCache(det)); err != nil {
 		return nil, err
 	}
-	return mcp.NewInProcessClient(mcp.WithGame(gameName), mcp.WithSeed(seed), mcp.WithVersion(versionOr(version)))
+	return mcp.NewInProcessClient(mcp.WithGame(gameName), mcp.WithSeed(seed), mcp.WithVersion(versionOr(version)), mcp.WithDetectionCache(det))
 }
 
 // Step plays one step (see agent.Agent.Step).
@@ -175,7 +183,7 @@ func (e *Episode) Fork() (*Episode, error) {
 		return nil, errors.New("fork: the episode is closed")
 	}
 	ctx := context.Background()
-	c, err := newGameClient(e.Game, e.Seed, e.Version)
+	c, err := newGameClient(e.Game, e.Seed, e.Version, e.detections)
 	if err != nil {
 		return nil, fmt.Errorf("fork: %w", err)
 	}

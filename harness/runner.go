@@ -18,6 +18,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/internal/atomicfile"
 	"github.com/grue-lab/grue/internal/boundedfile"
 )
@@ -120,7 +121,8 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	if opts.Parallel > MaxParallel {
 		return nil, fmt.Errorf("run experiment: %d episodes at once, more than the limit of %d", opts.Parallel, MaxParallel)
 	}
-	r := &runner{cfg: cfg, opts: opts, hash: cfg.Hash(), steps: cfg.Steps(), retry: map[EpisodeKey]EpisodeRecord{}}
+	r := &runner{cfg: cfg, opts: opts, hash: cfg.Hash(), steps: cfg.Steps(), retry: map[EpisodeKey]EpisodeRecord{},
+		detections: game.NewDetectionCache()}
 	r.out = opts.Out
 	if r.out == "" {
 		r.out = DefaultOut(cfg.Name, time.Now())
@@ -283,6 +285,9 @@ type runner struct {
 	// retry holds the failed records of the episodes played again
 	// (RunOptions.RetryFailed); it is not changed once the workers run.
 	retry map[EpisodeKey]EpisodeRecord
+	// detections holds what probing found in each story, so that the
+	// run's episodes probe a story once between them.
+	detections *game.DetectionCache
 
 	appendMu sync.Mutex // one append to results.jsonl at a time
 }
@@ -463,7 +468,7 @@ func (r *runner) attempt(ctx context.Context, s EpisodeSpec) (EpisodeRecord, *ag
 	if err != nil {
 		return failed(err)
 	}
-	ep, err := newEpisode(ctx, a, r.cfg.gamePath(s.Game), s.Seed, r.opts.Version)
+	ep, err := newEpisode(ctx, a, r.cfg.gamePath(s.Game), s.Seed, r.opts.Version, r.detections)
 	if err != nil {
 		return failed(err)
 	}

@@ -34,7 +34,7 @@ func StartEpisode(ctx context.Context, cfg *Config, s EpisodeSpec, version strin
 	if err != nil {
 		return nil, fmt.Errorf("start episode: %w", err)
 	}
-	ep, err := newEpisode(ctx, a, cfg.gamePath(s.Game), s.Seed, version)
+	ep, err := newEpisode(ctx, a, cfg.gamePath(s.Game), s.Seed, version, nil)
 	if err != nil {
 		return nil, fmt.Errorf("start episode: %w", err)
 	}
