@@ -26,7 +26,7 @@ var corpusVerbs = []string{"examine", "take", "drop", "open", "close", "push", "
 // randomScript makes a script of n commands for story from seed: the
 // moves above and verbs applied to words of the game's dictionary, two
 // blank lines first to get past "press a key" screens.
-func randomScript(t *testing.T, story *zmachine.Story, seed int64, n int) []string {
+func randomScript(t testing.TB, story *zmachine.Story, seed int64, n int) []string {
 	m, err := zmachine.New(story, zmachine.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -75,101 +75,104 @@ func (m *Machine) fetch() byte {
 	return b
 }
 
-func (m *Machine) fetchWord() uint16 {
-	w := m.rw(m.pc)
-	m.pc += 2
-	return w
-}
-
-// operand reads one operand of type t (0 large constant, 1 small
-// constant, 2 variable).
-func (m *Machine) operand(t byte) uint16 {
-	switch t {
-	case 0:
-		return m.fetchWord()
-	case 1:
-		return uint16(m.fetch())
-	default:
-		return m.getVar(m.fetch())
-	}
-}
-
-// operandTypes decodes a types byte into m.ops, appending operands until
-// the first "omitted" type. It reports whether all four were present. The
-// operand reads are written out here rather than calling operand: this is
-// the interpreter's hottest loop.
-func (m *Machine) operandTypes(types byte) bool {
-	for shift := 6; shift >= 0; shift -= 2 {
-		switch types >> uint(shift) & 3 {
-		case 0:
-			m.ops[m.nops] = m.rw(m.pc)
-			m.pc += 2
-		case 1:
-			m.ops[m.nops] = uint16(m.rb(m.pc))
-			m.pc++
-		case 2:
-			v := m.rb(m.pc)
-			m.pc++
-			m.ops[m.nops] = m.getVar(v)
-		default:
-			return false
-		}
-		m.nops++
-	}
-	return true
-}
-
-// exec decodes and executes one instruction.
+// exec decodes and executes one instruction: from the story's cache of
+// decoded instructions for code outside dynamic memory, decoded afresh for
+// code inside it (which the game may have changed since it last ran). The
+// commonest instructions of Inform and Infocom code (comparisons, loads,
+// stores, arithmetic, jumps and returns) run here, straight from their
+// decoded form; the others, and these with an unusual number of operands,
+// go through dispatch.
 func (m *Machine) exec() {
-	m.opPC = m.pc
+	pc := m.pc
+	m.opPC = pc
 	m.count++
-	m.nops = 0
-	b := m.fetch()
-	var code int
-	switch {
-	case b < 0x80: // long form, 2OP: small constants or variables
-		code = int(b & 0x1f)
-		x := uint16(m.rb(m.pc))
-		y := uint16(m.rb(m.pc + 1))
-		m.pc += 2
-		if b&0x40 != 0 {
-			x = m.getVar(byte(x))
+	var in *insn
+	if i := pc - m.codeBase; i < uint32(len(m.slots)) {
+		if in = m.slots[i].Load(); in == nil {
+			in = m.decodeCached(pc, i)
 		}
-		if b&0x20 != 0 {
-			y = m.getVar(byte(y))
+	} else {
+		in = &m.scratch
+		m.decode(pc, in)
+	}
+	m.pc = in.next
+	if in.nops == 2 && in.code < 0x20 {
+		a, b := in.ops[0], in.ops[1]
+		if in.vars&1 != 0 {
+			a = m.getVar(byte(a))
 		}
-		m.ops[0], m.ops[1] = x, y
+		if in.vars&2 != 0 {
+			b = m.getVar(byte(b))
+		}
+		switch in.code {
+		case 0x02: // jl
+			m.br(in, int16(a) < int16(b))
+			return
+		case 0x03: // jg
+			m.br(in, int16(a) > int16(b))
+			return
+		case 0x01: // je
+			m.br(in, a == b)
+			return
+		case 0x0d: // store (variable) value
+			m.pokeVar(byte(a), b)
+			return
+		case 0x0f: // loadw
+			m.st(in, m.rw(uint32(a+2*b)))
+			return
+		case 0x10: // loadb
+			m.st(in, uint16(m.rb(uint32(a+b))))
+			return
+		case 0x14: // add
+			m.st(in, a+b)
+			return
+		case 0x15: // sub
+			m.st(in, a-b)
+			return
+		case 0x09: // and
+			m.st(in, a&b)
+			return
+		}
 		m.nops = 2
-	case b < 0xc0: // short form
-		t := b >> 4 & 3
-		if t == 3 {
-			if b == 0xbe && m.story.version >= 5 {
-				code = opEX + int(m.fetch())
-				m.operandTypes(m.fetch())
-				break
+		m.ops[0], m.ops[1] = a, b
+		m.dispatch(in)
+		return
+	}
+	m.operands(in)
+	switch in.code {
+	case op1 + 0x0: // jz
+		m.br(in, m.ops[0] == 0)
+	case op1 + 0xc: // jump
+		m.pc = uint32(int32(m.pc) + int32(int16(m.ops[0])) - 2)
+	case op1 + 0xb: // ret
+		m.ret(m.ops[0])
+	default:
+		m.dispatch(in)
+	}
+}
+
+// decodeCached decodes the instruction at pc, slot i of the cache, and
+// keeps it there.
+func (m *Machine) decodeCached(pc, i uint32) *insn {
+	in := new(insn)
+	m.decode(pc, in)
+	m.slots[i].Store(in)
+	return in
+}
+
+// operands reads the operands of in into m.ops, in order (a variable 0
+// pops the stack).
+func (m *Machine) operands(in *insn) {
+	n := in.nops
+	m.nops = int(n)
+	m.ops = in.ops
+	if vars := in.vars; vars != 0 {
+		for i := uint8(0); i < n && i < 8; i++ {
+			if vars&(1<<i) != 0 {
+				m.ops[i] = m.getVar(byte(in.ops[i]))
 			}
-			code = op0 + int(b&0x0f)
-		} else {
-			code = op1 + int(b&0x0f)
-			m.ops[0] = m.operand(t)
-			m.nops = 1
-		}
-	default: // variable form
-		if b&0x20 == 0 {
-			code = int(b & 0x1f)
-		} else {
-			code = opV + int(b&0x1f)
-		}
-		if b == 0xec || b == 0xfa { // call_vs2, call_vn2: two types bytes
-			t1, t2 := m.fetch(), m.fetch()
-			if m.operandTypes(t1) {
-				m.operandTypes(t2)
-			}
-		} else {
-			m.operandTypes(m.fetch())
 		}
 	}
-	m.dispatch(code)
 }
 
 // needOps fails unless the instruction has at least n operands.
@@ -183,8 +186,8 @@ func (m *Machine) needOps(n int, name string) {
 // routine's locals, 16-255 globals.
 func (m *Machine) getVar(v byte) uint16 {
 	if v >= 16 {
-		a := m.globals + 2*uint32(v-16)
-		return uint16(m.dyn[a])<<8 | uint16(m.dyn[a+1])
+		i := 2 * uint(v-16)
+		return uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
 	}
 	if v > 0 {
 		return m.fp.locals[v-1]
@@ -195,9 +198,8 @@ func (m *Machine) getVar(v byte) uint16 {
 // setVar writes variable v; 0 pushes.
 func (m *Machine) setVar(v byte, x uint16) {
 	if v >= 16 {
-		a := m.globals + 2*uint32(v-16)
-		m.dyn[a] = byte(x >> 8)
-		m.dyn[a+1] = byte(x)
+		i := 2 * uint(v-16)
+		m.gl[i&0x1ff], m.gl[(i+1)&0x1ff] = byte(x>>8), byte(x)
 		return
 	}
 	if v > 0 {
@@ -286,6 +288,28 @@ func (m *Machine) branch(cond bool) {
 	}
 }
 
+// st writes x to the store variable decoded with the current instruction
+// (one whose opcode storeBranch lists with fStore).
+func (m *Machine) st(in *insn, x uint16) {
+	m.setVar(in.store, x)
+}
+
+// br branches if cond matches the sense of the branch decoded with the
+// current instruction (one whose opcode storeBranch lists with fBranch).
+func (m *Machine) br(in *insn, cond bool) {
+	if cond != (in.flags&fSense != 0) {
+		return
+	}
+	switch {
+	case in.flags&fRet0 != 0:
+		m.ret(0)
+	case in.flags&fRet1 != 0:
+		m.ret(1)
+	default:
+		m.pc = in.dest
+	}
+}
+
 // call calls the routine at packed address p with args; store is the
 // variable for the result, or -1 to throw it away.
 func (m *Machine) call(p uint16, args []uint16, store int16) {
@@ -341,11 +365,10 @@ func (m *Machine) ret(x uint16) {
 	}
 }
 
-// callStore reads the store byte and calls with the operands after the
+// callStore calls, storing in the decoded store variable, with the operands after the
 // first as arguments.
-func (m *Machine) callStore() {
-	store := int16(m.fetch())
-	m.call(m.ops[0], m.ops[1:m.nops], store)
+func (m *Machine) callStore(in *insn) {
+	m.call(m.ops[0], m.ops[1:m.nops], int16(in.store))
 }
 
 func (m *Machine) callDiscard() {
