@@ -23,6 +23,7 @@ type insn struct {
 	vars  uint8     // bit i set: operand i is a variable number
 	store uint8     // the store variable, when flags has fStore
 	flags uint8     // fStore, fBranch, fSense and the branch's kind
+	sense bool      // fSense: branch when the condition is true
 }
 
 // insn flags. An instruction whose opcode stores or branches at once (see
@@ -180,6 +181,7 @@ func (m *Machine) decode(pc uint32, in *insn) {
 		}
 		if b&0x80 != 0 {
 			in.flags |= fSense
+			in.sense = true
 		}
 		switch off {
 		case 0:

@@ -127,7 +127,7 @@ type Machine struct {
 // with the result.
 type frame struct {
 	retPC   uint32
-	locals  [15]uint16
+	locals  [16]uint16 // 15 locals; the 16th lets getVar index without a bounds check
 	nlocals uint8
 	argc    uint8
 	// store is the variable that receives the result, or -1 to discard it

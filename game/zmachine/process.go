@@ -2,6 +2,7 @@ package zmachine
 
 import (
 	"fmt"
+	"math/bits"
 	"runtime"
 	"strings"
 )
@@ -97,12 +98,29 @@ func (m *Machine) exec() {
 	}
 	m.pc = in.next
 	if in.nops == 2 && in.code < 0x20 {
+		// getVar, written out: this is the interpreter's hottest path.
 		a, b := in.ops[0], in.ops[1]
 		if in.vars&1 != 0 {
-			a = m.getVar(byte(a))
+			switch v := byte(a); {
+			case v >= 16:
+				i := 2 * uint(v-16)
+				a = uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
+			case v > 0:
+				a = m.fp.locals[(v-1)&15]
+			default:
+				a = m.pop()
+			}
 		}
 		if in.vars&2 != 0 {
-			b = m.getVar(byte(b))
+			switch v := byte(b); {
+			case v >= 16:
+				i := 2 * uint(v-16)
+				b = uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
+			case v > 0:
+				b = m.fp.locals[(v-1)&15]
+			default:
+				b = m.pop()
+			}
 		}
 		switch in.code {
 		case 0x02: // jl
@@ -163,15 +181,11 @@ func (m *Machine) decodeCached(pc, i uint32) *insn {
 // operands reads the operands of in into m.ops, in order (a variable 0
 // pops the stack).
 func (m *Machine) operands(in *insn) {
-	n := in.nops
-	m.nops = int(n)
+	m.nops = int(in.nops)
 	m.ops = in.ops
-	if vars := in.vars; vars != 0 {
-		for i := uint8(0); i < n && i < 8; i++ {
-			if vars&(1<<i) != 0 {
-				m.ops[i] = m.getVar(byte(in.ops[i]))
-			}
-		}
+	for vars := in.vars; vars != 0; vars &= vars - 1 {
+		i := bits.TrailingZeros8(vars) & 7
+		m.ops[i] = m.getVar(byte(in.ops[i]))
 	}
 }
 
@@ -190,7 +204,7 @@ func (m *Machine) getVar(v byte) uint16 {
 		return uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
 	}
 	if v > 0 {
-		return m.fp.locals[v-1]
+		return m.fp.locals[(v-1)&15]
 	}
 	return m.pop()
 }
@@ -203,7 +217,7 @@ func (m *Machine) setVar(v byte, x uint16) {
 		return
 	}
 	if v > 0 {
-		m.fp.locals[v-1] = x
+		m.fp.locals[(v-1)&15] = x
 		return
 	}
 	m.push(x)
@@ -288,26 +302,37 @@ func (m *Machine) branch(cond bool) {
 	}
 }
 
-// st writes x to the store variable decoded with the current instruction
-// (one whose opcode storeBranch lists with fStore).
-func (m *Machine) st(in *insn, x uint16) {
-	m.setVar(in.store, x)
-}
-
 // br branches if cond matches the sense of the branch decoded with the
 // current instruction (one whose opcode storeBranch lists with fBranch).
 func (m *Machine) br(in *insn, cond bool) {
-	if cond != (in.flags&fSense != 0) {
+	if cond == in.sense {
+		if in.flags&(fRet0|fRet1) == 0 {
+			m.pc = in.dest
+			return
+		}
+		m.branchReturn(in)
+	}
+}
+
+// branchReturn takes a branch whose offset is 0 or 1: return false or true.
+func (m *Machine) branchReturn(in *insn) {
+	if in.flags&fRet0 != 0 {
+		m.ret(0)
+	} else {
+		m.ret(1)
+	}
+}
+
+// st writes x to the store variable decoded with the instruction in (one
+// whose opcode storeBranch lists with fStore). Globals are written here,
+// locals and the stack by setVar.
+func (m *Machine) st(in *insn, x uint16) {
+	if v := in.store; v >= 16 {
+		i := 2 * uint(v-16)
+		m.gl[i&0x1ff], m.gl[(i+1)&0x1ff] = byte(x>>8), byte(x)
 		return
 	}
-	switch {
-	case in.flags&fRet0 != 0:
-		m.ret(0)
-	case in.flags&fRet1 != 0:
-		m.ret(1)
-	default:
-		m.pc = in.dest
-	}
+	m.setVar(in.store, x)
 }
 
 // call calls the routine at packed address p with args; store is the
