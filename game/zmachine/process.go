@@ -53,13 +53,9 @@ func (m *Machine) run(input *string) (err error) {
 		m.supply(*input)
 	}
 	m.left = m.opts.Budget
-	for m.state == running {
-		if m.left <= 0 {
-			m.state = Halted
-			return &Error{PC: m.pc, Msg: fmt.Sprintf("no input request after %d instructions: the story seems to be in an endless loop", m.opts.Budget)}
-		}
-		m.left--
-		m.exec()
+	if m.state == running && !m.exec() {
+		m.state = Halted
+		return &Error{PC: m.pc, Msg: fmt.Sprintf("no input request after %d instructions: the story seems to be in an endless loop", m.opts.Budget)}
 	}
 	return nil
 }
@@ -76,102 +72,111 @@ func (m *Machine) fetch() byte {
 	return b
 }
 
-// exec decodes and executes one instruction: from the story's cache of
+// exec executes instructions until the machine stops running, or reports
+// false when the instruction budget runs out first. It decodes each
+// instruction from the story's cache of
 // decoded instructions for code outside dynamic memory, decoded afresh for
 // code inside it (which the game may have changed since it last ran). The
 // commonest instructions of Inform and Infocom code (comparisons, loads,
 // stores, arithmetic, jumps and returns) run here, straight from their
 // decoded form; the others, and these with an unusual number of operands,
 // go through dispatch.
-func (m *Machine) exec() {
-	pc := m.pc
-	m.opPC = pc
-	m.count++
-	var in *insn
-	if i := pc - m.codeBase; i < uint32(len(m.slots)) {
-		if in = m.slots[i].Load(); in == nil {
-			in = m.decodeCached(pc, i)
+func (m *Machine) exec() bool {
+	for m.state == running {
+		if m.left <= 0 {
+			return false
 		}
-	} else {
-		in = &m.scratch
-		m.decode(pc, in)
-	}
-	m.pc = in.next
-	if in.nops == 2 && in.code < 0x20 {
-		// getVar, written out: this is the interpreter's hottest path.
-		a, b := in.ops[0], in.ops[1]
-		if in.vars&1 != 0 {
-			switch v := byte(a); {
-			case v >= 16:
-				i := 2 * uint(v-16)
-				a = uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
-			case v > 0:
-				a = m.fp.locals[(v-1)&15]
-			default:
-				a = m.pop()
+		m.left--
+		pc := m.pc
+		m.opPC = pc
+		m.count++
+		var in *insn
+		if i := uint(pc - m.codeBase); i < uint(len(m.slots)) {
+			if in = m.slots[i].Load(); in == nil {
+				in = m.decodeCached(pc, i)
 			}
+		} else {
+			in = &m.scratch
+			m.decode(pc, in)
 		}
-		if in.vars&2 != 0 {
-			switch v := byte(b); {
-			case v >= 16:
-				i := 2 * uint(v-16)
-				b = uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
-			case v > 0:
-				b = m.fp.locals[(v-1)&15]
-			default:
-				b = m.pop()
+		m.pc = in.next
+		if in.nops == 2 && in.code < 0x20 {
+			// getVar, written out: this is the interpreter's hottest path.
+			a, b := in.ops[0], in.ops[1]
+			if in.vars&1 != 0 {
+				switch v := byte(a); {
+				case v >= 16:
+					i := 2 * uint(v-16)
+					a = uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
+				case v > 0:
+					a = m.fp.locals[(v-1)&15]
+				default:
+					a = m.pop()
+				}
 			}
+			if in.vars&2 != 0 {
+				switch v := byte(b); {
+				case v >= 16:
+					i := 2 * uint(v-16)
+					b = uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
+				case v > 0:
+					b = m.fp.locals[(v-1)&15]
+				default:
+					b = m.pop()
+				}
+			}
+			switch in.code {
+			case 0x02: // jl
+				m.br(in, int16(a) < int16(b))
+				continue
+			case 0x03: // jg
+				m.br(in, int16(a) > int16(b))
+				continue
+			case 0x01: // je
+				m.br(in, a == b)
+				continue
+			case 0x0d: // store (variable) value
+				m.pokeVar(byte(a), b)
+				continue
+			case 0x0f: // loadw
+				m.st(in, m.rw(uint32(a+2*b)))
+				continue
+			case 0x10: // loadb
+				m.st(in, uint16(m.rb(uint32(a+b))))
+				continue
+			case 0x14: // add
+				m.st(in, a+b)
+				continue
+			case 0x15: // sub
+				m.st(in, a-b)
+				continue
+			case 0x09: // and
+				m.st(in, a&b)
+				continue
+			}
+			m.nops = 2
+			m.ops[0], m.ops[1] = a, b
+			m.dispatch(in)
+			continue
 		}
+		m.operands(in)
 		switch in.code {
-		case 0x02: // jl
-			m.br(in, int16(a) < int16(b))
-			return
-		case 0x03: // jg
-			m.br(in, int16(a) > int16(b))
-			return
-		case 0x01: // je
-			m.br(in, a == b)
-			return
-		case 0x0d: // store (variable) value
-			m.pokeVar(byte(a), b)
-			return
-		case 0x0f: // loadw
-			m.st(in, m.rw(uint32(a+2*b)))
-			return
-		case 0x10: // loadb
-			m.st(in, uint16(m.rb(uint32(a+b))))
-			return
-		case 0x14: // add
-			m.st(in, a+b)
-			return
-		case 0x15: // sub
-			m.st(in, a-b)
-			return
-		case 0x09: // and
-			m.st(in, a&b)
-			return
+		case op1 + 0x0: // jz
+			m.br(in, m.ops[0] == 0)
+		case op1 + 0xc: // jump
+			m.pc = uint32(int32(m.pc) + int32(int16(m.ops[0])) - 2)
+		case op1 + 0xb: // ret
+			m.ret(m.ops[0])
+		default:
+			m.dispatch(in)
 		}
-		m.nops = 2
-		m.ops[0], m.ops[1] = a, b
-		m.dispatch(in)
-		return
 	}
-	m.operands(in)
-	switch in.code {
-	case op1 + 0x0: // jz
-		m.br(in, m.ops[0] == 0)
-	case op1 + 0xc: // jump
-		m.pc = uint32(int32(m.pc) + int32(int16(m.ops[0])) - 2)
-	case op1 + 0xb: // ret
-		m.ret(m.ops[0])
-	default:
-		m.dispatch(in)
-	}
+	return true
 }
 
 // decodeCached decodes the instruction at pc, slot i of the cache, and
 // keeps it there.
-func (m *Machine) decodeCached(pc, i uint32) *insn {
+func (m *Machine) decodeCached(pc uint32, i uint) *insn {
 	in := new(insn)
 	m.decode(pc, in)
 	m.slots[i].Store(in)
