@@ -167,6 +167,12 @@ func (m *Machine) exec() bool {
 			m.pc = uint32(int32(m.pc) + int32(int16(m.ops[0])) - 2)
 		case op1 + 0xb: // ret
 			m.ret(m.ops[0])
+		case opV + 0x00: // call
+			if in.nops == 0 {
+				m.dispatch(in) // fails: call needs a routine
+				continue
+			}
+			m.callStore(in)
 		default:
 			m.dispatch(in)
 		}
@@ -329,15 +335,17 @@ func (m *Machine) branchReturn(in *insn) {
 }
 
 // st writes x to the store variable decoded with the instruction in (one
-// whose opcode storeBranch lists with fStore). Globals are written here,
-// locals and the stack by setVar.
+// whose opcode storeBranch lists with fStore): setVar, written out.
 func (m *Machine) st(in *insn, x uint16) {
-	if v := in.store; v >= 16 {
+	switch v := in.store; {
+	case v >= 16:
 		i := 2 * uint(v-16)
 		m.gl[i&0x1ff], m.gl[(i+1)&0x1ff] = byte(x>>8), byte(x)
-		return
+	case v > 0:
+		m.fp.locals[(v-1)&15] = x
+	default:
+		m.push(x)
 	}
-	m.setVar(in.store, x)
 }
 
 // call calls the routine at packed address p with args; store is the
