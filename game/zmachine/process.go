@@ -196,7 +196,15 @@ func (m *Machine) operands(in *insn) {
 	m.ops = in.ops
 	for vars := in.vars; vars != 0; vars &= vars - 1 {
 		i := bits.TrailingZeros8(vars) & 7
-		m.ops[i] = m.getVar(byte(in.ops[i]))
+		switch v := byte(in.ops[i]); { // getVar, written out
+		case v >= 16:
+			j := 2 * uint(v-16)
+			m.ops[i] = uint16(m.gl[j&0x1ff])<<8 | uint16(m.gl[(j+1)&0x1ff])
+		case v > 0:
+			m.ops[i] = m.fp.locals[(v-1)&15]
+		default:
+			m.ops[i] = m.pop()
+		}
 	}
 }
 
