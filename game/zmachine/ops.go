@@ -22,12 +22,10 @@ func (m *Machine) dispatch(in *insn) {
 	case 0x03: // jg
 		m.br(in, int16(o[0]) > int16(o[1]))
 	case 0x04: // dec_chk (variable) value ?
-		x := m.peekVar(byte(o[0])) - 1
-		m.pokeVar(byte(o[0]), x)
+		x := m.addVar(byte(o[0]), 0xffff)
 		m.br(in, int16(x) < int16(o[1]))
 	case 0x05: // inc_chk
-		x := m.peekVar(byte(o[0])) + 1
-		m.pokeVar(byte(o[0]), x)
+		x := m.addVar(byte(o[0]), 1)
 		m.br(in, int16(x) > int16(o[1]))
 	case 0x06: // jin obj1 obj2 ?
 		m.br(in, m.parent(o[0]) == o[1])
@@ -108,9 +106,9 @@ func (m *Machine) dispatch(in *insn) {
 	case op1 + 0x4: // get_prop_len
 		m.st(in, m.propLen(uint32(o[0])))
 	case op1 + 0x5: // inc
-		m.pokeVar(byte(o[0]), m.peekVar(byte(o[0]))+1)
+		m.addVar(byte(o[0]), 1)
 	case op1 + 0x6: // dec
-		m.pokeVar(byte(o[0]), m.peekVar(byte(o[0]))-1)
+		m.addVar(byte(o[0]), 0xffff)
 	case op1 + 0x7: // print_addr
 		m.printZString(uint32(o[0]))
 	case op1 + 0x8: // call_1s

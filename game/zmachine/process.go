@@ -265,6 +265,29 @@ func (m *Machine) pokeVar(v byte, x uint16) {
 	m.setVar(v, x)
 }
 
+// addVar adds d to variable v in place (variable 0 is the top of the
+// stack, as peekVar and pokeVar have it) and returns the new value: inc,
+// dec, inc_chk and dec_chk.
+func (m *Machine) addVar(v byte, d uint16) uint16 {
+	var x uint16
+	switch {
+	case v >= 16:
+		i := 2 * uint(v-16)
+		x = (uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])) + d
+		m.gl[i&0x1ff], m.gl[(i+1)&0x1ff] = byte(x>>8), byte(x)
+	case v > 0:
+		x = m.fp.locals[(v-1)&15] + d
+		m.fp.locals[(v-1)&15] = x
+	default:
+		if m.sp == 0 {
+			fail("stack underflow")
+		}
+		x = m.stack[m.sp-1] + d
+		m.stack[m.sp-1] = x
+	}
+	return x
+}
+
 func (m *Machine) push(x uint16) {
 	if m.sp >= len(m.stack) {
 		stackFault("stack overflow")
