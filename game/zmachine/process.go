@@ -73,16 +73,20 @@ func (m *Machine) fetch() byte {
 }
 
 // exec executes instructions until the machine stops running, or reports
-// false when the instruction budget runs out first. It decodes each
-// instruction from the story's cache of
-// decoded instructions for code outside dynamic memory, decoded afresh for
-// code inside it (which the game may have changed since it last ran). The
+// false when the instruction budget runs out first. Each instruction comes
+// from the story's cache of decoded instructions for code outside dynamic
+// memory, decoded afresh for code inside it (which the game may have
+// changed since it last ran). The
 // commonest instructions of Inform and Infocom code (comparisons, loads,
 // stores, arithmetic, jumps and returns) run here, straight from their
 // decoded form; the others, and these with an unusual number of operands,
 // go through dispatch.
+//
+// Only instructions that go through dispatch can stop the machine (by
+// asking for input or quitting), so the state is looked at after those
+// alone; exec is entered running.
 func (m *Machine) exec() bool {
-	for m.state == running {
+	for {
 		if m.left <= 0 {
 			return false
 		}
@@ -157,6 +161,9 @@ func (m *Machine) exec() bool {
 			m.nops = 2
 			m.ops[0], m.ops[1] = a, b
 			m.dispatch(in)
+			if m.state != running {
+				return true
+			}
 			continue
 		}
 		m.operands(in)
@@ -170,14 +177,15 @@ func (m *Machine) exec() bool {
 		case opV + 0x00: // call
 			if in.nops == 0 {
 				m.dispatch(in) // fails: call needs a routine
-				continue
 			}
 			m.callStore(in)
 		default:
 			m.dispatch(in)
+			if m.state != running {
+				return true
+			}
 		}
 	}
-	return true
 }
 
 // decodeCached decodes the instruction at pc, slot i of the cache, and
