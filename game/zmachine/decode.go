@@ -40,8 +40,8 @@ const (
 )
 
 // codeCache holds the decoded instructions of a story's static and high
-// memory, one slot per address from base on, filled as instructions first
-// run. Machines running at once in goroutines of their own share it: each
+// memory, one slot per address of the story (those below base, in dynamic
+// memory, stay empty), filled as instructions first run. Machines running at once in goroutines of their own share it: each
 // slot is written once with a fully decoded insn (two machines decoding the
 // same address store equal ones) and read atomically.
 type codeCache struct {
@@ -55,7 +55,7 @@ func (s *Story) cache() *codeCache {
 	c := &s.code
 	c.once.Do(func() {
 		c.base = s.dynSize
-		c.slots = make([]atomic.Pointer[insn], uint32(len(s.mem))-s.dynSize)
+		c.slots = make([]atomic.Pointer[insn], len(s.mem))
 	})
 	return c
 }

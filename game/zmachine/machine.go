@@ -107,7 +107,7 @@ type Machine struct {
 	// code is the story's cache of decoded instructions.
 	code     *codeCache
 	slots    []atomic.Pointer[insn] // code.slots
-	codeBase uint32                 // code.base: the first cached address
+	codeBase uint32                 // code.base: the first address cached
 	scratch  insn                   // the instruction, when in dynamic memory
 
 	// gl is the global variables' part of dyn: 240 words, then what

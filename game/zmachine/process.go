@@ -95,13 +95,11 @@ func (m *Machine) exec() bool {
 		m.opPC = pc
 		m.count++
 		var in *insn
-		if i := uint(pc - m.codeBase); i < uint(len(m.slots)) {
-			if in = m.slots[i].Load(); in == nil {
-				in = m.decodeCached(pc, i)
-			}
-		} else {
-			in = &m.scratch
-			m.decode(pc, in)
+		if i := uint(pc); i < uint(len(m.slots)) {
+			in = m.slots[i].Load()
+		}
+		if in == nil {
+			in = m.decodeAt(pc)
 		}
 		m.pc = in.next
 		if in.nops == 2 && in.code < 0x20 {
@@ -188,12 +186,18 @@ func (m *Machine) exec() bool {
 	}
 }
 
-// decodeCached decodes the instruction at pc, slot i of the cache, and
-// keeps it there.
-func (m *Machine) decodeCached(pc uint32, i uint) *insn {
+// decodeAt decodes the instruction at pc: into the story's cache when it
+// lies at or above codeBase (static and high memory, which no game can
+// change), into m.scratch, afresh each time it runs, when it lies in
+// dynamic memory.
+func (m *Machine) decodeAt(pc uint32) *insn {
+	if pc < m.codeBase || pc >= uint32(len(m.slots)) {
+		m.decode(pc, &m.scratch)
+		return &m.scratch
+	}
 	in := new(insn)
 	m.decode(pc, in)
-	m.slots[i].Store(in)
+	m.slots[pc].Store(in)
 	return in
 }
 
