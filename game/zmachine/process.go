@@ -103,27 +103,19 @@ func (m *Machine) exec() bool {
 		}
 		m.pc = in.next
 		if in.nops == 2 && in.code < 0x20 {
-			// getVar, written out: this is the interpreter's hottest path.
+			// getVar, inlined: this is the interpreter's hottest path.
 			a, b := in.ops[0], in.ops[1]
 			if in.vars&1 != 0 {
-				switch v := byte(a); {
-				case v >= 16:
-					i := 2 * uint(v-16)
-					a = uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
-				case v > 0:
-					a = m.fp.locals[(v-1)&15]
-				default:
+				if v := byte(a); v != 0 {
+					a = m.localOrGlobal(v)
+				} else {
 					a = m.pop()
 				}
 			}
 			if in.vars&2 != 0 {
-				switch v := byte(b); {
-				case v >= 16:
-					i := 2 * uint(v-16)
-					b = uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
-				case v > 0:
-					b = m.fp.locals[(v-1)&15]
-				default:
+				if v := byte(b); v != 0 {
+					b = m.localOrGlobal(v)
+				} else {
 					b = m.pop()
 				}
 			}
@@ -172,6 +164,14 @@ func (m *Machine) exec() bool {
 			m.pc = uint32(int32(m.pc) + int32(int16(m.ops[0])) - 2)
 		case op1 + 0xb: // ret
 			m.ret(m.ops[0])
+		case op1 + 0x5: // inc
+			m.addVar(byte(m.ops[0]), 1)
+		case op1 + 0x6: // dec
+			m.addVar(byte(m.ops[0]), 0xffff)
+		case op0 + 0x0: // rtrue
+			m.ret(1)
+		case op0 + 0x1: // rfalse
+			m.ret(0)
 		case opV + 0x00: // call
 			if in.nops == 0 {
 				m.dispatch(in) // fails: call needs a routine
@@ -208,13 +208,9 @@ func (m *Machine) operands(in *insn) {
 	m.ops = in.ops
 	for vars := in.vars; vars != 0; vars &= vars - 1 {
 		i := bits.TrailingZeros8(vars) & 7
-		switch v := byte(in.ops[i]); { // getVar, written out
-		case v >= 16:
-			j := 2 * uint(v-16)
-			m.ops[i] = uint16(m.gl[j&0x1ff])<<8 | uint16(m.gl[(j+1)&0x1ff])
-		case v > 0:
-			m.ops[i] = m.fp.locals[(v-1)&15]
-		default:
+		if v := byte(in.ops[i]); v != 0 { // getVar, inlined
+			m.ops[i] = m.localOrGlobal(v)
+		} else {
 			m.ops[i] = m.pop()
 		}
 	}
@@ -238,6 +234,16 @@ func (m *Machine) getVar(v byte) uint16 {
 		return m.fp.locals[(v-1)&15]
 	}
 	return m.pop()
+}
+
+// localOrGlobal reads variable v, 1 to 255: getVar without the stack,
+// small enough to inline.
+func (m *Machine) localOrGlobal(v byte) uint16 {
+	if v >= 16 {
+		i := 2 * uint(v-16)
+		return uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
+	}
+	return m.fp.locals[(v-1)&15]
 }
 
 // setVar writes variable v; 0 pushes.
