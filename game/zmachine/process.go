@@ -122,37 +122,33 @@ func (m *Machine) exec() bool {
 			switch in.code {
 			case 0x02: // jl
 				m.br(in, int16(a) < int16(b))
-				continue
 			case 0x03: // jg
 				m.br(in, int16(a) > int16(b))
-				continue
 			case 0x01: // je
 				m.br(in, a == b)
-				continue
 			case 0x0d: // store (variable) value
-				m.pokeVar(byte(a), b)
-				continue
+				if v := byte(a); v != 0 {
+					m.setLocalOrGlobal(v, b)
+				} else {
+					m.pokeVar(0, b)
+				}
 			case 0x0f: // loadw
 				m.st(in, m.rw(uint32(a+2*b)))
-				continue
 			case 0x10: // loadb
 				m.st(in, uint16(m.rb(uint32(a+b))))
-				continue
 			case 0x14: // add
 				m.st(in, a+b)
-				continue
 			case 0x15: // sub
 				m.st(in, a-b)
-				continue
 			case 0x09: // and
 				m.st(in, a&b)
-				continue
-			}
-			m.nops = 2
-			m.ops[0], m.ops[1] = a, b
-			m.dispatch(in)
-			if m.state != running {
-				return true
+			default:
+				m.nops = 2
+				m.ops[0], m.ops[1] = a, b
+				m.dispatch(in)
+				if m.state != running {
+					return true
+				}
 			}
 			continue
 		}
@@ -205,6 +201,18 @@ func (m *Machine) decodeAt(pc uint32) *insn {
 // pops the stack).
 func (m *Machine) operands(in *insn) {
 	m.nops = int(in.nops)
+	if in.nops <= 1 { // 0OP and 1OP: at most one operand to read
+		x := in.ops[0]
+		if in.vars&1 != 0 {
+			if v := byte(x); v != 0 {
+				x = m.localOrGlobal(v)
+			} else {
+				x = m.pop()
+			}
+		}
+		m.ops[0] = x
+		return
+	}
 	m.ops = in.ops
 	for vars := in.vars; vars != 0; vars &= vars - 1 {
 		i := bits.TrailingZeros8(vars) & 7
@@ -244,6 +252,17 @@ func (m *Machine) localOrGlobal(v byte) uint16 {
 		return uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
 	}
 	return m.fp.locals[(v-1)&15]
+}
+
+// setLocalOrGlobal writes variable v, 1 to 255: setVar without the
+// stack, small enough to inline.
+func (m *Machine) setLocalOrGlobal(v byte, x uint16) {
+	if v >= 16 {
+		i := 2 * uint(v-16)
+		m.gl[i&0x1ff], m.gl[(i+1)&0x1ff] = byte(x>>8), byte(x)
+		return
+	}
+	m.fp.locals[(v-1)&15] = x
 }
 
 // setVar writes variable v; 0 pushes.
@@ -384,17 +403,14 @@ func (m *Machine) branchReturn(in *insn) {
 }
 
 // st writes x to the store variable decoded with the instruction in (one
-// whose opcode storeBranch lists with fStore): setVar, written out.
+// whose opcode storeBranch lists with fStore): setVar, small enough to
+// inline.
 func (m *Machine) st(in *insn, x uint16) {
-	switch v := in.store; {
-	case v >= 16:
-		i := 2 * uint(v-16)
-		m.gl[i&0x1ff], m.gl[(i+1)&0x1ff] = byte(x>>8), byte(x)
-	case v > 0:
-		m.fp.locals[(v-1)&15] = x
-	default:
-		m.push(x)
+	if v := in.store; v != 0 {
+		m.setLocalOrGlobal(v, x)
+		return
 	}
+	m.push(x)
 }
 
 // call calls the routine at packed address p with args; store is the
