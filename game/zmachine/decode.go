@@ -37,6 +37,7 @@ const (
 	fSense              // branch when the condition is true
 	fRet0               // the branch returns false
 	fRet1               // the branch returns true
+	f2OP                // a 2OP opcode with exactly two operands
 )
 
 // codeCache holds the decoded instructions of a story's static and high
@@ -166,6 +167,9 @@ func (m *Machine) decode(pc uint32, in *insn) {
 		pc++
 	}
 	in.flags = sb
+	if in.code < 0x20 && in.nops == 2 {
+		in.flags |= f2OP
+	}
 	if sb&fBranch != 0 {
 		b := m.rb(pc)
 		pc++

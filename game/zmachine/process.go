@@ -87,10 +87,9 @@ func (m *Machine) fetch() byte {
 // alone; exec is entered running.
 func (m *Machine) exec() bool {
 	for {
-		if m.left <= 0 {
+		if m.left--; m.left < 0 {
 			return false
 		}
-		m.left--
 		pc := m.pc
 		m.opPC = pc
 		m.count++
@@ -102,7 +101,7 @@ func (m *Machine) exec() bool {
 			in = m.decodeAt(pc)
 		}
 		m.pc = in.next
-		if in.nops == 2 && in.code < 0x20 {
+		if in.flags&f2OP != 0 {
 			// getVar, inlined: this is the interpreter's hottest path.
 			a, b := in.ops[0], in.ops[1]
 			if in.vars&1 != 0 {
