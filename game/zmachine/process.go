@@ -142,8 +142,7 @@ func (m *Machine) exec() bool {
 			case 0x09: // and
 				m.st(in, a&b)
 			default:
-				m.nops = 2
-				m.ops[0], m.ops[1] = a, b
+				m.nops, m.ops[0], m.ops[1] = 2, a, b
 				m.dispatch(in)
 				if m.state != running {
 					return true
@@ -151,7 +150,19 @@ func (m *Machine) exec() bool {
 			}
 			continue
 		}
-		m.operands(in)
+		if in.nops <= 1 { // 0OP and 1OP: operands, inlined
+			x := in.ops[0]
+			if in.vars&1 != 0 {
+				if v := byte(x); v != 0 {
+					x = m.localOrGlobal(v)
+				} else {
+					x = m.pop()
+				}
+			}
+			m.nops, m.ops[0] = int(in.nops), x
+		} else {
+			m.operands(in)
+		}
 		switch in.code {
 		case op1 + 0x0: // jz
 			m.br(in, m.ops[0] == 0)
@@ -163,14 +174,8 @@ func (m *Machine) exec() bool {
 			m.addVar(byte(m.ops[0]), 1)
 		case op1 + 0x6: // dec
 			m.addVar(byte(m.ops[0]), 0xffff)
-		case op0 + 0x0: // rtrue
-			m.ret(1)
-		case op0 + 0x1: // rfalse
-			m.ret(0)
 		case opV + 0x00: // call
-			if in.nops == 0 {
-				m.dispatch(in) // fails: call needs a routine
-			}
+			m.needOps(1, "call")
 			m.callStore(in)
 		default:
 			m.dispatch(in)
@@ -197,21 +202,9 @@ func (m *Machine) decodeAt(pc uint32) *insn {
 }
 
 // operands reads the operands of in into m.ops, in order (a variable 0
-// pops the stack).
+// pops the stack); exec reads those of 0OP and 1OP instructions itself.
 func (m *Machine) operands(in *insn) {
 	m.nops = int(in.nops)
-	if in.nops <= 1 { // 0OP and 1OP: at most one operand to read
-		x := in.ops[0]
-		if in.vars&1 != 0 {
-			if v := byte(x); v != 0 {
-				x = m.localOrGlobal(v)
-			} else {
-				x = m.pop()
-			}
-		}
-		m.ops[0] = x
-		return
-	}
 	m.ops = in.ops
 	for vars := in.vars; vars != 0; vars &= vars - 1 {
 		i := bits.TrailingZeros8(vars) & 7
