@@ -81,14 +81,20 @@ be reached).
 built-in tasks; --tag T keeps the tasks tagged T. --check DIR checks the
 task files of DIR: each reference solution must pass its verifier, and
 each workspace as planted must fail it; the exit status is 1 when one does
-not. docs/coding.md describes the task files.
-
-Built-in tasks: ` + strings.Join(eval.TaskIDs(), ", ") + ".",
+not. docs/coding.md describes the task files.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEval(cmd, f, stdout, stderr)
 		},
 	}
+	// The built-in tasks' names come from parsing their YAML files, which
+	// took more instructions than the rest of every grue command's
+	// start-up: the help reads them when it is shown.
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		c.Long += "\n\nBuilt-in tasks: " + strings.Join(eval.TaskIDs(), ", ") + "."
+		c.SetHelpFunc(nil)
+		c.HelpFunc()(c, args)
+	})
 	fl := cmd.Flags()
 	fl.StringSliceVar(&f.tasks, "task", nil, "the task to run (repeat, or separate with commas); default: all")
 	fl.BoolVar(&f.all, "all", false, "run every task (the default)")

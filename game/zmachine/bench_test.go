@@ -142,3 +142,45 @@ func BenchmarkSnapshotRestore(b *testing.B) {
 		}
 	})
 }
+
+// heavyCorpusGames are the corpus games that execute the most Z-machine
+// instructions per command of a random script (measured with the scripts
+// randomScript makes at seed 1: 7,000 to 23,000 instructions a command),
+// and spot.z5, where grue was furthest behind dfrotz.
+var heavyCorpusGames = []string{"piracy_2", "building", "parallel", "lily", "spot"}
+
+// BenchmarkCorpusInProcess plays a random script of 300 commands (seed 1,
+// undo included) per iteration on each of the heaviest corpus games: New,
+// Start and every Step. instr/s is the interpreter's speed on Inform code.
+func BenchmarkCorpusInProcess(b *testing.B) {
+	for _, name := range heavyCorpusGames {
+		b.Run(name, func(b *testing.B) {
+			story := loadGame(b, "corpus/"+name+".z5")
+			lines := randomScript(b, story, 1, 300)
+			b.ReportAllocs()
+			var instr uint64
+			for b.Loop() {
+				m, err := zmachine.New(story, zmachine.Options{Seed: 1, Width: 80})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := m.Start(); err != nil {
+					b.Fatalf("Start: %v", err)
+				}
+				for i, l := range lines {
+					if m.State() == zmachine.Halted {
+						break
+					}
+					if _, err := m.Step(l); err != nil {
+						b.Fatalf("command %d %q: %v", i, l, err)
+					}
+				}
+				instr += m.Instructions()
+			}
+			if sec := b.Elapsed().Seconds(); sec > 0 {
+				b.ReportMetric(float64(instr)/sec, "instr/s")
+				b.ReportMetric(float64(instr)/float64(b.N), "instr/op")
+			}
+		})
+	}
+}

@@ -2,7 +2,6 @@ package zmachine_test
 
 import (
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,42 +11,18 @@ import (
 	"github.com/grue-lab/grue/internal/testgames"
 )
 
-// corpusMoves are the commands every random script draws from besides the
-// game's own words: movement, the meta verbs, and undo.
-var corpusMoves = []string{
-	"look", "north", "south", "east", "west", "northeast", "southwest", "up", "down",
-	"in", "out", "inventory", "take all", "drop all", "wait", "score", "undo", "undo",
-	"again", "examine me", "",
-}
-
-// corpusVerbs are put before a word of the game's dictionary.
-var corpusVerbs = []string{"examine", "take", "drop", "open", "close", "push", "read", "eat", "enter", "search"}
-
-// randomScript makes a script of n commands for story from seed: the
-// moves above and verbs applied to words of the game's dictionary, two
-// blank lines first to get past "press a key" screens.
-func randomScript(t *testing.T, story *zmachine.Story, seed int64, n int) []string {
+// randomScript makes a script of n commands for story from seed with
+// [testgames.RandomScript], from the story's dictionary.
+func randomScript(t testing.TB, story *zmachine.Story, seed int64, n int) []string {
 	m, err := zmachine.New(story, zmachine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var words []string
 	for _, e := range m.Dictionary() {
-		w := strings.TrimSpace(e.Word)
-		if len(w) > 2 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") == "" {
-			words = append(words, w)
-		}
+		words = append(words, e.Word)
 	}
-	rng := rand.New(rand.NewSource(seed))
-	lines := []string{"", ""}
-	for len(lines) < n {
-		if len(words) > 0 && rng.Intn(3) == 0 {
-			lines = append(lines, corpusVerbs[rng.Intn(len(corpusVerbs))]+" "+words[rng.Intn(len(words))])
-			continue
-		}
-		lines = append(lines, corpusMoves[rng.Intn(len(corpusMoves))])
-	}
-	return append(lines, "score")
+	return testgames.RandomScript(words, seed, n)
 }
 
 // corpusFault is a place where dfrotz itself goes wrong and grue is right

@@ -3,6 +3,7 @@ package zmachine
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 )
 
 // State says what a Machine is waiting for.
@@ -103,6 +104,17 @@ type Machine struct {
 	// lastFile is the default file name offered at the next save/restore.
 	lastFile string
 
+	// code is the story's cache of decoded instructions.
+	code     *codeCache
+	slots    []atomic.Pointer[insn] // code.slots
+	codeBase uint32                 // code.base: the first address cached
+	scratch  insn                   // the instruction, when in dynamic memory
+
+	// gl is the global variables' part of dyn: 240 words, then what
+	// follows them in dyn and in the spare capacity New gives dyn, so that
+	// getVar and setVar index it with a mask and no bounds check.
+	gl *[512]byte
+
 	// The instruction being executed: its address, operands and count.
 	opPC  uint32
 	ops   [8]uint16
@@ -115,7 +127,7 @@ type Machine struct {
 // with the result.
 type frame struct {
 	retPC   uint32
-	locals  [15]uint16
+	locals  [16]uint16 // 15 locals; the 16th lets getVar index without a bounds check
 	nlocals uint8
 	argc    uint8
 	// store is the variable that receives the result, or -1 to discard it
@@ -153,13 +165,16 @@ func New(story *Story, opts Options) (*Machine, error) {
 		story:  story,
 		opts:   opts,
 		static: story.mem,
-		dyn:    make([]byte, story.dynSize),
+		dyn:    make([]byte, story.dynSize, story.dynSize+512),
 		stack:  make([]uint16, stackSize),
 		frames: make([]frame, 0, 64),
 		files:  opts.Files,
 
 		globals: story.globals,
+		code:    story.cache(),
 	}
+	m.slots, m.codeBase = m.code.slots, m.code.base
+	m.gl = (*[512]byte)(m.dyn[story.globals : story.globals+512])
 	if m.files == nil {
 		m.files = NewMemFiles()
 	}

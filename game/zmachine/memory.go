@@ -37,6 +37,10 @@ func (m *Machine) wb(a uint32, v byte) {
 }
 
 func (m *Machine) ww(a uint32, v uint16) {
+	if a > 0x11 && a+1 < uint32(len(m.dyn)) { // neither byte is Flags 2's
+		m.dyn[a], m.dyn[a+1] = byte(v>>8), byte(v)
+		return
+	}
 	m.wb(a, byte(v>>8))
 	m.wb(a+1, byte(v))
 }

@@ -156,7 +156,31 @@ func (m *Machine) findProp(o, p uint16) (uint32, uint32) {
 		return 0, 0
 	}
 	a := m.firstProp(o)
-	for n := 0; n < 256; n++ {
+	n := 0
+	if m.story.version >= 4 {
+		// propInfo written out for a list in dynamic memory, where
+		// property lists are in practice.
+		d := m.dyn
+		for ; n < 256 && a+1 < uint32(len(d)); n++ {
+			b := d[a]
+			num, l, data := uint16(b&0x3f), uint32(1), a+1
+			if b&0x80 != 0 {
+				if l, data = uint32(d[a+1]&0x3f), a+2; l == 0 {
+					l = 64
+				}
+			} else if b&0x40 != 0 {
+				l = 2
+			}
+			if num == 0 {
+				return 0, 0
+			}
+			if num == p {
+				return data, l
+			}
+			a = data + l
+		}
+	}
+	for ; n < 256; n++ {
 		num, l, data := m.propInfo(a)
 		if num == 0 {
 			return 0, 0

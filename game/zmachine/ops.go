@@ -2,7 +2,8 @@ package zmachine
 
 // dispatch executes the opcode numbered as exec numbers them, its operands
 // already in m.ops. Opcodes a version does not have are illegal there.
-func (m *Machine) dispatch(code int) {
+func (m *Machine) dispatch(in *insn) {
+	code := int(in.code)
 	v := m.story.version
 	o := &m.ops
 	switch code {
@@ -15,29 +16,27 @@ func (m *Machine) dispatch(code int) {
 				eq = true
 			}
 		}
-		m.branch(eq)
+		m.br(in, eq)
 	case 0x02: // jl
-		m.branch(int16(o[0]) < int16(o[1]))
+		m.br(in, int16(o[0]) < int16(o[1]))
 	case 0x03: // jg
-		m.branch(int16(o[0]) > int16(o[1]))
+		m.br(in, int16(o[0]) > int16(o[1]))
 	case 0x04: // dec_chk (variable) value ?
-		x := m.peekVar(byte(o[0])) - 1
-		m.pokeVar(byte(o[0]), x)
-		m.branch(int16(x) < int16(o[1]))
+		x := m.addVar(byte(o[0]), 0xffff)
+		m.br(in, int16(x) < int16(o[1]))
 	case 0x05: // inc_chk
-		x := m.peekVar(byte(o[0])) + 1
-		m.pokeVar(byte(o[0]), x)
-		m.branch(int16(x) > int16(o[1]))
+		x := m.addVar(byte(o[0]), 1)
+		m.br(in, int16(x) > int16(o[1]))
 	case 0x06: // jin obj1 obj2 ?
-		m.branch(m.parent(o[0]) == o[1])
+		m.br(in, m.parent(o[0]) == o[1])
 	case 0x07: // test bitmap flags ?
-		m.branch(o[0]&o[1] == o[1])
+		m.br(in, o[0]&o[1] == o[1])
 	case 0x08: // or
-		m.store(o[0] | o[1])
+		m.st(in, o[0]|o[1])
 	case 0x09: // and
-		m.store(o[0] & o[1])
+		m.st(in, o[0]&o[1])
 	case 0x0a: // test_attr
-		m.branch(m.testAttr(o[0], o[1]))
+		m.br(in, m.testAttr(o[0], o[1]))
 	case 0x0b: // set_attr
 		m.setAttr(o[0], o[1], true)
 	case 0x0c: // clear_attr
@@ -47,35 +46,35 @@ func (m *Machine) dispatch(code int) {
 	case 0x0e: // insert_obj
 		m.insertObj(o[0], o[1])
 	case 0x0f: // loadw array index
-		m.store(m.rw(uint32(o[0] + 2*o[1])))
+		m.st(in, m.rw(uint32(o[0]+2*o[1])))
 	case 0x10: // loadb
-		m.store(uint16(m.rb(uint32(o[0] + o[1]))))
+		m.st(in, uint16(m.rb(uint32(o[0]+o[1]))))
 	case 0x11: // get_prop
-		m.store(m.getProp(o[0], o[1]))
+		m.st(in, m.getProp(o[0], o[1]))
 	case 0x12: // get_prop_addr
 		a, _ := m.findProp(o[0], o[1])
-		m.store(uint16(a))
+		m.st(in, uint16(a))
 	case 0x13: // get_next_prop
-		m.store(m.nextProp(o[0], o[1]))
+		m.st(in, m.nextProp(o[0], o[1]))
 	case 0x14: // add
-		m.store(o[0] + o[1])
+		m.st(in, o[0]+o[1])
 	case 0x15: // sub
-		m.store(o[0] - o[1])
+		m.st(in, o[0]-o[1])
 	case 0x16: // mul
-		m.store(uint16(int16(o[0]) * int16(o[1])))
+		m.st(in, uint16(int16(o[0])*int16(o[1])))
 	case 0x17: // div
 		if o[1] == 0 {
 			fail("division by zero")
 		}
-		m.store(uint16(int16(o[0]) / int16(o[1])))
+		m.st(in, uint16(int16(o[0])/int16(o[1])))
 	case 0x18: // mod
 		if o[1] == 0 {
 			fail("division by zero (remainder)")
 		}
-		m.store(uint16(int16(o[0]) % int16(o[1])))
+		m.st(in, uint16(int16(o[0])%int16(o[1])))
 	case 0x19: // call_2s
 		m.needVersion(4, "call_2s")
-		m.callStore()
+		m.callStore(in)
 	case 0x1a: // call_2n
 		m.needVersion(5, "call_2n")
 		m.callDiscard()
@@ -93,28 +92,28 @@ func (m *Machine) dispatch(code int) {
 
 	// ---- 1OP ----
 	case op1 + 0x0: // jz
-		m.branch(o[0] == 0)
+		m.br(in, o[0] == 0)
 	case op1 + 0x1: // get_sibling -> ?
 		s := m.sibling(o[0])
-		m.store(s)
-		m.branch(s != 0)
+		m.st(in, s)
+		m.br(in, s != 0)
 	case op1 + 0x2: // get_child -> ?
 		c := m.child(o[0])
-		m.store(c)
-		m.branch(c != 0)
+		m.st(in, c)
+		m.br(in, c != 0)
 	case op1 + 0x3: // get_parent
-		m.store(m.parent(o[0]))
+		m.st(in, m.parent(o[0]))
 	case op1 + 0x4: // get_prop_len
-		m.store(m.propLen(uint32(o[0])))
+		m.st(in, m.propLen(uint32(o[0])))
 	case op1 + 0x5: // inc
-		m.pokeVar(byte(o[0]), m.peekVar(byte(o[0]))+1)
+		m.addVar(byte(o[0]), 1)
 	case op1 + 0x6: // dec
-		m.pokeVar(byte(o[0]), m.peekVar(byte(o[0]))-1)
+		m.addVar(byte(o[0]), 0xffff)
 	case op1 + 0x7: // print_addr
 		m.printZString(uint32(o[0]))
 	case op1 + 0x8: // call_1s
 		m.needVersion(4, "call_1s")
-		m.callStore()
+		m.callStore(in)
 	case op1 + 0x9: // remove_obj
 		m.removeObj(o[0])
 	case op1 + 0xa: // print_obj
@@ -126,10 +125,10 @@ func (m *Machine) dispatch(code int) {
 	case op1 + 0xd: // print_paddr
 		m.printZString(m.story.unpackString(o[0]))
 	case op1 + 0xe: // load (variable) ->
-		m.store(m.peekVar(byte(o[0])))
+		m.st(in, m.peekVar(byte(o[0])))
 	case op1 + 0xf: // not (v1-4) / call_1n (v5+)
 		if v <= 4 {
-			m.store(^o[0])
+			m.st(in, ^o[0])
 		} else {
 			m.callDiscard()
 		}
@@ -164,7 +163,7 @@ func (m *Machine) dispatch(code int) {
 		if v <= 4 {
 			m.pop()
 		} else {
-			m.store(uint16(len(m.frames)))
+			m.st(in, uint16(len(m.frames)))
 		}
 	case op0 + 0xa: // quit
 		m.state = Halted
@@ -172,15 +171,15 @@ func (m *Machine) dispatch(code int) {
 		m.out.zscii(13)
 	case op0 + 0xc: // show_status: the status line is read on demand
 	case op0 + 0xd: // verify
-		m.branch(m.story.Verify())
+		m.br(in, m.story.Verify())
 	case op0 + 0xf: // piracy
 		m.needVersion(5, "piracy")
-		m.branch(true)
+		m.br(in, true)
 
 	// ---- VAR ----
 	case opV + 0x00: // call / call_vs
 		m.needOps(1, "call")
-		m.callStore()
+		m.callStore(in)
 	case opV + 0x01: // storew array index value
 		m.needOps(3, "storew")
 		m.ww(uint32(o[0]+2*o[1]), o[2])
@@ -201,9 +200,9 @@ func (m *Machine) dispatch(code int) {
 		r := int16(o[0])
 		if r <= 0 {
 			m.rng.reseed(-int64(r))
-			m.store(0)
+			m.st(in, 0)
 		} else {
-			m.store(m.rng.draw(int64(r)))
+			m.st(in, m.rng.draw(int64(r)))
 		}
 	case opV + 0x08: // push
 		m.push(o[0])
@@ -216,7 +215,7 @@ func (m *Machine) dispatch(code int) {
 		m.out.setWindow(int(o[0]))
 	case opV + 0x0c: // call_vs2
 		m.needVersion(4, "call_vs2")
-		m.callStore()
+		m.callStore(in)
 	case opV + 0x0d: // erase_window
 		m.needVersion(4, "erase_window")
 		m.out.eraseWindow(int16(o[0]))
@@ -260,11 +259,11 @@ func (m *Machine) dispatch(code int) {
 			form = o[3]
 		}
 		a := m.scanTable(o[0], uint32(o[1]), o[2], form)
-		m.store(uint16(a))
-		m.branch(a != 0)
+		m.st(in, uint16(a))
+		m.br(in, a != 0)
 	case opV + 0x18: // not
 		m.needVersion(5, "not")
-		m.store(^o[0])
+		m.st(in, ^o[0])
 	case opV + 0x19, opV + 0x1a: // call_vn, call_vn2
 		m.needVersion(5, "call_vn")
 		m.callDiscard()
@@ -301,7 +300,7 @@ func (m *Machine) dispatch(code int) {
 		m.printTable(uint32(o[0]), o[1], h, skip)
 	case opV + 0x1f: // check_arg_count n ?
 		m.needVersion(5, "check_arg_count")
-		m.branch(uint16(m.fp.argc) >= o[0])
+		m.br(in, uint16(m.fp.argc) >= o[0])
 
 	// ---- EXT ----
 	case opEX + 0x00: // save table bytes name -> (result)
@@ -320,26 +319,26 @@ func (m *Machine) dispatch(code int) {
 		p := int16(o[1])
 		switch {
 		case p >= 16 || p <= -16:
-			m.store(0)
+			m.st(in, 0)
 		case p >= 0:
-			m.store(o[0] << uint(p))
+			m.st(in, o[0]<<uint(p))
 		default:
-			m.store(o[0] >> uint(-p))
+			m.st(in, o[0]>>uint(-p))
 		}
 	case opEX + 0x03: // art_shift
 		p := int16(o[1])
 		switch {
 		case p >= 16:
-			m.store(0)
+			m.st(in, 0)
 		case p >= 0:
-			m.store(o[0] << uint(p))
+			m.st(in, o[0]<<uint(p))
 		case p <= -16:
-			m.store(uint16(int16(o[0]) >> 15))
+			m.st(in, uint16(int16(o[0])>>15))
 		default:
-			m.store(uint16(int16(o[0]) >> uint(-p)))
+			m.st(in, uint16(int16(o[0])>>uint(-p)))
 		}
 	case opEX + 0x04: // set_font
-		m.store(m.out.setFont(o[0]))
+		m.st(in, m.out.setFont(o[0]))
 	case opEX + 0x09: // save_undo
 		m.saveUndo()
 	case opEX + 0x0a: // restore_undo
@@ -347,7 +346,7 @@ func (m *Machine) dispatch(code int) {
 	case opEX + 0x0b: // print_unicode
 		m.out.unicode(rune(o[0]))
 	case opEX + 0x0c: // check_unicode
-		m.store(m.checkUnicode(rune(o[0])))
+		m.st(in, m.checkUnicode(rune(o[0])))
 	case opEX + 0x0d: // set_true_colour
 	default:
 		m.illegal(code)

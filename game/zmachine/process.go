@@ -2,6 +2,7 @@ package zmachine
 
 import (
 	"fmt"
+	"math/bits"
 	"runtime"
 	"strings"
 )
@@ -52,13 +53,9 @@ func (m *Machine) run(input *string) (err error) {
 		m.supply(*input)
 	}
 	m.left = m.opts.Budget
-	for m.state == running {
-		if m.left <= 0 {
-			m.state = Halted
-			return &Error{PC: m.pc, Msg: fmt.Sprintf("no input request after %d instructions: the story seems to be in an endless loop", m.opts.Budget)}
-		}
-		m.left--
-		m.exec()
+	if m.state == running && !m.exec() {
+		m.state = Halted
+		return &Error{PC: m.pc, Msg: fmt.Sprintf("no input request after %d instructions: the story seems to be in an endless loop", m.opts.Budget)}
 	}
 	return nil
 }
@@ -75,101 +72,148 @@ func (m *Machine) fetch() byte {
 	return b
 }
 
-func (m *Machine) fetchWord() uint16 {
-	w := m.rw(m.pc)
-	m.pc += 2
-	return w
-}
-
-// operand reads one operand of type t (0 large constant, 1 small
-// constant, 2 variable).
-func (m *Machine) operand(t byte) uint16 {
-	switch t {
-	case 0:
-		return m.fetchWord()
-	case 1:
-		return uint16(m.fetch())
-	default:
-		return m.getVar(m.fetch())
-	}
-}
-
-// operandTypes decodes a types byte into m.ops, appending operands until
-// the first "omitted" type. It reports whether all four were present. The
-// operand reads are written out here rather than calling operand: this is
-// the interpreter's hottest loop.
-func (m *Machine) operandTypes(types byte) bool {
-	for shift := 6; shift >= 0; shift -= 2 {
-		switch types >> uint(shift) & 3 {
-		case 0:
-			m.ops[m.nops] = m.rw(m.pc)
-			m.pc += 2
-		case 1:
-			m.ops[m.nops] = uint16(m.rb(m.pc))
-			m.pc++
-		case 2:
-			v := m.rb(m.pc)
-			m.pc++
-			m.ops[m.nops] = m.getVar(v)
-		default:
+// exec executes instructions until the machine stops running, or reports
+// false when the instruction budget runs out first. Each instruction comes
+// from the story's cache of decoded instructions for code outside dynamic
+// memory, decoded afresh for code inside it (which the game may have
+// changed since it last ran). The
+// commonest instructions of Inform and Infocom code (comparisons, loads,
+// stores, arithmetic, jumps and returns) run here, straight from their
+// decoded form; the others, and these with an unusual number of operands,
+// go through dispatch.
+//
+// Only instructions that go through dispatch can stop the machine (by
+// asking for input or quitting), so the state is looked at after those
+// alone; exec is entered running.
+func (m *Machine) exec() bool {
+	for {
+		if m.left--; m.left < 0 {
 			return false
 		}
-		m.nops++
+		pc := m.pc
+		m.opPC = pc
+		m.count++
+		var in *insn
+		if i := uint(pc); i < uint(len(m.slots)) {
+			in = m.slots[i].Load()
+		}
+		if in == nil {
+			in = m.decodeAt(pc)
+		}
+		m.pc = in.next
+		if in.flags&f2OP != 0 {
+			// getVar, inlined: this is the interpreter's hottest path.
+			a, b := in.ops[0], in.ops[1]
+			if in.vars&1 != 0 {
+				if v := byte(a); v != 0 {
+					a = m.localOrGlobal(v)
+				} else {
+					a = m.pop()
+				}
+			}
+			if in.vars&2 != 0 {
+				if v := byte(b); v != 0 {
+					b = m.localOrGlobal(v)
+				} else {
+					b = m.pop()
+				}
+			}
+			switch in.code {
+			case 0x02: // jl
+				m.br(in, int16(a) < int16(b))
+			case 0x03: // jg
+				m.br(in, int16(a) > int16(b))
+			case 0x01: // je
+				m.br(in, a == b)
+			case 0x0d: // store (variable) value
+				if v := byte(a); v != 0 {
+					m.setLocalOrGlobal(v, b)
+				} else {
+					m.pokeVar(0, b)
+				}
+			case 0x0f: // loadw
+				m.st(in, m.rw(uint32(a+2*b)))
+			case 0x10: // loadb
+				m.st(in, uint16(m.rb(uint32(a+b))))
+			case 0x14: // add
+				m.st(in, a+b)
+			case 0x15: // sub
+				m.st(in, a-b)
+			case 0x09: // and
+				m.st(in, a&b)
+			default:
+				m.nops, m.ops[0], m.ops[1] = 2, a, b
+				m.dispatch(in)
+				if m.state != running {
+					return true
+				}
+			}
+			continue
+		}
+		if in.nops <= 1 { // 0OP and 1OP: operands, inlined
+			x := in.ops[0]
+			if in.vars&1 != 0 {
+				if v := byte(x); v != 0 {
+					x = m.localOrGlobal(v)
+				} else {
+					x = m.pop()
+				}
+			}
+			m.nops, m.ops[0] = int(in.nops), x
+		} else {
+			m.operands(in)
+		}
+		switch in.code {
+		case op1 + 0x0: // jz
+			m.br(in, m.ops[0] == 0)
+		case op1 + 0xc: // jump
+			m.pc = uint32(int32(m.pc) + int32(int16(m.ops[0])) - 2)
+		case op1 + 0xb: // ret
+			m.ret(m.ops[0])
+		case op1 + 0x5: // inc
+			m.addVar(byte(m.ops[0]), 1)
+		case op1 + 0x6: // dec
+			m.addVar(byte(m.ops[0]), 0xffff)
+		case opV + 0x00: // call
+			m.needOps(1, "call")
+			m.callStore(in)
+		default:
+			m.dispatch(in)
+			if m.state != running {
+				return true
+			}
+		}
 	}
-	return true
 }
 
-// exec decodes and executes one instruction.
-func (m *Machine) exec() {
-	m.opPC = m.pc
-	m.count++
-	m.nops = 0
-	b := m.fetch()
-	var code int
-	switch {
-	case b < 0x80: // long form, 2OP: small constants or variables
-		code = int(b & 0x1f)
-		x := uint16(m.rb(m.pc))
-		y := uint16(m.rb(m.pc + 1))
-		m.pc += 2
-		if b&0x40 != 0 {
-			x = m.getVar(byte(x))
-		}
-		if b&0x20 != 0 {
-			y = m.getVar(byte(y))
-		}
-		m.ops[0], m.ops[1] = x, y
-		m.nops = 2
-	case b < 0xc0: // short form
-		t := b >> 4 & 3
-		if t == 3 {
-			if b == 0xbe && m.story.version >= 5 {
-				code = opEX + int(m.fetch())
-				m.operandTypes(m.fetch())
-				break
-			}
-			code = op0 + int(b&0x0f)
+// decodeAt decodes the instruction at pc: into the story's cache when it
+// lies at or above codeBase (static and high memory, which no game can
+// change), into m.scratch, afresh each time it runs, when it lies in
+// dynamic memory.
+func (m *Machine) decodeAt(pc uint32) *insn {
+	if pc < m.codeBase || pc >= uint32(len(m.slots)) {
+		m.decode(pc, &m.scratch)
+		return &m.scratch
+	}
+	in := new(insn)
+	m.decode(pc, in)
+	m.slots[pc].Store(in)
+	return in
+}
+
+// operands reads the operands of in into m.ops, in order (a variable 0
+// pops the stack); exec reads those of 0OP and 1OP instructions itself.
+func (m *Machine) operands(in *insn) {
+	m.nops = int(in.nops)
+	m.ops = in.ops
+	for vars := in.vars; vars != 0; vars &= vars - 1 {
+		i := bits.TrailingZeros8(vars) & 7
+		if v := byte(in.ops[i]); v != 0 { // getVar, inlined
+			m.ops[i] = m.localOrGlobal(v)
 		} else {
-			code = op1 + int(b&0x0f)
-			m.ops[0] = m.operand(t)
-			m.nops = 1
-		}
-	default: // variable form
-		if b&0x20 == 0 {
-			code = int(b & 0x1f)
-		} else {
-			code = opV + int(b&0x1f)
-		}
-		if b == 0xec || b == 0xfa { // call_vs2, call_vn2: two types bytes
-			t1, t2 := m.fetch(), m.fetch()
-			if m.operandTypes(t1) {
-				m.operandTypes(t2)
-			}
-		} else {
-			m.operandTypes(m.fetch())
+			m.ops[i] = m.pop()
 		}
 	}
-	m.dispatch(code)
 }
 
 // needOps fails unless the instruction has at least n operands.
@@ -183,25 +227,45 @@ func (m *Machine) needOps(n int, name string) {
 // routine's locals, 16-255 globals.
 func (m *Machine) getVar(v byte) uint16 {
 	if v >= 16 {
-		a := m.globals + 2*uint32(v-16)
-		return uint16(m.dyn[a])<<8 | uint16(m.dyn[a+1])
+		i := 2 * uint(v-16)
+		return uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
 	}
 	if v > 0 {
-		return m.fp.locals[v-1]
+		return m.fp.locals[(v-1)&15]
 	}
 	return m.pop()
+}
+
+// localOrGlobal reads variable v, 1 to 255: getVar without the stack,
+// small enough to inline.
+func (m *Machine) localOrGlobal(v byte) uint16 {
+	if v >= 16 {
+		i := 2 * uint(v-16)
+		return uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
+	}
+	return m.fp.locals[(v-1)&15]
+}
+
+// setLocalOrGlobal writes variable v, 1 to 255: setVar without the
+// stack, small enough to inline.
+func (m *Machine) setLocalOrGlobal(v byte, x uint16) {
+	if v >= 16 {
+		i := 2 * uint(v-16)
+		m.gl[i&0x1ff], m.gl[(i+1)&0x1ff] = byte(x>>8), byte(x)
+		return
+	}
+	m.fp.locals[(v-1)&15] = x
 }
 
 // setVar writes variable v; 0 pushes.
 func (m *Machine) setVar(v byte, x uint16) {
 	if v >= 16 {
-		a := m.globals + 2*uint32(v-16)
-		m.dyn[a] = byte(x >> 8)
-		m.dyn[a+1] = byte(x)
+		i := 2 * uint(v-16)
+		m.gl[i&0x1ff], m.gl[(i+1)&0x1ff] = byte(x>>8), byte(x)
 		return
 	}
 	if v > 0 {
-		m.fp.locals[v-1] = x
+		m.fp.locals[(v-1)&15] = x
 		return
 	}
 	m.push(x)
@@ -228,6 +292,29 @@ func (m *Machine) pokeVar(v byte, x uint16) {
 		return
 	}
 	m.setVar(v, x)
+}
+
+// addVar adds d to variable v in place (variable 0 is the top of the
+// stack, as peekVar and pokeVar have it) and returns the new value: inc,
+// dec, inc_chk and dec_chk.
+func (m *Machine) addVar(v byte, d uint16) uint16 {
+	var x uint16
+	switch {
+	case v >= 16:
+		i := 2 * uint(v-16)
+		x = (uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])) + d
+		m.gl[i&0x1ff], m.gl[(i+1)&0x1ff] = byte(x>>8), byte(x)
+	case v > 0:
+		x = m.fp.locals[(v-1)&15] + d
+		m.fp.locals[(v-1)&15] = x
+	default:
+		if m.sp == 0 {
+			fail("stack underflow")
+		}
+		x = m.stack[m.sp-1] + d
+		m.stack[m.sp-1] = x
+	}
+	return x
 }
 
 func (m *Machine) push(x uint16) {
@@ -286,6 +373,38 @@ func (m *Machine) branch(cond bool) {
 	}
 }
 
+// br branches if cond matches the sense of the branch decoded with the
+// current instruction (one whose opcode storeBranch lists with fBranch).
+func (m *Machine) br(in *insn, cond bool) {
+	if cond == in.sense {
+		if in.flags&(fRet0|fRet1) == 0 {
+			m.pc = in.dest
+			return
+		}
+		m.branchReturn(in)
+	}
+}
+
+// branchReturn takes a branch whose offset is 0 or 1: return false or true.
+func (m *Machine) branchReturn(in *insn) {
+	if in.flags&fRet0 != 0 {
+		m.ret(0)
+	} else {
+		m.ret(1)
+	}
+}
+
+// st writes x to the store variable decoded with the instruction in (one
+// whose opcode storeBranch lists with fStore): setVar, small enough to
+// inline.
+func (m *Machine) st(in *insn, x uint16) {
+	if v := in.store; v != 0 {
+		m.setLocalOrGlobal(v, x)
+		return
+	}
+	m.push(x)
+}
+
 // call calls the routine at packed address p with args; store is the
 // variable for the result, or -1 to throw it away.
 func (m *Machine) call(p uint16, args []uint16, store int16) {
@@ -341,11 +460,10 @@ func (m *Machine) ret(x uint16) {
 	}
 }
 
-// callStore reads the store byte and calls with the operands after the
+// callStore calls, storing in the decoded store variable, with the operands after the
 // first as arguments.
-func (m *Machine) callStore() {
-	store := int16(m.fetch())
-	m.call(m.ops[0], m.ops[1:m.nops], store)
+func (m *Machine) callStore(in *insn) {
+	m.call(m.ops[0], m.ops[1:m.nops], int16(in.store))
 }
 
 func (m *Machine) callDiscard() {

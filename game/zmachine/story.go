@@ -25,6 +25,8 @@ type Story struct {
 	routineOff   uint32 // v7: routines offset, already multiplied by 8
 	stringOff    uint32 // v7: strings offset, already multiplied by 8
 	packShift    uint   // packed address = P << packShift (plus offset in v7)
+
+	code codeCache // decoded instructions of static and high memory
 }
 
 // Load checks data as a Z-machine story file of version 3, 4, 5, 7 or 8

@@ -1,0 +1,234 @@
+package zmachine
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Decoded instructions. exec decodes each instruction into an insn (opcode,
+// operands, store variable and branch) before running it. Instructions in
+// static or high memory, which no game can change, are decoded once per
+// Story and kept in a cache indexed by address, shared by every machine of
+// the story; instructions in dynamic memory, which a game may rewrite, are
+// decoded afresh each time they run, so the cache never holds anything a
+// store could make stale.
+
+// insn is one decoded instruction.
+type insn struct {
+	ops   [8]uint16 // constants, or variable numbers where vars says so
+	next  uint32    // address after the instruction's last decoded byte
+	dest  uint32    // branch target when the branch jumps
+	code  uint16    // opcode numbered as exec numbers them (see op1 etc.)
+	nops  uint8     // number of operands
+	vars  uint8     // bit i set: operand i is a variable number
+	store uint8     // the store variable, when flags has fStore
+	flags uint8     // fStore, fBranch, fSense and the branch's kind
+	sense bool      // fSense: branch when the condition is true
+}
+
+// insn flags. An instruction whose opcode stores or branches at once (see
+// storeBranch) has its store byte and branch data decoded with it, and next
+// is past them; for every other opcode next is the address after the
+// operands, where the handler finds what follows (inline text, or the store
+// byte of an instruction that stores only when input comes).
+const (
+	fStore  = 1 << iota // ops are followed by a store byte
+	fBranch             // then by branch data
+	fSense              // branch when the condition is true
+	fRet0               // the branch returns false
+	fRet1               // the branch returns true
+	f2OP                // a 2OP opcode with exactly two operands
+)
+
+// codeCache holds the decoded instructions of a story's static and high
+// memory, one slot per address of the story (those below base, in dynamic
+// memory, stay empty), filled as instructions first run. Machines running at once in goroutines of their own share it: each
+// slot is written once with a fully decoded insn (two machines decoding the
+// same address store equal ones) and read atomically.
+type codeCache struct {
+	once  sync.Once
+	base  uint32
+	slots []atomic.Pointer[insn]
+}
+
+// cache returns the story's instruction cache, made on first use.
+func (s *Story) cache() *codeCache {
+	c := &s.code
+	c.once.Do(func() {
+		c.base = s.dynSize
+		c.slots = make([]atomic.Pointer[insn], len(s.mem))
+	})
+	return c
+}
+
+// storeBranch says which of fStore and fBranch the opcode code has in
+// version v, for the opcodes whose handlers store or branch as they run.
+// Opcodes that store or branch later, or from code shared with other paths
+// (read and read_char when input comes, save, restore, save_undo and
+// restore_undo through the file and undo code), read their store byte or
+// branch data at the program counter themselves and are not listed.
+func storeBranch(code uint16, v int) uint8 {
+	switch code {
+	case 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0a, // je jl jg dec_chk inc_chk jin test test_attr
+		op1 + 0x0, // jz
+		op0 + 0xd: // verify
+		return fBranch
+	case op0 + 0xf: // piracy
+		if v >= 5 {
+			return fBranch
+		}
+	case opV + 0x1f: // check_arg_count
+		if v >= 5 {
+			return fBranch
+		}
+	case 0x08, 0x09, 0x0f, 0x10, 0x11, 0x12, 0x13, // or and loadw loadb get_prop get_prop_addr get_next_prop
+		0x14, 0x15, 0x16, 0x17, 0x18, // add sub mul div mod
+		op1 + 0x3, op1 + 0x4, op1 + 0xe, // get_parent get_prop_len load
+		opV + 0x00, opV + 0x07, // call random
+		opEX + 0x02, opEX + 0x03, opEX + 0x04, opEX + 0x0c: // log_shift art_shift set_font check_unicode
+		return fStore
+	case op1 + 0x1, op1 + 0x2: // get_sibling get_child
+		return fStore | fBranch
+	case 0x19, op1 + 0x8, opV + 0x0c: // call_2s call_1s call_vs2
+		if v >= 4 {
+			return fStore
+		}
+	case op1 + 0xf: // not (call_1n from version 5)
+		if v <= 4 {
+			return fStore
+		}
+	case op0 + 0x9: // catch (pop before version 5)
+		if v >= 5 {
+			return fStore
+		}
+	case opV + 0x17: // scan_table
+		if v >= 4 {
+			return fStore | fBranch
+		}
+	case opV + 0x18: // not
+		if v >= 5 {
+			return fStore
+		}
+	}
+	return 0
+}
+
+// decode decodes the instruction at pc into in. A read past the end of
+// the story panics with Go's index error, as executing it would.
+func (m *Machine) decode(pc uint32, in *insn) {
+	*in = insn{}
+	b := m.rb(pc)
+	pc++
+	switch {
+	case b < 0x80: // long form, 2OP: small constants or variables
+		in.code = uint16(b & 0x1f)
+		in.ops[0] = uint16(m.rb(pc))
+		in.ops[1] = uint16(m.rb(pc + 1))
+		pc += 2
+		if b&0x40 != 0 {
+			in.vars |= 1
+		}
+		if b&0x20 != 0 {
+			in.vars |= 2
+		}
+		in.nops = 2
+	case b < 0xc0: // short form
+		t := b >> 4 & 3
+		if t == 3 {
+			if b == 0xbe && m.story.version >= 5 {
+				in.code = opEX + uint16(m.rb(pc))
+				pc, _ = m.decodeTypes(in, m.rb(pc+1), pc+2)
+				break
+			}
+			in.code = op0 + uint16(b&0x0f)
+		} else {
+			in.code = op1 + uint16(b&0x0f)
+			pc = m.decodeOperand(in, t, pc)
+		}
+	default: // variable form
+		if b&0x20 == 0 {
+			in.code = uint16(b & 0x1f)
+		} else {
+			in.code = opV + uint16(b&0x1f)
+		}
+		if b == 0xec || b == 0xfa { // call_vs2, call_vn2: two types bytes
+			t1, t2 := m.rb(pc), m.rb(pc+1)
+			var all bool
+			if pc, all = m.decodeTypes(in, t1, pc+2); all {
+				pc, _ = m.decodeTypes(in, t2, pc)
+			}
+		} else {
+			pc, _ = m.decodeTypes(in, m.rb(pc), pc+1)
+		}
+	}
+	sb := storeBranch(in.code, m.story.version)
+	if sb&fStore != 0 {
+		in.store = m.rb(pc)
+		pc++
+	}
+	in.flags = sb
+	if in.code < 0x20 && in.nops == 2 {
+		in.flags |= f2OP
+	}
+	if sb&fBranch != 0 {
+		b := m.rb(pc)
+		pc++
+		var off int32
+		if b&0x40 != 0 {
+			off = int32(b & 0x3f)
+		} else {
+			off = int32(b&0x3f)<<8 | int32(m.rb(pc))
+			pc++
+			if off&0x2000 != 0 {
+				off -= 0x4000
+			}
+		}
+		if b&0x80 != 0 {
+			in.flags |= fSense
+			in.sense = true
+		}
+		switch off {
+		case 0:
+			in.flags |= fRet0
+		case 1:
+			in.flags |= fRet1
+		default:
+			in.dest = uint32(int32(pc) + off - 2)
+		}
+	}
+	in.next = pc
+}
+
+// decodeOperand decodes one operand of type t (0 large constant, 1 small
+// constant, 2 variable) at pc and returns the address after it.
+func (m *Machine) decodeOperand(in *insn, t byte, pc uint32) uint32 {
+	i := in.nops
+	switch t {
+	case 0:
+		in.ops[i] = m.rw(pc)
+		pc += 2
+	case 1:
+		in.ops[i] = uint16(m.rb(pc))
+		pc++
+	default:
+		in.ops[i] = uint16(m.rb(pc))
+		in.vars |= 1 << i
+		pc++
+	}
+	in.nops++
+	return pc
+}
+
+// decodeTypes decodes the operands a types byte announces, up to the first
+// "omitted" type, and returns the address after them and whether all four
+// were present.
+func (m *Machine) decodeTypes(in *insn, types byte, pc uint32) (uint32, bool) {
+	for shift := 6; shift >= 0; shift -= 2 {
+		t := types >> uint(shift) & 3
+		if t == 3 {
+			return pc, false
+		}
+		pc = m.decodeOperand(in, t, pc)
+	}
+	return pc, true
+}
