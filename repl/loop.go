@@ -85,7 +85,12 @@ func (s *Session) evalMarked(ctx context.Context, src string) error {
 		return nil
 	}
 	fmt.Fprintf(s.out, "%s[%d] %s\n", CellMark, s.n+1, firstLine(src))
-	_, err := s.Eval(ctx, src)
+	res, err := s.Eval(ctx, src)
+	// Output that does not end its last line (fmt.Print(i) in a loop) is
+	// ended here, so that the next cell's mark starts a line of its own.
+	if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
+		fmt.Fprintln(s.out)
+	}
 	return err
 }
 

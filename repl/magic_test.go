@@ -309,3 +309,19 @@ func TestTableFitsWidth(t *testing.T) {
 		t.Errorf(":table rs zeta alpha printed\n%s", out)
 	}
 }
+
+// In pipe mode a cell whose output does not end its line still leaves the
+// next cell's mark at the start of a line.
+func TestPipeMarkStartsALine(t *testing.T) {
+	var out strings.Builder
+	s, err := New(Options{Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunPipe(context.Background(), strings.NewReader("for i := range 3 { fmt.Print(i) }\n1+1\n")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "012\n--- [2] 1+1\n2\n") {
+		t.Errorf("pipe output %q", out.String())
+	}
+}
