@@ -3,7 +3,6 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
 )
@@ -53,11 +52,11 @@ func (s *Step) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = Step(v.plain)
-	s.Wall = msOrNS(v.WallMS, v.Wall)
-	s.LLMTime = msOrNS(v.LLMTimeMS, v.LLMTime)
-	s.ToolTime = msOrNS(v.ToolTimeMS, v.ToolTime)
-	s.MemoryTime = msOrNS(v.MemoryTimeMS, v.MemoryTime)
-	s.Overhead = msOrNS(v.OverheadMS, v.Overhead)
+	s.Wall = llm.MillisOrNanos(v.WallMS, v.Wall)
+	s.LLMTime = llm.MillisOrNanos(v.LLMTimeMS, v.LLMTime)
+	s.ToolTime = llm.MillisOrNanos(v.ToolTimeMS, v.ToolTime)
+	s.MemoryTime = llm.MillisOrNanos(v.MemoryTimeMS, v.MemoryTime)
+	s.Overhead = llm.MillisOrNanos(v.OverheadMS, v.Overhead)
 	return nil
 }
 
@@ -112,7 +111,7 @@ func (r *RunResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*r = RunResult(v.plain)
-	r.Duration = msOrNS(v.DurationMS, v.Duration)
+	r.Duration = llm.MillisOrNanos(v.DurationMS, v.Duration)
 	if len(v.LocationsVisited) > 0 && v.LocationsVisited[0] == '[' {
 		var names []string
 		if err := json.Unmarshal(v.LocationsVisited, &names); err != nil {
@@ -128,16 +127,4 @@ func (r *RunResult) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return nil
-}
-
-// msOrNS is a duration read from its *_ms field, else from its older
-// field in nanoseconds, else 0.
-func msOrNS(ms *float64, ns *int64) time.Duration {
-	switch {
-	case ms != nil:
-		return llm.FromMillis(*ms)
-	case ns != nil:
-		return time.Duration(*ns)
-	}
-	return 0
 }

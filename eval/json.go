@@ -38,8 +38,8 @@ func (r *TaskResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*r = TaskResult(v.plain)
-	r.Duration = msOrNS(v.DurationMS, v.Duration)
-	r.VerifyDuration = msOrNS(v.VerifyDurationMS, v.VerifyDuration)
+	r.Duration = llm.MillisOrNanos(v.DurationMS, v.Duration)
+	r.VerifyDuration = llm.MillisOrNanos(v.VerifyDurationMS, v.VerifyDuration)
 	return nil
 }
 
@@ -66,18 +66,6 @@ func (s *Summary) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = Summary(v.plain)
-	s.Duration = msOrNS(v.DurationMS, v.Duration)
+	s.Duration = llm.MillisOrNanos(v.DurationMS, v.Duration)
 	return nil
-}
-
-// msOrNS is a duration read from its *_ms field, else from its older
-// field in nanoseconds, else 0.
-func msOrNS(ms *float64, ns *int64) time.Duration {
-	switch {
-	case ms != nil:
-		return llm.FromMillis(*ms)
-	case ns != nil:
-		return time.Duration(*ns)
-	}
-	return 0
 }

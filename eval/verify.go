@@ -74,12 +74,7 @@ func (v *Verdict) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*v = Verdict(w.plain)
-	switch {
-	case w.DurationMS != nil:
-		v.Duration = llm.FromMillis(*w.DurationMS)
-	case w.Duration != nil:
-		v.Duration = time.Duration(*w.Duration)
-	}
+	v.Duration = llm.MillisOrNanos(w.DurationMS, w.Duration)
 	return nil
 }
 

@@ -34,9 +34,12 @@ func FromMillis(ms float64) time.Duration {
 	return time.Duration(us) * time.Microsecond
 }
 
-// oldOrMillis returns the duration read from a *_ms field, or else from
-// the nanoseconds of the field's older name, or 0.
-func oldOrMillis(ms *float64, ns *int64) time.Duration {
+// MillisOrNanos is a duration read from JSON: ms milliseconds when the
+// *_ms field was there, else ns nanoseconds (the field as grue wrote it
+// before durations were in milliseconds), else 0. Every reader of a
+// duration in grue's files uses it, so that old run directories still
+// load.
+func MillisOrNanos(ms *float64, ns *int64) time.Duration {
 	switch {
 	case ms != nil:
 		return FromMillis(*ms)
@@ -68,7 +71,7 @@ func (a *Attempt) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*a = Attempt(v.plain)
-	a.Wait = oldOrMillis(v.WaitMS, v.WaitNS)
+	a.Wait = MillisOrNanos(v.WaitMS, v.WaitNS)
 	return nil
 }
 
@@ -95,7 +98,7 @@ func (r *Reply) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*r = Reply(v.plain)
-	r.Latency = oldOrMillis(v.LatencyMS, v.LatencyNS)
+	r.Latency = MillisOrNanos(v.LatencyMS, v.LatencyNS)
 	return nil
 }
 
@@ -122,6 +125,6 @@ func (t *Tally) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*t = Tally(v.plain)
-	t.Latency = oldOrMillis(v.LatencyMS, v.LatencyNS)
+	t.Latency = MillisOrNanos(v.LatencyMS, v.LatencyNS)
 	return nil
 }

@@ -58,12 +58,7 @@ func (c *Call) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*c = Call(w.plain)
-	switch {
-	case w.DurationMS != nil:
-		c.Duration = llm.FromMillis(*w.DurationMS)
-	case w.Duration != nil:
-		c.Duration = time.Duration(*w.Duration)
-	}
+	c.Duration = llm.MillisOrNanos(w.DurationMS, w.Duration)
 	return nil
 }
 
