@@ -43,6 +43,7 @@ func load1_0(Symbols map[string]map[string]reflect.Value) {
 		"MaxCacheEntryBytes":     reflect.ValueOf(constant.MakeFromLiteral("67108864", token.INT, 0)),
 		"MaxPriceFileBytes":      reflect.ValueOf(constant.MakeFromLiteral("1048576", token.INT, 0)),
 		"Millis":                 reflect.ValueOf(llm.Millis),
+		"MillisOrNanos":          reflect.ValueOf(llm.MillisOrNanos),
 		"NewCache":               reflect.ValueOf(llm.NewCache),
 		"NewOpenAI":              reflect.ValueOf(llm.NewOpenAI),
 		"NewPriceTable":          reflect.ValueOf(llm.NewPriceTable),

@@ -56,7 +56,7 @@ type trampolined struct {
 // orig is the unit as the cell wrote it, u as the session rewrote it (the
 // types declared again renamed, loops over functions made calls).
 func (s *Session) redefineDecl(ctx context.Context, orig, u unit, loc source) (bool, error) {
-	f, fset, src := parseDecl(orig)
+	f, _, src := parseDecl(orig)
 	if f == nil || len(f.Decls) != 1 {
 		return false, nil
 	}
@@ -65,7 +65,8 @@ func (s *Session) redefineDecl(ctx context.Context, orig, u unit, loc source) (b
 		if d.Recv == nil {
 			return false, nil // declared as written; see redeclareCallers
 		}
-		if f, fset, src = parseDecl(u); f == nil || len(f.Decls) != 1 {
+		f, fset, src := parseDecl(u)
+		if f == nil || len(f.Decls) != 1 {
 			return false, nil
 		}
 		d, ok := f.Decls[0].(*ast.FuncDecl)
