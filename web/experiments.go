@@ -85,6 +85,7 @@ type experiments struct {
 	mu     sync.Mutex
 	live   map[string]*liveRun
 	cache  map[string]cachedRun
+	dirty  bool // cache changed since SummariesFile was read or written
 }
 
 // liveRun is a run this server plays (or tried to).
@@ -161,6 +162,7 @@ func (xs *experiments) info(id string) (ExperimentInfo, bool) {
 		if !sharded {
 			xs.mu.Lock()
 			xs.cache[id] = c
+			xs.dirty = true
 			xs.mu.Unlock()
 		}
 	}
@@ -275,47 +277,64 @@ func summarize(id, dir string, sharded bool) (ExperimentInfo, error) {
 		info.Error = m.Stopped
 	}
 	info.open = m.Finished == nil
-	var rs *harness.ResultSet
-	var err error
-	if info.Sharded {
-		rs, err = harness.LoadRun(dir)
-	} else {
-		rs, err = harness.LoadResults(dir)
-	}
+	byVariant, err := variantRecords(dir, sharded)
 	if err != nil {
 		return info, nil // no results yet
 	}
 	for _, v := range m.Config.Variants {
-		vs := VariantSummary{Variant: v.Name}
-		var score, pct float64
-		var n, np int
-		for _, r := range rs.ByVariant(v.Name).Records {
-			vs.Episodes++
-			if r.Failed() {
-				vs.Failed++
-				continue
-			}
-			if r.Victory {
-				vs.Won++
-			}
-			score += float64(r.FinalScore)
-			n++
-			if p, ok := r.PercentOfMax(); ok {
-				pct += p
-				np++
-			}
-		}
-		if n > 0 {
-			vs.MeanScore = score / float64(n)
-		}
-		if np > 0 {
-			vs.MeanPercent = pct / float64(np)
-		}
+		vs := summarizeVariant(v.Name, byVariant[v.Name])
 		info.Recorded += vs.Episodes
 		info.Failed += vs.Failed
 		info.Variants = append(info.Variants, vs)
 	}
 	return info, nil
+}
+
+// variantRecords reads run directory dir's records, grouped by variant.
+func variantRecords(dir string, sharded bool) (map[string][]listRecord, error) {
+	if !sharded {
+		return readListRecords(dir)
+	}
+	rs, err := harness.LoadRun(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]listRecord{}
+	for _, r := range rs.Records {
+		out[r.Variant] = append(out[r.Variant], listRecord{Variant: r.Variant, Game: r.Game, Seed: r.Seed,
+			FinalScore: r.FinalScore, MaxScore: r.MaxScore, Victory: r.Victory, Error: r.Error})
+	}
+	return out, nil
+}
+
+// summarizeVariant is the list's line for variant name with records rs.
+func summarizeVariant(name string, rs []listRecord) VariantSummary {
+	vs := VariantSummary{Variant: name}
+	var score, pct float64
+	var n, np int
+	for _, r := range rs {
+		vs.Episodes++
+		if r.Error != "" {
+			vs.Failed++
+			continue
+		}
+		if r.Victory {
+			vs.Won++
+		}
+		score += float64(r.FinalScore)
+		n++
+		if r.MaxScore > 0 {
+			pct += 100 * float64(r.FinalScore) / float64(r.MaxScore)
+			np++
+		}
+	}
+	if n > 0 {
+		vs.MeanScore = score / float64(n)
+	}
+	if np > 0 {
+		vs.MeanPercent = pct / float64(np)
+	}
+	return vs
 }
 
 // runIDs lists the folders under Options.Runs that may be runs.
@@ -333,12 +352,18 @@ func (xs *experiments) runIDs() ([]string, error) {
 	return ids, nil
 }
 
-// warm reads every run into the cache, then closes xs.warmed.
+// warm reads every run into the cache (from SummariesFile for the runs
+// that did not change since it was written), closes xs.warmed, and
+// writes SummariesFile again if the cache changed.
 func (xs *experiments) warm() {
-	defer close(xs.warmed)
+	xs.loadSummaries()
 	if ids, err := xs.runIDs(); err == nil {
 		xs.infos(ids)
 	}
+	close(xs.warmed)
+	// The file is only a cache: a runs folder that cannot be written to
+	// (read only, full) is listed all the same, and read again next start.
+	_ = xs.saveSummaries()
 }
 
 func (s *Server) listExperiments(w http.ResponseWriter, r *http.Request) {

@@ -120,10 +120,14 @@ func positiveOr(n, def int) int {
 
 // Close stops the episodes and experiments in flight and waits for them
 // to write what they have: an experiment stopped so is partial, and can be
-// resumed by the next server.
+// resumed by the next server. It writes the runs' summaries to
+// [SummariesFile].
 func (s *Server) Close() error {
 	s.cancel()
 	s.wg.Wait()
+	// The summaries of runs read since start are kept for the next one;
+	// failing to keep them costs only a slower first list there.
+	_ = s.experiments.saveSummaries()
 	return nil
 }
 
