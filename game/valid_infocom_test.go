@@ -137,3 +137,20 @@ func TestInfocomGrammarCorrupt(t *testing.T) {
 		t.Error("a block running past its bound reads")
 	}
 }
+
+// TestReportGrammar: grue games names the grammar it read: Zork I's
+// Infocom syntax table (its 259 verb words), Lantern's Inform table of
+// version 2.
+func TestReportGrammar(t *testing.T) {
+	r := openTest(t, "zork1.z3").Report()
+	if r.GrammarFormat != "infocom" || r.GrammarVerbs != 259 || r.GrammarWhy != "" {
+		t.Errorf("zork1: grammar %q, %d verb words (%q), want infocom and 259", r.GrammarFormat, r.GrammarVerbs, r.GrammarWhy)
+	}
+	g, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := g.Report(); r.GrammarFormat != "inform" || r.GrammarVersion != 2 {
+		t.Errorf("lantern: grammar %q version %d, want inform 2", r.GrammarFormat, r.GrammarVersion)
+	}
+}
