@@ -50,13 +50,12 @@ type vaInfocomDict struct {
 	words map[uint32]string // entry address -> word
 	meta  map[int]bool      // verb numbers with a meta word
 	count int               // verbs: highest verb number + 1
-	byNum map[int][]string  // verb number -> its words
 }
 
 // vaReadInfocomDict reads the verbs and prepositions from the dictionary.
 func (g *Game) vaReadInfocomDict() (*vaInfocomDict, error) {
 	d := &vaInfocomDict{verbs: map[string]int{}, preps: map[byte][]uint32{},
-		words: map[uint32]string{}, meta: map[int]bool{}, byNum: map[int][]string{}}
+		words: map[uint32]string{}, meta: map[int]bool{}}
 	for _, e := range g.m.Dictionary() {
 		if len(e.Data) < 3 {
 			return nil, fmt.Errorf("dictionary entries have %d data bytes, not 3", len(e.Data))
@@ -71,7 +70,6 @@ func (g *Game) vaReadInfocomDict() (*vaInfocomDict, error) {
 			n := 255 - int(v)
 			d.verbs[e.Word] = n
 			d.order = append(d.order, e.Word)
-			d.byNum[n] = append(d.byNum[n], e.Word)
 			d.count = max(d.count, n+1)
 			if vaInfocomMeta[e.Word] || !vaWordOK(e.Word) {
 				d.meta[n] = true
