@@ -41,11 +41,16 @@ type Report struct {
 	// Objects is the size of the object table, Dictionary of the
 	// dictionary; GrammarVerbs the verb words the grammar table gives
 	// lines to (0 when grue cannot read the table), GrammarVersion the
-	// Inform grammar table's version (1 or 2; 0 when not read).
-	Objects        int `json:"objects"`
-	Dictionary     int `json:"dictionary"`
-	GrammarVerbs   int `json:"grammar_verbs"`
-	GrammarVersion int `json:"grammar_version"`
+	// Inform grammar table's version (1 or 2; 0 when not read or not
+	// Inform's). GrammarFormat is the table's kind: "inform", "infocom"
+	// (an Infocom syntax table, versions 3 to 5) or "" when none was read,
+	// and GrammarWhy then says why.
+	Objects        int    `json:"objects"`
+	Dictionary     int    `json:"dictionary"`
+	GrammarVerbs   int    `json:"grammar_verbs"`
+	GrammarVersion int    `json:"grammar_version"`
+	GrammarFormat  string `json:"grammar_format"`
+	GrammarWhy     string `json:"grammar_reason,omitempty"`
 	// KeyExpected reports that the game waits for a key after its intro.
 	KeyExpected bool `json:"key_expected"`
 }
@@ -94,7 +99,9 @@ func (g *Game) Report() Report {
 		r.Library = m[1]
 	}
 	if gr := g.vaGrammar(); gr != nil {
-		r.GrammarVerbs, r.GrammarVersion = len(gr.verbs), gr.version
+		r.GrammarVerbs, r.GrammarVersion, r.GrammarFormat = len(gr.verbs), gr.version, gr.format
+	} else {
+		r.GrammarWhy = g.vaGrammarWhy()
 	}
 	return r
 }

@@ -119,7 +119,9 @@ type vaStory struct {
 	vocab   *vaVocab
 	layout  vaLayout
 	grammar *vaGrammar // nil: unknown
-	pool    sync.Pool  // idle *zmachine.Machine workers
+	// grammarWhy says why grammar is nil.
+	grammarWhy string
+	pool       sync.Pool // idle *zmachine.Machine workers
 }
 
 // vaShared returns g's vaStory, making it on first use.

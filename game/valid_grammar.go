@@ -35,8 +35,15 @@ type vaGrammar struct {
 	// templates are the grammar's commands of no or one object, one for
 	// each action and number of objects, in the order of the verbs.
 	templates []vaGTemplate
-	// version is the grammar table's version: 1 or 2.
+	// version is the Inform grammar table's version: 1 or 2 (0 for an
+	// Infocom syntax table).
 	version int
+	// format is the table's kind: "inform" or "infocom" (valid_infocom.go).
+	format string
+	// routines are the properties of an Infocom game's objects that hold
+	// routines (valid_infocom.go): the verbs of its grammar are tried with
+	// the objects that have one.
+	routines map[uint32]bool
 }
 
 // vaVerb is the grammar of one verb: its lines OBJECT PREPOSITION OBJECT,
@@ -89,8 +96,27 @@ type vaGTemplate struct {
 // is unknown (not an Inform game, or a table that does not read).
 func (g *Game) vaGrammar() *vaGrammar {
 	vs := g.vaShared()
-	vs.grammarOnce.Do(func() { vs.grammar = g.vaReadGrammar() })
+	vs.grammarOnce.Do(func() {
+		vs.grammar = g.vaReadGrammar()
+		switch {
+		case vs.grammar != nil:
+		case g.isInform():
+			vs.grammarWhy = "the Inform grammar table reads as neither version 1 nor 2"
+		default:
+			gr, err := g.vaReadInfocomGrammar()
+			if err != nil {
+				vs.grammarWhy = "no Infocom syntax table: " + err.Error()
+			}
+			vs.grammar = gr
+		}
+	})
 	return vs.grammar
+}
+
+// vaGrammarWhy says why the story's grammar was not read ("" when it was).
+func (g *Game) vaGrammarWhy() string {
+	g.vaGrammar()
+	return g.vaShared().grammarWhy
 }
 
 func (g *Game) vaReadGrammar() *vaGrammar {
@@ -142,7 +168,7 @@ func (g *Game) vaReadGrammar() *vaGrammar {
 	if byNumber == nil {
 		return nil
 	}
-	gr := &vaGrammar{verbs: map[string]vaVerb{}, version: version}
+	gr := &vaGrammar{verbs: map[string]vaVerb{}, version: version, format: "inform"}
 	for w, n := range verbs {
 		gr.verbs[w] = byNumber[n]
 	}
@@ -488,11 +514,18 @@ func (gr *vaGrammar) slots(t string, v *vaVocab, lookup func(string) uint32) vaS
 // every object in scope; a library verb that only prints a message, with
 // the objects that may react to it (objsFor, valid_react.go).
 func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(string) []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
+	oneObject := map[string]bool{} // Infocom verbs tried with an object
 	for _, t := range gr.templates {
 		if covered[[2]int{int(t.action), t.objs}] {
 			continue
 		}
 		verb, _, _ := strings.Cut(t.t, " ")
+		if gr.format == "infocom" && t.objs == 1 {
+			if oneObject[verb] {
+				continue
+			}
+			oneObject[verb] = true
+		}
 		if vaLibraryVerbs[verb] && t.objs == 1 && strings.Count(t.t, " ") < 2 {
 			continue
 		}
@@ -503,7 +536,15 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(str
 			continue
 		}
 		tried := objs
-		if vaLibraryVerbs[verb] {
+		switch {
+		case gr.format == "infocom":
+			tried = nil
+			for _, o := range objs {
+				if o.kind&vaPlain == 0 && g.vaInfocomReacts(o.id, gr.routines) {
+					tried = append(tried, o)
+				}
+			}
+		case vaLibraryVerbs[verb]:
 			tried = objsFor(verb)
 		}
 		for _, o := range tried {

@@ -87,10 +87,13 @@ func describeGame(cmd *cobra.Command, story string, asJSON bool) error {
 	row("location", "%s (%s)", orDash(r.Location), r.LocationFrom)
 	row("objects", "%d", r.Objects)
 	row("dictionary", "%d words", r.Dictionary)
-	if r.GrammarVerbs > 0 {
+	switch {
+	case r.GrammarFormat == "infocom":
+		row("grammar", "%d verb words (Infocom syntax table)", r.GrammarVerbs)
+	case r.GrammarVerbs > 0:
 		row("grammar", "%d verbs (Inform grammar version %d)", r.GrammarVerbs, r.GrammarVersion)
-	} else {
-		row("grammar", "not read (not an Inform grammar table of version 1 or 2)")
+	default:
+		row("grammar", "not read (%s)", orDash(r.GrammarWhy))
 	}
 	return w.Flush()
 }

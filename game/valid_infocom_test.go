@@ -1,0 +1,156 @@
+package game
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/grue-lab/grue/game/stories"
+)
+
+// TestInfocomGrammar: the syntax tables of the Zork trilogy are found and
+// read (135 verbs each, as their dictionaries number them), the grammar
+// knows what the Zork parser understands (PUT X IN Y, TURN ON X, TAKE
+// ALL), and its candidates include verbs of the game that the fixed list
+// does not have.
+func TestInfocomGrammar(t *testing.T) {
+	for _, name := range []string{"zork1.z3", "zork2.z3", "zork3.z3"} {
+		g := openTest(t, name)
+		gr := g.vaGrammar()
+		if gr == nil {
+			t.Errorf("%s: no grammar: %s", name, g.vaGrammarWhy())
+			continue
+		}
+		d, err := g.vaReadInfocomDict()
+		if err != nil {
+			t.Fatal(err)
+		}
+		table, err := g.vaFindInfocomTable(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gr.format != "infocom" || len(table) != 135 {
+			t.Errorf("%s: format %q, %d verbs, want infocom and 135", name, gr.format, len(table))
+		}
+		v := g.vaVocab()
+		lookup := func(w string) uint32 { return g.m.LookupWord(w) }
+		if s := gr.slots("put %s in %s", v, lookup); !s.ok {
+			t.Errorf("%s: put X in Y not understood", name)
+		}
+		if s := gr.slots("put %s with %s", v, lookup); s.ok {
+			t.Errorf("%s: put X with Y understood", name)
+		}
+		if _, ok := gr.action("turn on %s", v, lookup); !ok {
+			t.Errorf("%s: turn on X not understood", name)
+		}
+		if !gr.multi("take", v) {
+			t.Errorf("%s: take takes no several objects", name)
+		}
+		if len(gr.routines) == 0 {
+			t.Errorf("%s: no property of objects holds routines", name)
+		}
+		var ts []string
+		for _, tp := range gr.templates {
+			ts = append(ts, tp.t)
+		}
+		for _, want := range []string{"kick %s", "wind up %s", "pray"} {
+			if !contains(ts, want) {
+				t.Errorf("%s: no template %q among %q", name, want, ts)
+			}
+		}
+		for _, meta := range []string{"save", "restor", "restar", "quit", "script"} {
+			if contains(ts, meta) {
+				t.Errorf("%s: meta verb %q among the templates", name, meta)
+			}
+		}
+	}
+	// From the Zork I walkthrough's temple (eight things carried), the
+	// candidates include game verbs of the grammar that the fixed list
+	// has not.
+	g := loadedStates(t)["zork1"]
+	fixed := map[string]bool{}
+	for _, c := range g.vaCandidates(false) {
+		fixed[strings.Fields(c)[0]] = true
+	}
+	var extra []string
+	for _, c := range g.vaCandidates(true) {
+		if w := strings.Fields(c)[0]; !fixed[w] && !contains(extra, w) {
+			extra = append(extra, w)
+		}
+	}
+	if len(extra) < 20 {
+		t.Errorf("zork1: %d verbs of the grammar among the candidates (%q), want 20 or more", len(extra), extra)
+	}
+}
+
+// TestInfocomGrammarNotFound: an Inform game's dictionary has no Infocom
+// verbs, and the reader says so instead of reading a table.
+func TestInfocomGrammarNotFound(t *testing.T) {
+	g, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr, err := g.vaReadInfocomGrammar()
+	if gr != nil || err == nil {
+		t.Fatalf("Lantern read as an Infocom syntax table: %+v", gr)
+	}
+	if !strings.Contains(err.Error(), "verb") {
+		t.Errorf("reason %q names no verbs", err)
+	}
+}
+
+// TestInfocomGrammarCorrupt: a syntax block whose preposition is no
+// dictionary preposition, or whose object count is 3, does not read.
+func TestInfocomGrammarCorrupt(t *testing.T) {
+	g := openTest(t, "zork1.z3")
+	d, err := g.vaReadInfocomDict()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The block reader reads any address: a block written over the
+	// globals (SetGlobal, on this test's own game) stands for one in the
+	// table. Blocks are 9 bytes; the tenth is padding.
+	base, _ := g.m.PeekWord(0x0c)
+	at := uint32(base)
+	write := func(b ...byte) {
+		b = append(b, 0)
+		for i := 0; i+1 < len(b); i += 2 {
+			if err := g.m.SetGlobal(i/2, uint16(b[i])<<8|uint16(b[i+1])); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	hi := at + 64
+	write(1, 2, 0, 251, 0, 0, 0, 0, 10) // PUT OBJECT IN OBJECT
+	if _, ok := g.vaReadInfocomBlock(at, hi, 8, d); !ok {
+		t.Error("a good block does not read")
+	}
+	write(1, 3, 0, 0, 0, 0, 0, 0, 10)
+	if _, ok := g.vaReadInfocomBlock(at, hi, 8, d); ok {
+		t.Error("a block of three objects reads")
+	}
+	write(1, 2, 0, 7, 0, 0, 0, 0, 10)
+	if _, ok := g.vaReadInfocomBlock(at, hi, 8, d); ok {
+		t.Error("a block with preposition 7 (no word's) reads")
+	}
+	write(40, 2, 0, 251, 0, 0, 0, 0, 10)
+	if _, ok := g.vaReadInfocomBlock(at, hi, 8, d); ok {
+		t.Error("a block running past its bound reads")
+	}
+}
+
+// TestReportGrammar: grue games names the grammar it read: Zork I's
+// Infocom syntax table (its 259 verb words), Lantern's Inform table of
+// version 2.
+func TestReportGrammar(t *testing.T) {
+	r := openTest(t, "zork1.z3").Report()
+	if r.GrammarFormat != "infocom" || r.GrammarVerbs != 259 || r.GrammarWhy != "" {
+		t.Errorf("zork1: grammar %q, %d verb words (%q), want infocom and 259", r.GrammarFormat, r.GrammarVerbs, r.GrammarWhy)
+	}
+	g, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := g.Report(); r.GrammarFormat != "inform" || r.GrammarVersion != 2 {
+		t.Errorf("lantern: grammar %q version %d, want inform 2", r.GrammarFormat, r.GrammarVersion)
+	}
+}
