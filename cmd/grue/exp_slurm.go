@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // SlurmDir is the folder of a run directory that holds the sbatch scripts
@@ -445,7 +447,7 @@ func squeueTasks(ctx context.Context, id string) (map[int]string, error) {
 
 // jobStateField matches an array task and its state in a line of
 // scontrol show job --oneliner.
-var jobStateField = regexp.MustCompile(`ArrayTaskId=(\d+) .*?JobState=(\S+)(?: .*?ExitCode=(\S+))?`)
+var jobStateField = lazyregexp.New(`ArrayTaskId=(\d+) .*?JobState=(\S+)(?: .*?ExitCode=(\S+))?`)
 
 // taskStates asks Slurm how each array task of job id ended (CANCELLED,
 // FAILED, TIMEOUT, ...), as long as the controller remembers it; a task
