@@ -1,11 +1,11 @@
 package agent
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // What a tool result says about the game. grue's server (and any server
@@ -31,11 +31,11 @@ type gameState struct {
 }
 
 var (
-	scoreLine   = regexp.MustCompile(`\[Score:\s*(-?\d+)\s*\|\s*Moves:\s*(-?\d+)\s*\]`)
-	pointsLine  = regexp.MustCompile(`\+(-?\d+) points?!\s*\(Total:\s*(-?\d+)\)`)
-	stateScore  = regexp.MustCompile(`(?m)^\s*-\s*Score:\s*(-?\d+)`)
-	stateMoves  = regexp.MustCompile(`(?m)^\s*-\s*Moves:\s*(-?\d+)`)
-	stateWhere  = regexp.MustCompile(`(?m)^\s*-\s*Location:\s*(.+?)\s*$`)
+	scoreLine   = lazyregexp.New(`\[Score:\s*(-?\d+)\s*\|\s*Moves:\s*(-?\d+)\s*\]`)
+	pointsLine  = lazyregexp.New(`\+(-?\d+) points?!\s*\(Total:\s*(-?\d+)\)`)
+	stateScore  = lazyregexp.New(`(?m)^\s*-\s*Score:\s*(-?\d+)`)
+	stateMoves  = lazyregexp.New(`(?m)^\s*-\s*Moves:\s*(-?\d+)`)
+	stateWhere  = lazyregexp.New(`(?m)^\s*-\s*Location:\s*(.+?)\s*$`)
 	currentObs  = "Current Observation:"
 	gameOverTag = "GAME OVER"
 )

@@ -2,10 +2,12 @@ package agent
 
 import (
 	"fmt"
-	"regexp"
+
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // The text protocol, as the earlier Python agent spoke it: the model answers
@@ -200,7 +202,7 @@ func isWord(s string) bool {
 }
 
 // inlineKey finds the keys of the protocol written mid-line.
-var inlineKey = regexp.MustCompile(`(?i)\b(thought|tool|args)\s*:`)
+var inlineKey = lazyregexp.New(`(?i)\b(thought|tool|args)\s*:`)
 
 // splitInlineKeys puts each key found mid-line on its own line, or
 // returns "" when there are not at least a TOOL and one other key.
@@ -432,7 +434,7 @@ func (p *Parsed) fromSections(secs []section) {
 	}
 }
 
-var inlineArgs = regexp.MustCompile(`(?i)\s(args|arguments)\s*:`)
+var inlineArgs = lazyregexp.New(`(?i)\s(args|arguments)\s*:`)
 
 // cleanName strips the quotes, backticks, stars and trailing punctuation
 // models put around a tool's name.
@@ -540,7 +542,7 @@ func (p *Parsed) readCallArgs(inner string) {
 	p.Bare = inner
 }
 
-var keywordArg = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\s*[=:]`)
+var keywordArg = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*\s*[=:]`)
 
 // yamlLines reads "key: value" lines as an object, or returns nil.
 func yamlLines(t string) map[string]any {
@@ -562,14 +564,14 @@ func yamlLines(t string) map[string]any {
 	return m
 }
 
-var yamlLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.+)$`)
+var yamlLine = lazyregexp.New(`^([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.+)$`)
 
 // The fallbacks for a reply without the layout.
 var (
-	callPattern   = regexp.MustCompile(`(?i)\b(play_action|get_map|inventory|memory|valid_actions|look|[a-z]+(?:_[a-z]+)+)\(([^\n]*)`)
-	colonCommand  = regexp.MustCompile(`(?im)^\s*play_action\s*[:=\-]\s*(.+)$`)
-	promptCommand = regexp.MustCompile(`(?m)^\s*>\s*([A-Za-z][^\n>]*)$`)
-	bareCommand   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9' -]*$`)
+	callPattern   = lazyregexp.New(`(?i)\b(play_action|get_map|inventory|memory|valid_actions|look|[a-z]+(?:_[a-z]+)+)\(([^\n]*)`)
+	colonCommand  = lazyregexp.New(`(?im)^\s*play_action\s*[:=\-]\s*(.+)$`)
+	promptCommand = lazyregexp.New(`(?m)^\s*>\s*([A-Za-z][^\n>]*)$`)
+	bareCommand   = lazyregexp.New(`^[A-Za-z][A-Za-z0-9' -]*$`)
 )
 
 // commandVerbs are the first words of commands that a reply may consist

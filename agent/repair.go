@@ -3,12 +3,13 @@ package agent
 import (
 	"fmt"
 	"maps"
-	"regexp"
+
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Repairs fit a parsed reply to the agent's tools and to what games
@@ -134,7 +135,7 @@ func matchTool(norm string, known []string) string {
 
 // plainWords matches a command a game might understand: letters, digits,
 // spaces, apostrophes and hyphens.
-var plainWords = regexp.MustCompile(`^[a-z][a-z0-9' -]*$`)
+var plainWords = lazyregexp.New(`^[a-z][a-z0-9' -]*$`)
 
 // commandFrom makes a game command of an unknown tool's name and
 // arguments, or returns "" when they do not read as one.

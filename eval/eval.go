@@ -8,7 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
+
 	"slices"
 	"strings"
 	"time"
@@ -18,10 +18,11 @@ import (
 	"github.com/grue-lab/grue/agent/tools"
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // unsafeName matches what may not go in a file name.
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeName = lazyregexp.New(`[^A-Za-z0-9._-]+`)
 
 // GamePrefix prefixes a task's ID in its [harness.EpisodeRecord]'s Game:
 // "eval/hello_world".

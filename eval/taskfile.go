@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/boundedfile"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Tasks as files: a task is a YAML file (docs/coding.md), read by
@@ -81,7 +83,7 @@ type shellOutput struct {
 const taskFields = "a task has id, summary, prompt, tags, setup, hidden, protected, verify and reference; a check is all_of, any_of, file_exists, file_contains {path, pattern}, shell_output {command, expect} or tests_pass"
 
 // taskID is what a task's ID may hold: it names files.
-var taskID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var taskID = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // ParseTask reads a task from the YAML data of file (a name for errors).
 // Every problem is a *harness.FieldError with the file, line, column and

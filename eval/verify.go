@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Verifying: a coding task's hidden check, run on its workspace once the
@@ -387,7 +389,7 @@ func firstFailure(out string) string {
 }
 
 // compileError matches a compiler's "file.go:3:5: message" line.
-var compileError = regexp.MustCompile(`^\S+\.go:\d+(:\d+)?: `)
+var compileError = lazyregexp.New(`^\S+\.go:\d+(:\d+)?: `)
 
 // tailLines returns the last n lines of s.
 func tailLines(s string, n int) string {

@@ -252,13 +252,18 @@ func describe(path string) (GameFile, error) {
 // extension.
 func LoadStory(nameOrPath string) (*zmachine.Story, string, error) {
 	path, err := Find(nameOrPath)
-	if err != nil {
+	def, data := stories.Default()
+	// The built-in story is looked for before the catalog's files: a
+	// file the catalog recognises as the default story is the same story
+	// (same release, serial and checksum), and finding one loads every
+	// story in the games folder (grue serve's and grue agent's start).
+	if err != nil && !strings.EqualFold(nameOrPath, def) {
 		if p, ok := findByCatalogName(nameOrPath); ok {
 			path, err = p, nil
 		}
 	}
 	if err != nil {
-		if def, data := stories.Default(); strings.EqualFold(nameOrPath, def) {
+		if strings.EqualFold(nameOrPath, def) {
 			story, lerr := zmachine.Load(data)
 			if lerr != nil {
 				return nil, "", fmt.Errorf("loading the default story: %w", lerr)

@@ -1,12 +1,12 @@
 package game
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Scoring says whether and how a game keeps score, and how grue reads its
@@ -222,7 +222,7 @@ const (
 	numOther
 )
 
-var numberRE = regexp.MustCompile(`-?\d+`)
+var numberRE = lazyregexp.New(`-?\d+`)
 
 // scoreNumbers finds the numbers of a reply to SCORE and tells the score,
 // the maximum and the moves apart by the words around them ("out of a
@@ -254,8 +254,8 @@ func scoreNumbers(reply string) []number {
 }
 
 var (
-	statusScoreRE = regexp.MustCompile(`(?i)\bscore:?\s*(-?\d+)`)
-	statusMovesRE = regexp.MustCompile(`(?i)\b(?:moves|turns):?\s*(\d+)`)
+	statusScoreRE = lazyregexp.New(`(?i)\bscore:?\s*(-?\d+)`)
+	statusMovesRE = lazyregexp.New(`(?i)\b(?:moves|turns):?\s*(\d+)`)
 )
 
 // probeStatusLine reads score and moves from the status line that a game
@@ -275,7 +275,7 @@ func (g *Game) probeStatusLine(p *prober) {
 		return
 	}
 	s := Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1, Method: "status line"}
-	trace := func(re *regexp.Regexp, value string) int {
+	trace := func(re *lazyregexp.Regexp, value string) int {
 		v, err := strconv.Atoi(value)
 		if err != nil {
 			return -1

@@ -2,8 +2,10 @@ package game
 
 import (
 	"fmt"
-	"regexp"
+
 	"strings"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Report is what grue found in a story, for a researcher to check a game
@@ -55,7 +57,7 @@ type Report struct {
 	KeyExpected bool `json:"key_expected"`
 }
 
-var libraryRE = regexp.MustCompile(`Library (?:v)?(\d+/\d+[A-Za-z0-9.]*|\d+\.\d+[0-9.]*)`)
+var libraryRE = lazyregexp.New(`Library (?:v)?(\d+/\d+[A-Za-z0-9.]*|\d+\.\d+[0-9.]*)`)
 
 // Report describes the game as grue sees it now (best right after it is
 // opened, or after the keys of an opening screen are pressed).
@@ -131,7 +133,7 @@ func (g *Game) title() (string, string) {
 	return "", "unknown"
 }
 
-var informRE = regexp.MustCompile(`Inform v(\d\.\d+|\d{4})`)
+var informRE = lazyregexp.New(`Inform v(\d\.\d+|\d{4})`)
 
 // compiler is the Inform version that Inform 6 writes at 0x3c in the
 // header ("6.21"); "" when the bytes hold none (Inform 5 names itself in

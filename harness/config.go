@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"regexp"
+
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +25,7 @@ import (
 	"github.com/grue-lab/grue/agent/memory"
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/internal/boundedfile"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // The policies a variant may play with: the ReAct agent asking a model,
@@ -308,7 +309,7 @@ func yamlError(err error, data []byte, file, fields string) error {
 }
 
 // quoted matches a double-quoted string in an error message.
-var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+var quoted = lazyregexp.New(`"(?:[^"\\]|\\.)*"`)
 
 // keyOf finds the mapping key whose value holds tk: the string before
 // the nearest ':' before it, or "" when there is none.
@@ -351,7 +352,7 @@ func kindName(goType string) string {
 }
 
 // variantName is what a variant's name may hold: it names files.
-var variantName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var variantName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // Validate checks the config as Run would use it: at least one variant
 // and one game, variant names unique and usable as file names, known

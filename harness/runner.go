@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
+
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +21,7 @@ import (
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/internal/atomicfile"
 	"github.com/grue-lab/grue/internal/boundedfile"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // TrajectoriesDir is the folder of a run directory that holds one
@@ -600,7 +601,7 @@ func (r *runner) writeTrajectory(rec EpisodeRecord, res *agent.RunResult) error 
 }
 
 // unsafeName matches what may not go in a file name.
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeName = lazyregexp.New(`[^A-Za-z0-9._-]+`)
 
 // trajectoryPath is the trajectory file of s, relative to the run
 // directory: trajectories/<variant>/<game>_<seed>.json, the game's name
@@ -617,7 +618,7 @@ func trajectoryPath(s EpisodeSpec) string {
 }
 
 // retryNumber matches the suffix retryTrajectoryPath gives: ".retry<N>.json".
-var retryNumber = regexp.MustCompile(`\.retry(\d+)\.json$`)
+var retryNumber = lazyregexp.New(`\.retry(\d+)\.json$`)
 
 // retryTrajectoryPath is the trajectory file of an episode played again
 // because its record, with trajectory file old, failed: path (the

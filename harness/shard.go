@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
+
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // ShardsDir is the folder of a sharded run directory that holds one run
@@ -125,7 +126,7 @@ func (s Shard) Dir() string {
 }
 
 // shardDirName matches the name Shard.Dir gives a shard's folder.
-var shardDirName = regexp.MustCompile(`^(\d+)-of-(\d+)$`)
+var shardDirName = lazyregexp.New(`^(\d+)-of-(\d+)$`)
 
 // shardOfDir reads the shard of a folder named as Shard.Dir names it.
 func shardOfDir(name string) (Shard, bool) {

@@ -7,8 +7,10 @@ import (
 	"go/parser"
 	"go/token"
 	"reflect"
-	"regexp"
+
 	"strings"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // magicDoc shows the documentation of a symbol: a package (strings), a
@@ -152,7 +154,7 @@ func printDoc(w interface{ Write([]byte) (int, error) }, d Doc) {
 
 // helpQuery recognises IPython's help: "name?" shows name's
 // documentation, "name??" its source too where the session has it.
-var helpQuery = regexp.MustCompile(`^([A-Za-z_][\w.]*)\s*(\?\??)$`)
+var helpQuery = lazyregexp.New(`^([A-Za-z_][\w.]*)\s*(\?\??)$`)
 
 // parseHelpQuery returns the symbol of a help query and whether it asks
 // for the source.

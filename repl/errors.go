@@ -6,9 +6,11 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
-	"regexp"
+
 	"strconv"
 	"strings"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // ErrQuit is returned by Eval for :quit.
@@ -119,7 +121,7 @@ type source struct {
 
 // posPrefix matches the position yaegi puts before a message: "3:5: ",
 // or "_.go:3:5: " in a parser's message.
-var posPrefix = regexp.MustCompile(`^(?:\S+?:)?(\d+):(\d+): `)
+var posPrefix = lazyregexp.New(`^(?:\S+?:)?(\d+):(\d+): `)
 
 // compileError turns an error of the interpreter's parser or compiler into
 // an Error at the line it refers to.
@@ -149,7 +151,7 @@ func (src source) compileError(err error, u unit) *Error {
 
 // panicFrame matches the line yaegi writes to its stderr for each frame of
 // a panic as it unwinds: "2:2: panic: main.mid(...)".
-var panicFrame = regexp.MustCompile(`^(?:\S+?:)?(\d+):(\d+): panic: (\S*)\(\.\.\.\)\n?$`)
+var panicFrame = lazyregexp.New(`^(?:\S+?:)?(\d+):(\d+): panic: (\S*)\(\.\.\.\)\n?$`)
 
 // trace turns the frames yaegi reported as a panic unwound into Trace
 // lines, innermost first. yaegi's frames name the function; their
@@ -202,8 +204,8 @@ const (
 )
 
 var (
-	undefinedSelector = regexp.MustCompile(`^undefined selector:? ([A-Za-z_]\w*)\.([A-Za-z_]\w*)$`)
-	importNotFound    = regexp.MustCompile(`^import "([^"]+)" error: unable to find source related to`)
+	undefinedSelector = lazyregexp.New(`^undefined selector:? ([A-Za-z_]\w*)\.([A-Za-z_]\w*)$`)
+	importNotFound    = lazyregexp.New(`^import "([^"]+)" error: unable to find source related to`)
 )
 
 // explainGap rewrites a message of the interpreter that comes from one of

@@ -6,8 +6,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"regexp"
+
 	"strings"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Redefinition. Iterating on a function, a method or a type is the point
@@ -408,7 +410,7 @@ func (s *Session) renameTypes(u unit) string {
 }
 
 // hiddenName matches a type's hidden name in a message: B__v2.
-var hiddenName = regexp.MustCompile(`\b([A-Za-z_]\w*?)__v\d+\b`)
+var hiddenName = lazyregexp.New(`\b([A-Za-z_]\w*?)__v\d+\b`)
 
 // ownNames puts back the names that the session's rewriting replaced in
 // a message: _grue_slices.Sort is slices.Sort to the cell, B__v2 is B.

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"go/ast"
 	"reflect"
-	"regexp"
+
 	"sort"
 	"strings"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Did you mean. A compile error about a name that does not exist (a
@@ -18,9 +20,9 @@ import (
 // the session's names.
 
 var (
-	undefinedMember = regexp.MustCompile(`^undefined (?:method|field|selector):? ([A-Za-z_]\w*)$`)
-	noSymbol        = regexp.MustCompile(`^package \w+ "([^"]+)" has no symbol ([A-Za-z_]\w*)$`)
-	undefinedPlain  = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)$`)
+	undefinedMember = lazyregexp.New(`^undefined (?:method|field|selector):? ([A-Za-z_]\w*)$`)
+	noSymbol        = lazyregexp.New(`^package \w+ "([^"]+)" has no symbol ([A-Za-z_]\w*)$`)
+	undefinedPlain  = lazyregexp.New(`^undefined: ([A-Za-z_]\w*)$`)
 )
 
 // suggest adds a did-you-mean to e, a compile error of unit u, when its

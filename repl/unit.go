@@ -10,12 +10,14 @@ import (
 	"go/token"
 	"path"
 	"reflect"
-	"regexp"
+
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // How a unit reaches the interpreter. yaegi's EvalWithContext takes a
@@ -403,7 +405,7 @@ func parseUnitAt(u unit) (*ast.File, *token.FileSet, int) {
 }
 
 // undefinedName matches the compiler's message for an unknown name.
-var undefinedName = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)$`)
+var undefinedName = lazyregexp.New(`^undefined: ([A-Za-z_]\w*)$`)
 
 // compilePanics are the messages with which yaegi's compiler panics on
 // code it does not support; EvalWithContext reports them as panics.

@@ -11,11 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
+
 	"strings"
 	"sync"
 
 	"github.com/grue-lab/grue/game/mcp"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Defaults of Options.
@@ -281,7 +282,7 @@ func jsonKind(t reflect.Type) string {
 
 // idPattern is what an episode's, experiment's or session's id may be:
 // it names a folder, so no separators and no dot-only names.
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$`)
+var idPattern = lazyregexp.New(`^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$`)
 
 // pathID returns the {id} of r, or answers 400 and returns false when it
 // cannot name a folder.

@@ -2,9 +2,11 @@ package llm
 
 import (
 	"fmt"
-	"regexp"
+
 	"slices"
 	"strings"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // keyEnvProviders are the first words of the environment variables that
@@ -28,13 +30,13 @@ var keyEnvExtra = []string{"AZURE_OPENAI_API_KEY", "AZURE_AI_API_KEY", "GOOGLE_A
 // ownKeyEnv is the name of a key variable for an endpoint of one's own:
 // GRUE_<NAME>_API_KEY (and only that of grue's variables, whose other
 // tokens, such as a server's, must not go to a model).
-var ownKeyEnv = regexp.MustCompile(`^GRUE_[A-Z0-9_]+_API_KEY$`)
+var ownKeyEnv = lazyregexp.New(`^GRUE_[A-Z0-9_]+_API_KEY$`)
 
 // keyEnvSuffixes end the name of a key variable.
 var keyEnvSuffixes = []string{"_API_KEY", "_API_TOKEN", "_KEY", "_TOKEN", "_ACCESS_TOKEN", "_AUTH_TOKEN"}
 
 // envName is what an environment variable's name may be.
-var envName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+var envName = lazyregexp.New(`^[A-Z][A-Z0-9_]*$`)
 
 // CheckKeyEnv reports whether name may be named as the environment
 // variable holding a model endpoint's API key (a config's api_key_env):

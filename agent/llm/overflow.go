@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+
 	"strconv"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // A request whose prompt and max tokens do not fit the model's context is
@@ -18,9 +21,9 @@ import (
 // much that is, and otherwise fails with an error that says what to do.
 
 var (
-	overflowSays = regexp.MustCompile(`(?i)maximum context length|context length|context window|context_length_exceeded|is too large|too many tokens|prompt is too long|exceeds the model`)
-	contextSize  = regexp.MustCompile(`(?i)maximum context length is (\d+)`)
-	promptSize   = regexp.MustCompile(`(?i)(\d+) input tokens|\((\d+) in the messages|prompt contains at least (\d+)|prompt \((\d+) tokens\)`)
+	overflowSays = lazyregexp.New(`(?i)maximum context length|context length|context window|context_length_exceeded|is too large|too many tokens|prompt is too long|exceeds the model`)
+	contextSize  = lazyregexp.New(`(?i)maximum context length is (\d+)`)
+	promptSize   = lazyregexp.New(`(?i)(\d+) input tokens|\((\d+) in the messages|prompt contains at least (\d+)|prompt \((\d+) tokens\)`)
 )
 
 // minFitTokens is the fewest max tokens worth a second try: below it the

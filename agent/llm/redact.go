@@ -1,9 +1,10 @@
 package llm
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Redacted stands for a secret that RedactURL took out.
@@ -13,13 +14,13 @@ var (
 	// urlQueryParam matches a query parameter in a URL: its separator
 	// and name (group 1, with the '='), and its value (group 2), which
 	// runs to the next parameter, fragment, space or quote.
-	urlQueryParam = regexp.MustCompile(`([?&;][A-Za-z0-9_.\-\[\]]+=)([^&;#\s"'<>]*)`)
+	urlQueryParam = lazyregexp.New(`([?&;][A-Za-z0-9_.\-\[\]]+=)([^&;#\s"'<>]*)`)
 	// urlPassword matches the password of a URL's userinfo
 	// (scheme://user:PASSWORD@host): group 1 is what comes before it.
-	urlPassword = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/?#@\s:"'<>]*:)([^/?#@\s"'<>]*)@`)
+	urlPassword = lazyregexp.New(`([A-Za-z][A-Za-z0-9+.\-]*://[^/?#@\s:"'<>]*:)([^/?#@\s"'<>]*)@`)
 	// urlUser matches a URL's userinfo without a password
 	// (scheme://USER@host): group 1 is the scheme, group 2 the user.
-	urlUser = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://)([^/?#@\s:"'<>]+)@`)
+	urlUser = lazyregexp.New(`([A-Za-z][A-Za-z0-9+.\-]*://)([^/?#@\s:"'<>]+)@`)
 )
 
 // tokenUserPrefixes begin access tokens that services take as a URL's

@@ -2,9 +2,11 @@ package tools
 
 import (
 	"fmt"
-	"regexp"
+
 	"slices"
 	"strings"
+
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // searchKeyProviders are the first words of the environment variables
@@ -23,10 +25,10 @@ var searchKeySuffixes = []string{"_API_KEY", "_KEY", "_SEARCH_API_KEY", "_SEARCH
 
 // ownSearchKeyEnv is the name of a key variable for a search endpoint of
 // one's own: GRUE_<NAME>_API_KEY.
-var ownSearchKeyEnv = regexp.MustCompile(`^GRUE_[A-Z0-9_]+_(API_)?KEY$`)
+var ownSearchKeyEnv = lazyregexp.New(`^GRUE_[A-Z0-9_]+_(API_)?KEY$`)
 
 // searchEnvName is what an environment variable's name may be.
-var searchEnvName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+var searchEnvName = lazyregexp.New(`^[A-Z][A-Z0-9_]*$`)
 
 // checkSearchKeyEnv reports whether name may be named as the environment
 // variable holding a web-search endpoint's key (a config's api_key_env).

@@ -117,6 +117,7 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 	if f.steps < 1 {
 		return usageError{fmt.Errorf("--steps must be at least 1, not %d", f.steps)}
 	}
+	tuneGC(false)
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
 

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+
 	"strconv"
 	"strings"
 
@@ -20,6 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/grue-lab/grue/harness"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Where the pods of grue exp k8s find the config and the shared volume.
@@ -88,7 +90,7 @@ become the pods' environment (OPENAI_API_KEY, OPENAI_BASE_URL, GRUE_MODEL).`,
 }
 
 // dnsLabel matches what Kubernetes takes as a name.
-var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+var dnsLabel = lazyregexp.New(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 
 // k8sName makes an experiment's name a Kubernetes name: grue-<name>,
 // lower case, other characters as dashes.

@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 
@@ -21,6 +23,7 @@ import (
 
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // SlurmDir is the folder of a run directory that holds the sbatch scripts
@@ -240,8 +243,13 @@ func arraySpec(ids []int) string {
 	return strings.Join(parts, ",")
 }
 
-// sbatchScript is the batch script: one array task a shard.
-var sbatchScript = template.Must(template.New("sbatch").Funcs(template.FuncMap{"q": shellQuote}).Parse(`#!/bin/bash
+// sbatchScript is the batch script: one array task a shard. It is parsed
+// on first use, not at the start of every grue command.
+var sbatchScript = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("sbatch").Funcs(template.FuncMap{"q": shellQuote}).Parse(sbatchText))
+})
+
+const sbatchText = `#!/bin/bash
 # grue experiment {{.Name}} as a Slurm job array: task I plays shard I of
 # {{.Shards}} into {{.Dir}}/shards/, its log in {{.Dir}}/slurm/.
 # Written by grue exp slurm{{if .Resume}} --resume: only the incomplete shards{{end}}.
@@ -272,7 +280,7 @@ exec {{q .Grue}} exp run {{q .Config}} \
   --resume{{if .Parallel}} \
   --parallel {{.Parallel}}{{end}} \
   --quiet
-`))
+`
 
 // write writes the job's script into the run directory's slurm folder:
 // submit-<k>.sbatch, k counting the submissions.
@@ -282,7 +290,7 @@ func (j *slurmJob) write() (string, error) {
 		return "", fmt.Errorf("slurm script: %w", err)
 	}
 	var b bytes.Buffer
-	if err := sbatchScript.Execute(&b, j); err != nil {
+	if err := sbatchScript().Execute(&b, j); err != nil {
 		return "", fmt.Errorf("slurm script: %w", err)
 	}
 	for k := 1; ; k++ {
@@ -445,7 +453,7 @@ func squeueTasks(ctx context.Context, id string) (map[int]string, error) {
 
 // jobStateField matches an array task and its state in a line of
 // scontrol show job --oneliner.
-var jobStateField = regexp.MustCompile(`ArrayTaskId=(\d+) .*?JobState=(\S+)(?: .*?ExitCode=(\S+))?`)
+var jobStateField = lazyregexp.New(`ArrayTaskId=(\d+) .*?JobState=(\S+)(?: .*?ExitCode=(\S+))?`)
 
 // taskStates asks Slurm how each array task of job id ended (CANCELLED,
 // FAILED, TIMEOUT, ...), as long as the controller remembers it; a task

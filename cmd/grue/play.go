@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/chzyer/readline"
@@ -98,13 +97,7 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if os.Getenv("GOGC") == "" {
-		// A game's live heap is small (the story, the decoded code, the
-		// undo states), and at the default GOGC=100 the collector runs a
-		// cycle every few megabytes of undo states: 5 % of the
-		// instructions of a heavy Inform game (docs/performance.md).
-		debug.SetGCPercent(400)
-	}
+	tuneGC(false)
 
 	in, out := cmd.InOrStdin(), cmd.OutOrStdout()
 	terminal := !o.plain && isTerminal(in)

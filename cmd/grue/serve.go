@@ -100,6 +100,7 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 	if o.maxBody <= 0 || o.maxSessions <= 0 || o.maxLine <= 0 || o.undoDepth < 0 {
 		return usageError{fmt.Errorf("--max-body, --max-sessions and --max-line must be positive, --undo-depth not negative")}
 	}
+	tuneGC(true)
 	var ln net.Listener
 	if o.http != "" {
 		var err error

@@ -10,7 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"regexp"
+
 	"slices"
 	"sort"
 	"strings"
@@ -23,6 +23,7 @@ import (
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // The MCP game server: the tools of the contract in docs/design.md over
@@ -742,7 +743,7 @@ func wholeNumber(v any) (int64, bool) {
 	return 0, false
 }
 
-var stateName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+var stateName = lazyregexp.New(`^[A-Za-z0-9._-]{1,64}$`)
 
 func (s *Server) saveState(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	name, _ := req.RequireString("name")

@@ -20,13 +20,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
+
 	"slices"
 	"strings"
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // The formats Export writes.
@@ -213,7 +214,7 @@ func callID(s agent.Step) string {
 }
 
 // unsafeName matches what may not go in a file name.
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeName = lazyregexp.New(`[^A-Za-z0-9._-]+`)
 
 // fileName makes s safe as a file name.
 func fileName(s string) string {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
+
 	"strconv"
 	"strings"
 
@@ -13,6 +13,7 @@ import (
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/harness"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 	"github.com/grue-lab/grue/repl"
 )
 
@@ -164,7 +165,7 @@ func writeMessages(w io.Writer, msgs []llm.Message) {
 
 // scoreLine matches the score line the game server ends play_action's
 // text with, which the step's own line already says.
-var scoreLine = regexp.MustCompile(`^\[Score: -?\d+ \| Moves: -?\d+\]$|^\+\d+ points! \(Total: -?\d+\)$`)
+var scoreLine = lazyregexp.New(`^\[Score: -?\d+ \| Moves: -?\d+\]$|^\+\d+ points! \(Total: -?\d+\)$`)
 
 // writeStep writes a step compactly: its line (agent.Step.String), its
 // thought, and the first lines of what the tool gave back.

@@ -1,0 +1,3 @@
+module github.com/acarl005/stripansi
+
+go 1.21
