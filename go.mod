@@ -75,5 +75,3 @@ require (
 )
 
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
-
-replace github.com/acarl005/stripansi => ./third_party/stripansi

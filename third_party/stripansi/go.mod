@@ -1,3 +1,0 @@
-module github.com/acarl005/stripansi
-
-go 1.21
