@@ -16,7 +16,8 @@ func TestLazyMatchesLikeRegexp(t *testing.T) {
 	if got := re.ReplaceAllString("a 1-of-2 b", "x"); got != "a x b" {
 		t.Fatalf("ReplaceAllString = %q", got)
 	}
-	if re.Regexp() != re.Regexp() {
+	first := re.Regexp()
+	if again := re.Regexp(); first != again {
 		t.Fatal("compiled twice")
 	}
 }
