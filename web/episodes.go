@@ -488,21 +488,25 @@ func (s *Server) listEpisodes(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getEpisode(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
-	if !ok {
-		return
-	}
-	if e, ok := s.episodes.get(w, id); ok {
+	if e, _, ok := s.episodeOf(w, r); ok {
 		writeJSON(w, http.StatusOK, e.snapshot())
 	}
 }
 
-func (s *Server) stopEpisode(w http.ResponseWriter, r *http.Request) {
+// episodeOf returns the episode that the request's {id} names, and the
+// id; when there is none it has answered the request itself (400 for a
+// bad id, 404 for an unknown one).
+func (s *Server) episodeOf(w http.ResponseWriter, r *http.Request) (*episode, string, bool) {
 	id, ok := pathID(w, r)
 	if !ok {
-		return
+		return nil, "", false
 	}
 	e, ok := s.episodes.get(w, id)
+	return e, id, ok
+}
+
+func (s *Server) stopEpisode(w http.ResponseWriter, r *http.Request) {
+	e, id, ok := s.episodeOf(w, r)
 	if !ok {
 		return
 	}
@@ -521,11 +525,7 @@ func (s *Server) stopEpisode(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) episodeEvents(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
-	if !ok {
-		return
-	}
-	e, ok := s.episodes.get(w, id)
+	e, _, ok := s.episodeOf(w, r)
 	if !ok {
 		return
 	}
@@ -595,11 +595,7 @@ func readSteps(path string) ([]agent.Step, error) {
 }
 
 func (s *Server) episodeTrajectory(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
-	if !ok {
-		return
-	}
-	e, ok := s.episodes.get(w, id)
+	e, id, ok := s.episodeOf(w, r)
 	if !ok {
 		return
 	}
