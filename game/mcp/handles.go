@@ -34,13 +34,6 @@ const maxGameIDLen = 64
 // newGameID makes an unguessable game_id.
 func newGameID() string { return "g-" + rand.Text() }
 
-// withGameID adds the optional game_id argument to a tool's schema.
-func withGameID(t *mcpgo.Tool) {
-	mcpgo.WithString(gameIDArg, mcpgo.Description(
-		"the game to play, as new_game or reset_game returned it; leave it out to play "+
-			"this MCP session's game (a client without a session, protocol 2026-07-28 over HTTP, must give it)"))(t)
-}
-
 // gameIDArgument reads the game_id argument: the ID, whether one was
 // given, and a tool error when it is not a string of a sane length.
 func gameIDArgument(args map[string]any) (string, bool, *mcpgo.CallToolResult) {

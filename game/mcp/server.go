@@ -399,11 +399,10 @@ func toolError(format string, a ...any) *mcpgo.CallToolResult {
 	return mcpgo.NewToolResultError(fmt.Sprintf(format, a...))
 }
 
-// tool adds a tool whose handler runs on the game the call names (its
-// game_id) or else on the calling session's game; it takes game_id.
-func (s *Server) tool(t mcpgo.Tool, h func(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
-	withGameID(&t)
-	s.addTool(t, func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
+// tool adds a tool, taking params and game_id, whose handler runs on the
+// game the call names (its game_id) or else on the calling session's game.
+func (s *Server) tool(t mcpgo.Tool, params map[string]param, h func(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
+	s.addTool(t, withGameID(params), func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 		ss, refusal := s.gameFor(ctx, t.Name, req.GetArguments())
 		if refusal != nil {
 			return refusal
@@ -413,8 +412,10 @@ func (s *Server) tool(t mcpgo.Tool, h func(ctx context.Context, ss *session, req
 	})
 }
 
-// addTool adds a tool whose handler's panic becomes a tool error.
-func (s *Server) addTool(t mcpgo.Tool, h func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
+// addTool adds a tool taking params whose handler's panic becomes a tool
+// error.
+func (s *Server) addTool(t mcpgo.Tool, params map[string]param, h func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
+	setParams(&t, params)
 	handler := func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -431,55 +432,48 @@ func (s *Server) addTool(t mcpgo.Tool, h func(ctx context.Context, req mcpgo.Cal
 }
 
 func (s *Server) addTools() {
+	readOnly := []mcpgo.ToolOption{mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false)}
 	s.tool(mcpgo.NewTool("play_action",
 		mcpgo.WithDescription("Send one command to the game (\"open mailbox\", \"north\", \"take lamp\") and get its reply, with the score and moves."),
-		mcpgo.WithString("action", mcpgo.Required(), mcpgo.Description("the command to type")),
-	), s.playAction)
-	s.tool(mcpgo.NewTool("memory",
-		mcpgo.WithDescription("The current state: location, score, moves, game, the last actions with their results, and the current observation."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.memory)
-	s.tool(mcpgo.NewTool("get_map",
-		mcpgo.WithDescription("The locations explored so far and the exits taken between them."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.getMap)
-	s.tool(mcpgo.NewTool("inventory",
-		mcpgo.WithDescription("What the player carries, read from the game's object tree (it costs no move)."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.inventory)
-	s.tool(mcpgo.NewTool("valid_actions",
-		mcpgo.WithDescription("Commands that change the world from the current state."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.validActions)
-	reset := mcpgo.NewTool("reset_game",
+	), map[string]param{"action": {typ: "string", desc: "the command to type", required: true}}, s.playAction)
+	s.tool(mcpgo.NewTool("memory", append(readOnly,
+		mcpgo.WithDescription("The current state: location, score, moves, game, the last actions with their results, and the current observation."))...,
+	), nil, s.memory)
+	s.tool(mcpgo.NewTool("get_map", append(readOnly,
+		mcpgo.WithDescription("The locations explored so far and the exits taken between them."))...,
+	), nil, s.getMap)
+	s.tool(mcpgo.NewTool("inventory", append(readOnly,
+		mcpgo.WithDescription("What the player carries, read from the game's object tree (it costs no move)."))...,
+	), nil, s.inventory)
+	s.tool(mcpgo.NewTool("valid_actions", append(readOnly,
+		mcpgo.WithDescription("Commands that change the world from the current state."))...,
+	), nil, s.validActions)
+	s.addTool(mcpgo.NewTool("reset_game",
 		mcpgo.WithDescription("Start a game again from the beginning: this game, or another one by name (see list_games). "+
 			"Its result gives the game's game_id; without a session or a game_id it starts a new game, as new_game."),
-		mcpgo.WithString("game", mcpgo.Description("the game to start (default: the current one)")),
-		mcpgo.WithNumber("seed", mcpgo.Description("seed of the game's random numbers (default: the server's)")),
-	)
-	withGameID(&reset)
-	s.addTool(reset, s.resetGame)
+	), withGameID(map[string]param{
+		"game": {typ: "string", desc: "the game to start (default: the current one)"},
+		"seed": {typ: "number", desc: "seed of the game's random numbers (default: the server's)"},
+	}), s.resetGame)
 	s.addTool(mcpgo.NewTool("new_game",
 		mcpgo.WithDescription("Start a new game of your own and get its game_id, to pass to every other tool. "+
 			"A client without an MCP session (protocol 2026-07-28) starts here."),
-		mcpgo.WithString("game", mcpgo.Description("the game to start (default: the server's; see list_games)")),
-		mcpgo.WithNumber("seed", mcpgo.Description("seed of the game's random numbers (default: the server's)")),
-	), s.newGameTool)
-	s.addTool(mcpgo.NewTool("list_games",
-		mcpgo.WithDescription("The games this server can start."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.listGames)
+	), map[string]param{
+		"game": {typ: "string", desc: "the game to start (default: the server's; see list_games)"},
+		"seed": {typ: "number", desc: "seed of the game's random numbers (default: the server's)"},
+	}, s.newGameTool)
+	s.addTool(mcpgo.NewTool("list_games", append(readOnly,
+		mcpgo.WithDescription("The games this server can start."))...,
+	), nil, s.listGames)
 	s.tool(mcpgo.NewTool("save_state",
 		mcpgo.WithDescription("Save the game's state under a name, to come back to it with restore_state."),
-		mcpgo.WithString("name", mcpgo.Required(), mcpgo.Description("letters, digits, '.', '_' or '-', at most 64")),
-	), s.saveState)
+	), map[string]param{"name": {typ: "string", desc: "letters, digits, '.', '_' or '-', at most 64", required: true}}, s.saveState)
 	s.tool(mcpgo.NewTool("restore_state",
 		mcpgo.WithDescription("Go back to a state saved with save_state."),
-		mcpgo.WithString("name", mcpgo.Required(), mcpgo.Description("the name given to save_state")),
-	), s.restoreState)
+	), map[string]param{"name": {typ: "string", desc: "the name given to save_state", required: true}}, s.restoreState)
 	s.tool(mcpgo.NewTool("undo",
 		mcpgo.WithDescription("Take back the last play_action."),
-	), s.undo)
+	), nil, s.undo)
 }
 
 func (s *Server) playAction(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
