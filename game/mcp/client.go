@@ -196,21 +196,9 @@ func (c *Client) takeGame(ctx context.Context) error {
 // gameTools lists the server's tools that take a game_id, and whether it
 // offers new_game.
 func (c *Client) gameTools(ctx context.Context) (map[string]bool, bool, error) {
-	var tools []mcpgo.Tool
-	if c.srv != nil {
-		for _, st := range c.srv.mcp.ListTools() {
-			tools = append(tools, st.Tool)
-		}
-	} else {
-		cl, err := c.client()
-		if err != nil {
-			return nil, false, err
-		}
-		res, err := cl.ListTools(ctx, mcpgo.ListToolsRequest{})
-		if err != nil {
-			return nil, false, fmt.Errorf("listing tools: %w", err)
-		}
-		tools = res.Tools
+	tools, err := c.listTools(ctx)
+	if err != nil {
+		return nil, false, err
 	}
 	takes := map[string]bool{}
 	hasNew := false
@@ -507,14 +495,15 @@ func toolResult(res *mcpgo.CallToolResult) ToolResult {
 
 // Tools lists the server's tool names, sorted.
 func (c *Client) Tools(ctx context.Context) ([]string, error) {
-	infos, err := c.ToolInfos(ctx)
+	tools, err := c.listTools(ctx)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(infos))
-	for i, t := range infos {
+	names := make([]string, len(tools))
+	for i, t := range tools {
 		names[i] = t.Name
 	}
+	slices.Sort(names)
 	return names, nil
 }
 
@@ -533,26 +522,9 @@ type ToolInfo struct {
 // grue's server registered when in process, from the server's tools/list
 // otherwise.
 func (c *Client) ToolInfos(ctx context.Context) ([]ToolInfo, error) {
-	var tools []mcpgo.Tool
-	if c.srv != nil {
-		for _, st := range c.srv.mcp.ListTools() {
-			tools = append(tools, st.Tool)
-		}
-	} else {
-		cl, err := c.client()
-		if err != nil {
-			return nil, err
-		}
-		res, err := cl.ListTools(ctx, mcpgo.ListToolsRequest{})
-		if err != nil {
-			if c.proc != nil {
-				c.mu.Lock()
-				err = c.stdioError(err)
-				c.mu.Unlock()
-			}
-			return nil, fmt.Errorf("listing tools: %w", err)
-		}
-		tools = res.Tools
+	tools, err := c.listTools(ctx)
+	if err != nil {
+		return nil, err
 	}
 	infos := make([]ToolInfo, 0, len(tools))
 	for _, t := range tools {
@@ -564,6 +536,32 @@ func (c *Client) ToolInfos(ctx context.Context) ([]ToolInfo, error) {
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
 	return infos, nil
+}
+
+// listTools is the server's tools: those grue's server registered when in
+// process, the server's tools/list otherwise.
+func (c *Client) listTools(ctx context.Context) ([]mcpgo.Tool, error) {
+	var tools []mcpgo.Tool
+	if c.srv != nil {
+		for _, st := range c.srv.mcp.ListTools() {
+			tools = append(tools, st.Tool)
+		}
+		return tools, nil
+	}
+	cl, err := c.client()
+	if err != nil {
+		return nil, err
+	}
+	res, err := cl.ListTools(ctx, mcpgo.ListToolsRequest{})
+	if err != nil {
+		if c.proc != nil {
+			c.mu.Lock()
+			err = c.stdioError(err)
+			c.mu.Unlock()
+		}
+		return nil, fmt.Errorf("listing tools: %w", err)
+	}
+	return res.Tools, nil
 }
 
 // withoutGameID drops an optional game_id argument from info's schema: the
@@ -585,24 +583,27 @@ func withoutGameID(info ToolInfo) ToolInfo {
 	return info
 }
 
-// toolInfo reads t's input schema through its JSON form, which covers
-// both the structured and the raw schema an mcpgo.Tool may carry.
+// toolInfo reads t's input schema from its JSON form: the raw schema
+// grue's server writes (and a client may have kept as it came), else the
+// structured one marshalled.
 func toolInfo(t mcpgo.Tool) (ToolInfo, error) {
-	b, err := json.Marshal(t)
-	if err != nil {
-		return ToolInfo{}, fmt.Errorf("tool %s: %w", t.Name, err)
+	raw := t.RawInputSchema
+	if len(raw) == 0 {
+		b, err := json.Marshal(t.InputSchema)
+		if err != nil {
+			return ToolInfo{}, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		raw = b
 	}
-	var wire struct {
-		InputSchema map[string]any `json:"inputSchema"`
-	}
-	if err := json.Unmarshal(b, &wire); err != nil {
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
 		return ToolInfo{}, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}
-	if wire.InputSchema == nil {
-		wire.InputSchema = map[string]any{"type": "object"}
+	if schema == nil {
+		schema = map[string]any{"type": "object"}
 	}
 	ro := t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
-	return ToolInfo{Name: t.Name, Description: t.Description, InputSchema: wire.InputSchema, ReadOnly: ro}, nil
+	return ToolInfo{Name: t.Name, Description: t.Description, InputSchema: schema, ReadOnly: ro}, nil
 }
 
 // Close ends the session: it stops a stdio server, ends an HTTP session,

@@ -34,13 +34,6 @@ const maxGameIDLen = 64
 // newGameID makes an unguessable game_id.
 func newGameID() string { return "g-" + rand.Text() }
 
-// withGameID adds the optional game_id argument to a tool's schema.
-func withGameID(t *mcpgo.Tool) {
-	mcpgo.WithString(gameIDArg, mcpgo.Description(
-		"the game to play, as new_game or reset_game returned it; leave it out to play "+
-			"this MCP session's game (a client without a session, protocol 2026-07-28 over HTTP, must give it)"))(t)
-}
-
 // gameIDArgument reads the game_id argument: the ID, whether one was
 // given, and a tool error when it is not a string of a sane length.
 func gameIDArgument(args map[string]any) (string, bool, *mcpgo.CallToolResult) {
@@ -96,7 +89,7 @@ func (s *Server) gameFor(ctx context.Context, tool string, args map[string]any) 
 	s.mu.Unlock()
 	ss.mu.Lock()
 	if ss.g == nil {
-		g, err := s.newGame(s.first, s.cfg.seed)
+		g, err := s.serverGame()
 		if err != nil {
 			ss.mu.Unlock()
 			return nil, toolError("%s: %v", tool, err)

@@ -401,3 +401,41 @@ func TestToolNames(t *testing.T) {
 		t.Error("changing ToolNames' result changed the list")
 	}
 }
+
+// TestMCPFirstSessionsOwnGames: the game NewServer starts to check that
+// its game opens becomes the first session's, and only its: a second
+// session, and a new_game of the server's game and seed, start from the
+// beginning whatever the first has played.
+func TestMCPFirstSessionsOwnGames(t *testing.T) {
+	s, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	callAs := func(session, tool string, args map[string]any) ToolResult {
+		t.Helper()
+		ctx := context.WithValue(context.Background(), sessionKey{}, session)
+		req := mcpgo.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = tool, args
+		res, err := s.handlers[tool](ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := toolResult(res)
+		if r.IsError {
+			t.Fatalf("%s: %s", tool, r.Text)
+		}
+		return r
+	}
+	first := callAs("a", "memory", nil)
+	callAs("a", "play_action", map[string]any{"action": "west"})
+	if r := callAs("a", "memory", nil); r.Int("moves") != 1 {
+		t.Fatalf("the first session after a move: %d moves", r.Int("moves"))
+	}
+	for _, r := range []ToolResult{callAs("b", "memory", nil), callAs("b", "new_game", nil)} {
+		if r.Int("moves") != 0 || r.String("observation") != first.String("observation") {
+			t.Errorf("a second game of the server's: %d moves, the first game's observation: %v; want 0 moves, the introduction",
+				r.Int("moves"), r.String("observation") == first.String("observation"))
+		}
+	}
+}

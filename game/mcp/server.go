@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -114,6 +115,9 @@ type Server struct {
 	handlers map[string]server.ToolHandlerFunc
 
 	first loadedStory // the story every session starts with
+	// spare is the game NewServer started to check that its game opens,
+	// until a session that plays the server's game with its seed takes it.
+	spare atomic.Pointer[game.Game]
 	ids   *sessionIDs // HTTP session IDs
 
 	mu       sync.Mutex
@@ -190,9 +194,11 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 		return nil, err
 	}
 	s.first = loadedStory{story: story, name: name}
-	if _, err := s.newGame(s.first, cfg.seed); err != nil {
+	g, err := s.newGame(s.first, cfg.seed)
+	if err != nil {
 		return nil, err
 	}
+	s.spare.Store(g)
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.drop(cs.SessionID())
@@ -218,6 +224,7 @@ func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
 // Close stops the idle-session reaper and forgets every game.
 func (s *Server) Close() {
 	s.stopOnce.Do(func() { close(s.closed) })
+	s.spare.Store(nil)
 	s.mu.Lock()
 	s.sessions = map[string]*session{}
 	s.games = map[string]*session{}
@@ -344,6 +351,9 @@ func (s *Server) newGame(ls loadedStory, seed int64) (*game.Game, error) {
 // open starts the game target (what resolve returned) with seed.
 func (s *Server) open(target string, seed int64) (*game.Game, error) {
 	if target == s.cfg.game {
+		if seed == s.cfg.seed {
+			return s.serverGame()
+		}
 		return s.newGame(s.first, seed)
 	}
 	ls, err := s.stories.load(target)
@@ -351,6 +361,16 @@ func (s *Server) open(target string, seed int64) (*game.Game, error) {
 		return nil, err
 	}
 	return s.newGame(ls, seed)
+}
+
+// serverGame starts the server's game with its seed: the one NewServer
+// started, the first time, so that the first session does not start
+// another.
+func (s *Server) serverGame() (*game.Game, error) {
+	if g := s.spare.Swap(nil); g != nil {
+		return g, nil
+	}
+	return s.newGame(s.first, s.cfg.seed)
 }
 
 // maxScore is the game's maximum score: the catalog's, or the default
@@ -399,11 +419,10 @@ func toolError(format string, a ...any) *mcpgo.CallToolResult {
 	return mcpgo.NewToolResultError(fmt.Sprintf(format, a...))
 }
 
-// tool adds a tool whose handler runs on the game the call names (its
-// game_id) or else on the calling session's game; it takes game_id.
-func (s *Server) tool(t mcpgo.Tool, h func(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
-	withGameID(&t)
-	s.addTool(t, func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
+// tool adds a tool, taking params and game_id, whose handler runs on the
+// game the call names (its game_id) or else on the calling session's game.
+func (s *Server) tool(t mcpgo.Tool, params map[string]param, h func(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
+	s.addTool(t, withGameID(params), func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 		ss, refusal := s.gameFor(ctx, t.Name, req.GetArguments())
 		if refusal != nil {
 			return refusal
@@ -413,8 +432,10 @@ func (s *Server) tool(t mcpgo.Tool, h func(ctx context.Context, ss *session, req
 	})
 }
 
-// addTool adds a tool whose handler's panic becomes a tool error.
-func (s *Server) addTool(t mcpgo.Tool, h func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
+// addTool adds a tool taking params whose handler's panic becomes a tool
+// error.
+func (s *Server) addTool(t mcpgo.Tool, params map[string]param, h func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
+	setParams(&t, params)
 	handler := func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -431,55 +452,48 @@ func (s *Server) addTool(t mcpgo.Tool, h func(ctx context.Context, req mcpgo.Cal
 }
 
 func (s *Server) addTools() {
+	readOnly := []mcpgo.ToolOption{mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false)}
 	s.tool(mcpgo.NewTool("play_action",
 		mcpgo.WithDescription("Send one command to the game (\"open mailbox\", \"north\", \"take lamp\") and get its reply, with the score and moves."),
-		mcpgo.WithString("action", mcpgo.Required(), mcpgo.Description("the command to type")),
-	), s.playAction)
-	s.tool(mcpgo.NewTool("memory",
-		mcpgo.WithDescription("The current state: location, score, moves, game, the last actions with their results, and the current observation."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.memory)
-	s.tool(mcpgo.NewTool("get_map",
-		mcpgo.WithDescription("The locations explored so far and the exits taken between them."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.getMap)
-	s.tool(mcpgo.NewTool("inventory",
-		mcpgo.WithDescription("What the player carries, read from the game's object tree (it costs no move)."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.inventory)
-	s.tool(mcpgo.NewTool("valid_actions",
-		mcpgo.WithDescription("Commands that change the world from the current state."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.validActions)
-	reset := mcpgo.NewTool("reset_game",
+	), map[string]param{"action": {typ: "string", desc: "the command to type", required: true}}, s.playAction)
+	s.tool(mcpgo.NewTool("memory", append(readOnly,
+		mcpgo.WithDescription("The current state: location, score, moves, game, the last actions with their results, and the current observation."))...,
+	), nil, s.memory)
+	s.tool(mcpgo.NewTool("get_map", append(readOnly,
+		mcpgo.WithDescription("The locations explored so far and the exits taken between them."))...,
+	), nil, s.getMap)
+	s.tool(mcpgo.NewTool("inventory", append(readOnly,
+		mcpgo.WithDescription("What the player carries, read from the game's object tree (it costs no move)."))...,
+	), nil, s.inventory)
+	s.tool(mcpgo.NewTool("valid_actions", append(readOnly,
+		mcpgo.WithDescription("Commands that change the world from the current state."))...,
+	), nil, s.validActions)
+	s.addTool(mcpgo.NewTool("reset_game",
 		mcpgo.WithDescription("Start a game again from the beginning: this game, or another one by name (see list_games). "+
 			"Its result gives the game's game_id; without a session or a game_id it starts a new game, as new_game."),
-		mcpgo.WithString("game", mcpgo.Description("the game to start (default: the current one)")),
-		mcpgo.WithNumber("seed", mcpgo.Description("seed of the game's random numbers (default: the server's)")),
-	)
-	withGameID(&reset)
-	s.addTool(reset, s.resetGame)
+	), withGameID(map[string]param{
+		"game": {typ: "string", desc: "the game to start (default: the current one)"},
+		"seed": {typ: "number", desc: "seed of the game's random numbers (default: the server's)"},
+	}), s.resetGame)
 	s.addTool(mcpgo.NewTool("new_game",
 		mcpgo.WithDescription("Start a new game of your own and get its game_id, to pass to every other tool. "+
 			"A client without an MCP session (protocol 2026-07-28) starts here."),
-		mcpgo.WithString("game", mcpgo.Description("the game to start (default: the server's; see list_games)")),
-		mcpgo.WithNumber("seed", mcpgo.Description("seed of the game's random numbers (default: the server's)")),
-	), s.newGameTool)
-	s.addTool(mcpgo.NewTool("list_games",
-		mcpgo.WithDescription("The games this server can start."),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false),
-	), s.listGames)
+	), map[string]param{
+		"game": {typ: "string", desc: "the game to start (default: the server's; see list_games)"},
+		"seed": {typ: "number", desc: "seed of the game's random numbers (default: the server's)"},
+	}, s.newGameTool)
+	s.addTool(mcpgo.NewTool("list_games", append(readOnly,
+		mcpgo.WithDescription("The games this server can start."))...,
+	), nil, s.listGames)
 	s.tool(mcpgo.NewTool("save_state",
 		mcpgo.WithDescription("Save the game's state under a name, to come back to it with restore_state."),
-		mcpgo.WithString("name", mcpgo.Required(), mcpgo.Description("letters, digits, '.', '_' or '-', at most 64")),
-	), s.saveState)
+	), map[string]param{"name": {typ: "string", desc: "letters, digits, '.', '_' or '-', at most 64", required: true}}, s.saveState)
 	s.tool(mcpgo.NewTool("restore_state",
 		mcpgo.WithDescription("Go back to a state saved with save_state."),
-		mcpgo.WithString("name", mcpgo.Required(), mcpgo.Description("the name given to save_state")),
-	), s.restoreState)
+	), map[string]param{"name": {typ: "string", desc: "the name given to save_state", required: true}}, s.restoreState)
 	s.tool(mcpgo.NewTool("undo",
 		mcpgo.WithDescription("Take back the last play_action."),
-	), s.undo)
+	), nil, s.undo)
 }
 
 func (s *Server) playAction(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
