@@ -33,6 +33,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -135,12 +137,51 @@ func Unmarshal[T any](b []byte, v *T, fields ...Field) error {
 	return nil
 }
 
+// shapeKey names a shape: the type, the durations' names and whether
+// each is omitted when zero, and which way.
+type shapeKey struct {
+	t      reflect.Type
+	fields string
+	toRead bool
+}
+
+// shapes caches shape's answers, as encoding/json caches what it learns
+// of a type: building the struct type anew cost more than the JSON of a
+// small step. It only grows by the types grue's code names, a few dozen.
+var shapes sync.Map // shapeKey -> reflect.Type
+
 // shape returns the struct type Marshal writes (toRead false) or
 // Unmarshal reads (toRead true) for a t with fields: t embedded first,
 // then a field for each duration (and, to read, one for its old form).
-// reflect makes one type of identical fields, so encoding/json's cache
-// of what it learned of a type serves every call.
+// The type is made once for each key (shapes), so encoding/json's cache
+// of what it learned of it serves every call.
 func shape(t reflect.Type, fields []Field, toRead bool) (reflect.Type, error) {
+	var sig strings.Builder
+	for _, f := range fields {
+		sig.WriteString(f.Name)
+		if f.OmitZero {
+			sig.WriteByte('?')
+		}
+		sig.WriteByte(',')
+	}
+	key := shapeKey{t, sig.String(), toRead}
+	if st, ok := shapes.Load(key); ok {
+		for _, f := range fields {
+			if f.D == nil {
+				return nil, fmt.Errorf("jsonms: field %q of %v has no duration", f.Name, t)
+			}
+		}
+		return st.(reflect.Type), nil
+	}
+	st, err := makeShape(t, fields, toRead)
+	if err == nil {
+		shapes.Store(key, st)
+	}
+	return st, err
+}
+
+// makeShape builds the type shape returns.
+func makeShape(t reflect.Type, fields []Field, toRead bool) (reflect.Type, error) {
 	if t.Kind() != reflect.Struct || reflect.PointerTo(t).NumMethod() > 0 {
 		return nil, fmt.Errorf("jsonms: %v is not a struct without methods", t)
 	}
