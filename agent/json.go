@@ -4,30 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/internal/jsonms"
 )
-
-// stepTimes are a step's durations as its JSON holds them, in
-// milliseconds.
-type stepTimes struct {
-	WallMS       float64 `json:"wall_ms"`
-	LLMTimeMS    float64 `json:"llm_time_ms"`
-	ToolTimeMS   float64 `json:"tool_time_ms"`
-	MemoryTimeMS float64 `json:"memory_time_ms,omitempty"`
-	OverheadMS   float64 `json:"overhead_ms"`
-}
 
 // MarshalJSON writes the step with its durations in milliseconds
 // (wall_ms, llm_time_ms, tool_time_ms, memory_time_ms, overhead_ms).
 func (s Step) MarshalJSON() ([]byte, error) {
 	type plain Step
-	return json.Marshal(struct {
-		plain
-		stepTimes
-	}{plain(s), stepTimes{
-		WallMS: llm.Millis(s.Wall), LLMTimeMS: llm.Millis(s.LLMTime), ToolTimeMS: llm.Millis(s.ToolTime),
-		MemoryTimeMS: llm.Millis(s.MemoryTime), OverheadMS: llm.Millis(s.Overhead),
-	}})
+	return jsonms.Marshal(plain(s), s.durations()...)
 }
 
 // UnmarshalJSON reads a step: its durations from the *_ms fields, or, in
@@ -35,39 +19,23 @@ func (s Step) MarshalJSON() ([]byte, error) {
 // memory_time and overhead in nanoseconds.
 func (s *Step) UnmarshalJSON(b []byte) error {
 	type plain Step
-	var v struct {
-		plain
-		WallMS       *float64 `json:"wall_ms"`
-		LLMTimeMS    *float64 `json:"llm_time_ms"`
-		ToolTimeMS   *float64 `json:"tool_time_ms"`
-		MemoryTimeMS *float64 `json:"memory_time_ms"`
-		OverheadMS   *float64 `json:"overhead_ms"`
-		Wall         *int64   `json:"wall"`
-		LLMTime      *int64   `json:"llm_time"`
-		ToolTime     *int64   `json:"tool_time"`
-		MemoryTime   *int64   `json:"memory_time"`
-		Overhead     *int64   `json:"overhead"`
+	return jsonms.Unmarshal(b, (*plain)(s), s.durations()...)
+}
+
+// durations are the step's durations as its JSON holds them, in order;
+// memory_time_ms only when the memory strategy took any time.
+func (s *Step) durations() []jsonms.Field {
+	return []jsonms.Field{
+		{Name: "wall", D: &s.Wall}, {Name: "llm_time", D: &s.LLMTime}, {Name: "tool_time", D: &s.ToolTime},
+		{Name: "memory_time", D: &s.MemoryTime, OmitZero: true}, {Name: "overhead", D: &s.Overhead},
 	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*s = Step(v.plain)
-	s.Wall = llm.MillisOrNanos(v.WallMS, v.Wall)
-	s.LLMTime = llm.MillisOrNanos(v.LLMTimeMS, v.LLMTime)
-	s.ToolTime = llm.MillisOrNanos(v.ToolTimeMS, v.ToolTime)
-	s.MemoryTime = llm.MillisOrNanos(v.MemoryTimeMS, v.MemoryTime)
-	s.Overhead = llm.MillisOrNanos(v.OverheadMS, v.Overhead)
-	return nil
 }
 
 // MarshalJSON writes the result with its duration in milliseconds
 // (duration_ms).
 func (r RunResult) MarshalJSON() ([]byte, error) {
 	type plain RunResult
-	return json.Marshal(struct {
-		plain
-		DurationMS float64 `json:"duration_ms"`
-	}{plain(r), llm.Millis(r.Duration)})
+	return jsonms.Marshal(plain(r), jsonms.Field{Name: "duration", D: &r.Duration})
 }
 
 // JSONWith returns r's JSON object with the fields of head, a struct,
@@ -104,14 +72,11 @@ func (r *RunResult) UnmarshalJSON(b []byte) error {
 	var v struct {
 		plain
 		LocationsVisited json.RawMessage `json:"locations_visited"`
-		DurationMS       *float64        `json:"duration_ms"`
-		Duration         *int64          `json:"duration"`
 	}
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonms.Unmarshal(b, &v, jsonms.Field{Name: "duration", D: &v.Duration}); err != nil {
 		return err
 	}
 	*r = RunResult(v.plain)
-	r.Duration = llm.MillisOrNanos(v.DurationMS, v.Duration)
 	if len(v.LocationsVisited) > 0 && v.LocationsVisited[0] == '[' {
 		var names []string
 		if err := json.Unmarshal(v.LocationsVisited, &names); err != nil {

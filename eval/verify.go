@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/internal/jsonms"
 	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
@@ -57,27 +56,14 @@ type Verdict struct {
 // MarshalJSON writes the verdict with its duration in milliseconds.
 func (v Verdict) MarshalJSON() ([]byte, error) {
 	type plain Verdict
-	return json.Marshal(struct {
-		plain
-		DurationMS float64 `json:"duration_ms"`
-	}{plain(v), llm.Millis(v.Duration)})
+	return jsonms.Marshal(plain(v), jsonms.Field{Name: "duration", D: &v.Duration})
 }
 
 // UnmarshalJSON reads a verdict, its duration from duration_ms or, as
 // written before, from duration in nanoseconds.
 func (v *Verdict) UnmarshalJSON(b []byte) error {
 	type plain Verdict
-	var w struct {
-		plain
-		DurationMS *float64 `json:"duration_ms"`
-		Duration   *int64   `json:"duration"`
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*v = Verdict(w.plain)
-	v.Duration = llm.MillisOrNanos(w.DurationMS, w.Duration)
-	return nil
+	return jsonms.Unmarshal(b, (*plain)(v), jsonms.Field{Name: "duration", D: &v.Duration})
 }
 
 // String returns "PASS: reason" or "FAIL: reason".

@@ -2,7 +2,6 @@ package repl
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/token"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/grue-lab/grue/bindings/std"
+	"github.com/grue-lab/grue/internal/jsonms"
 	"github.com/traefik/yaegi/interp"
 )
 
@@ -131,32 +131,20 @@ type Cell struct {
 	Duration time.Duration `json:"-"`
 }
 
-// cellJSON is a Cell as JSON: its duration in milliseconds, as every
-// duration grue writes.
-type cellJSON struct {
-	N          int     `json:"n"`
-	Input      string  `json:"input"`
-	Output     string  `json:"output"`
-	Error      string  `json:"error,omitempty"`
-	DurationMS float64 `json:"duration_ms"`
-}
-
 // MarshalJSON writes the cell with its duration as duration_ms, in
-// milliseconds to the microsecond.
+// milliseconds to the microsecond (truncated, not rounded, as a cell's
+// always has been).
 func (c Cell) MarshalJSON() ([]byte, error) {
-	return json.Marshal(cellJSON{N: c.N, Input: c.Input, Output: c.Output, Error: c.Error,
-		DurationMS: float64(c.Duration.Microseconds()) / 1000})
+	type plain Cell
+	c.Duration = c.Duration.Truncate(time.Microsecond)
+	return jsonms.Marshal(plain(c), jsonms.Field{Name: "duration", D: &c.Duration})
 }
 
-// UnmarshalJSON reads what MarshalJSON writes.
+// UnmarshalJSON reads what MarshalJSON writes, as every duration in
+// grue's JSON is read.
 func (c *Cell) UnmarshalJSON(b []byte) error {
-	var j cellJSON
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	*c = Cell{N: j.N, Input: j.Input, Output: j.Output, Error: j.Error,
-		Duration: time.Duration(j.DurationMS * float64(time.Millisecond))}
-	return nil
+	type plain Cell
+	return jsonms.Unmarshal(b, (*plain)(c), jsonms.Field{Name: "duration", D: &c.Duration})
 }
 
 // Result is what Eval gives back besides an error.

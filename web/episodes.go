@@ -20,6 +20,7 @@ import (
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/jsonms"
 )
 
 // EpisodesDir is the folder under Options.Runs that holds the episodes
@@ -453,11 +454,14 @@ type stepEvent struct {
 	Map         any            `json:"map,omitempty"`
 }
 
+// newStepEvent is st's event. Its wall_ms is truncated to the
+// microsecond, as the page has always been sent it, where the step's own
+// JSON rounds.
 func newStepEvent(st *agent.Step, total llm.Usage, cost float64, ended time.Time) stepEvent {
 	return stepEvent{Step: st.Step, Thought: st.Thought, Tool: st.Tool, Args: st.Args, Repairs: st.Repairs,
 		Observation: st.Observation, Reward: st.Reward, Score: st.Score, MaxScore: st.MaxScore, Moves: st.Moves,
 		Location: st.Location, Done: st.Done, Victory: st.Victory, Error: st.Error, Tokens: st.Usage, Cost: st.Cost,
-		TotalTokens: total.TotalTokens, TotalCost: cost, WallMS: float64(st.Wall.Microseconds()) / 1000,
+		TotalTokens: total.TotalTokens, TotalCost: cost, WallMS: jsonms.Millis(st.Wall.Truncate(time.Microsecond)),
 		EndedMS: float64(ended.UnixMicro()) / 1000}
 }
 

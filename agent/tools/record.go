@@ -1,11 +1,10 @@
 package tools
 
 import (
-	"encoding/json"
 	"sync"
 	"time"
 
-	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/internal/jsonms"
 )
 
 // DefaultRecordMaxText caps a recorded call's text when Recorder.MaxText
@@ -39,27 +38,14 @@ func (c Call) MarshalJSON() ([]byte, error) {
 	if !p.Start.IsZero() {
 		p.Start = p.Start.UTC().Truncate(time.Millisecond)
 	}
-	return json.Marshal(struct {
-		plain
-		DurationMS float64 `json:"duration_ms"`
-	}{p, llm.Millis(c.Duration)})
+	return jsonms.Marshal(p, jsonms.Field{Name: "duration", D: &c.Duration})
 }
 
 // UnmarshalJSON reads a call, its duration from duration_ms or, as
 // written before, from duration in nanoseconds.
 func (c *Call) UnmarshalJSON(b []byte) error {
 	type plain Call
-	var w struct {
-		plain
-		DurationMS *float64 `json:"duration_ms"`
-		Duration   *int64   `json:"duration"`
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*c = Call(w.plain)
-	c.Duration = llm.MillisOrNanos(w.DurationMS, w.Duration)
-	return nil
+	return jsonms.Unmarshal(b, (*plain)(c), jsonms.Field{Name: "duration", D: &c.Duration})
 }
 
 // Recorder keeps the calls made through a Registry, in the order they

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/grue-lab/grue/agent"
-	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/harness"
+	"github.com/grue-lab/grue/internal/jsonms"
 )
 
 // ATIF is Harbor's Agent Trajectory Interchange Format, as its RFC
@@ -161,7 +161,7 @@ func atifOf(r *Run, ep Episode) atifTrajectory {
 func atifAgentStep(s agent.Step, model string) atifStep {
 	a := atifStep{Source: "agent", Message: s.Thought,
 		Extra: map[string]any{"grue_step": s.Step, "score": s.Score, "reward": s.Reward, "moves": s.Moves,
-			"wall_ms": llm.Millis(s.Wall)}}
+			"wall_ms": jsonms.Millis(s.Wall)}}
 	if s.Location != "" {
 		a.Extra["location"] = s.Location
 	}
