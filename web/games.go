@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -121,8 +122,13 @@ func (s *Server) uploadGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeError(w, http.StatusRequestEntityTooLarge, "body", "the story is more than the limit of %d bytes", s.opts.MaxBody)
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		tooLarge(w, tooBig.Limit)
+		return
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "body", "reading the story: %v", err)
 		return
 	}
 	if _, err := zmachine.Load(data); err != nil {

@@ -57,23 +57,27 @@ func (p *playSession) state() PlayState {
 		MaxScore: info.MaxScore, Moves: info.Moves, Done: p.g.Done(), Victory: p.g.Victory(), Transcript: slices.Clone(p.transcript)}
 }
 
-// playSessions are the live play-by-hand sessions, in memory only.
+// playSessions are the live play-by-hand sessions, in memory only. A
+// start reserves a place before it opens its game, so a burst of starts
+// opens no more games than there are places.
 type playSessions struct {
-	mu   sync.Mutex
-	max  int
-	byID map[string]*playSession
+	mu       sync.Mutex
+	max      int
+	byID     map[string]*playSession
+	reserved int // places held by starts still opening their game
 }
 
 func newPlaySessions(max int) *playSessions {
 	return &playSessions{max: max, byID: map[string]*playSession{}}
 }
 
-// add keeps p unless max sessions are live (idle ones are ended to make
-// room); it reports whether it did.
-func (ps *playSessions) add(p *playSession) bool {
+// reserve takes a place for a session about to start, ending idle
+// sessions to make room; it reports whether there was one. The place is
+// then filled (add) or given back (release).
+func (ps *playSessions) reserve() bool {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	if len(ps.byID) >= ps.max {
+	if len(ps.byID)+ps.reserved >= ps.max {
 		for id, old := range ps.byID {
 			old.mu.Lock()
 			idle := time.Since(old.used) > playIdle
@@ -83,11 +87,26 @@ func (ps *playSessions) add(p *playSession) bool {
 			}
 		}
 	}
-	if len(ps.byID) >= ps.max {
+	if len(ps.byID)+ps.reserved >= ps.max {
 		return false
 	}
-	ps.byID[p.id] = p
+	ps.reserved++
 	return true
+}
+
+// add keeps p in the place reserved for it.
+func (ps *playSessions) add(p *playSession) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.reserved--
+	ps.byID[p.id] = p
+}
+
+// release gives back a reserved place whose session did not start.
+func (ps *playSessions) release() {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.reserved--
 }
 
 // get returns session id, or answers 404.
@@ -120,17 +139,19 @@ func (s *Server) startPlay(w http.ResponseWriter, r *http.Request) {
 	if req.Seed != nil {
 		seed = *req.Seed
 	}
+	if !s.play.reserve() {
+		busy(w, "play sessions", s.play.max)
+		return
+	}
 	g, err := game.Open(req.Game, game.Seed(seed))
 	if err != nil {
+		s.play.release()
 		writeError(w, http.StatusBadRequest, "game", "%v", err)
 		return
 	}
 	p := &playSession{id: newID(time.Now()), seed: seed, g: g, used: time.Now(),
 		transcript: []Turn{{Output: g.Intro()}}}
-	if !s.play.add(p) {
-		busy(w, "play sessions", s.play.max)
-		return
-	}
+	s.play.add(p)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	writeJSON(w, http.StatusCreated, p.state())

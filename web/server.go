@@ -180,7 +180,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		if r.ContentLength > s.opts.MaxBody {
-			writeError(w, http.StatusRequestEntityTooLarge, "body", "the request body is %d bytes, more than the limit of %d", r.ContentLength, s.opts.MaxBody)
+			tooLarge(w, s.opts.MaxBody)
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
@@ -247,7 +247,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "body", "the request body is more than the limit of %d bytes", tooBig.Limit)
+		tooLarge(w, tooBig.Limit)
 	case errors.As(err, &typeErr):
 		writeError(w, http.StatusBadRequest, typeErr.Field, "field %s: want %s, not a JSON %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -259,6 +259,13 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeError(w, http.StatusBadRequest, "body", "the body is not a JSON object: %v", err)
 	}
 	return false
+}
+
+// tooLarge answers 413 for a body over the limit: announced
+// (Content-Length, refused unread) or not (chunked, refused once the
+// limit is passed).
+func tooLarge(w http.ResponseWriter, limit int64) {
+	writeError(w, http.StatusRequestEntityTooLarge, "body", "the request body is over the limit of %d bytes (grue web --max-body)", limit)
 }
 
 // jsonKind names the JSON a Go type is read from: "a number", "a string"...

@@ -38,13 +38,14 @@ func TestPlayByHand(t *testing.T) {
 		t.Errorf("no command: %+v", e)
 	}
 	s.json("POST", "/api/play/"+st.ID, map[string]any{"command": strings.Repeat("x", maxCommand+1)}, http.StatusBadRequest, &e)
+	s.json("POST", "/api/play", map[string]any{}, http.StatusTooManyRequests, nil)
+	s.json("DELETE", "/api/play/"+st.ID, nil, http.StatusNoContent, nil)
+	s.json("GET", "/api/play/"+st.ID, nil, http.StatusNotFound, nil)
+	// A game that does not open is 400 and gives its place back.
 	s.json("POST", "/api/play", map[string]any{"game": "no-such-story"}, http.StatusBadRequest, &e)
 	if e.Field != "game" {
 		t.Errorf("bad game: %+v", e)
 	}
-	s.json("POST", "/api/play", map[string]any{}, http.StatusTooManyRequests, nil)
-	s.json("DELETE", "/api/play/"+st.ID, nil, http.StatusNoContent, nil)
-	s.json("GET", "/api/play/"+st.ID, nil, http.StatusNotFound, nil)
 	s.json("POST", "/api/play", map[string]any{}, http.StatusCreated, nil)
 }
 

@@ -25,15 +25,13 @@ type serveOptions struct {
 	http string
 	idle time.Duration
 
-	token         string
-	origins       []string
-	maxBody       int64
-	maxSessions   int
-	undoDepth     int
-	maxLine       int
-	readTimeout   time.Duration
-	headerTimeout time.Duration
-	connIdle      time.Duration
+	token       string
+	origins     []string
+	maxBody     int64
+	maxSessions int
+	undoDepth   int
+	maxLine     int
+	conn        connLimits
 }
 
 func newServeCmd() *cobra.Command {
@@ -87,15 +85,16 @@ capped, and slow connections time out; see docs/security.md.`,
 	f.IntVar(&o.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "most live HTTP sessions (more: 503), and most games started by new_game")
 	f.IntVar(&o.undoDepth, "undo-depth", mcp.DefaultUndoDepth, "moves undo can take back in each session")
 	f.IntVar(&o.maxLine, "max-line", mcp.DefaultMaxLine, "longest stdio message in bytes")
-	f.DurationVar(&o.readTimeout, "read-timeout", 30*time.Second, "time to read a whole HTTP request")
-	f.DurationVar(&o.headerTimeout, "header-timeout", 10*time.Second, "time to read an HTTP request's headers")
-	f.DurationVar(&o.connIdle, "conn-idle-timeout", 2*time.Minute, "close a keep-alive connection idle for this long")
+	o.conn.addFlags(f, 30*time.Second, "time to read a whole HTTP request")
 	return cmd
 }
 
 func (o *serveOptions) serve(cmd *cobra.Command) error {
-	if o.idle < 0 || o.readTimeout < 0 || o.headerTimeout < 0 || o.connIdle < 0 {
-		return usageError{fmt.Errorf("--idle and the timeouts must not be negative")}
+	if o.idle < 0 {
+		return usageError{fmt.Errorf("--idle %v: must not be negative (0 means never)", o.idle)}
+	}
+	if err := o.conn.check(); err != nil {
+		return err
 	}
 	if o.maxBody <= 0 || o.maxSessions <= 0 || o.maxLine <= 0 || o.undoDepth < 0 {
 		return usageError{fmt.Errorf("--max-body, --max-sessions and --max-line must be positive, --undo-depth not negative")}
@@ -168,9 +167,7 @@ func (o *serveOptions) newServer(ln net.Listener, errOut io.Writer) (*mcp.Server
 		mcp.WithMaxSessions(o.maxSessions), mcp.WithUndoDepth(o.undoDepth), mcp.WithMaxLine(o.maxLine))
 }
 
-// httpServer is the HTTP server of srv with the flags' timeouts. There is
-// no write timeout: an SSE stream may stay open as long as its session.
+// httpServer is the HTTP server of srv under the flags' limits.
 func (o *serveOptions) httpServer(srv *mcp.Server) *http.Server {
-	return &http.Server{Handler: srv.HTTPHandler(o.idle), ReadTimeout: o.readTimeout,
-		ReadHeaderTimeout: o.headerTimeout, IdleTimeout: o.connIdle, MaxHeaderBytes: 64 << 10}
+	return o.conn.server(srv.HTTPHandler(o.idle))
 }

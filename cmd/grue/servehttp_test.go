@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -48,17 +51,27 @@ func webHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	startServer(ts, append([]string{"web"}, args...), webAt, "WEBURL")
 }
 
-// httpGet is the script command httpget URL [TOKEN]: it prints the
-// status and the body of GET URL (with the bearer token when given) on
-// stdout.
+// httpGet is the script command httpget [-pad N] URL [TOKEN]: it prints
+// the status and the body of GET URL (with the bearer token when given)
+// on stdout. With -pad N the request carries a header of N bytes more
+// (X-Pad), to test the cap on headers.
 func httpGet(ts *testscript.TestScript, neg bool, args []string) {
+	pad := 0
+	if len(args) > 1 && args[0] == "-pad" {
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		pad, args = n, args[2:]
+	}
 	if len(args) < 1 || len(args) > 2 {
-		ts.Fatalf("usage: httpget URL [TOKEN]")
+		ts.Fatalf("usage: httpget [-pad N] URL [TOKEN]")
 	}
 	req, err := http.NewRequest("GET", args[0], nil)
 	ts.Check(err)
 	if len(args) == 2 {
 		req.Header.Set("Authorization", "Bearer "+args[1])
+	}
+	if pad > 0 {
+		req.Header.Set("X-Pad", strings.Repeat("a", pad))
 	}
 	res, err := http.DefaultClient.Do(req)
 	ts.Check(err)
@@ -69,6 +82,67 @@ func httpGet(ts *testscript.TestScript, neg bool, args []string) {
 	if (res.StatusCode >= 400) != neg {
 		ts.Fatalf("GET %s: %d", args[0], res.StatusCode)
 	}
+}
+
+// slowHeaders is the script command slowheaders URL N WITHIN: a
+// slow-loris attack on URL's server. It opens N connections, each of
+// which sends a request line and then its headers one byte every 20ms,
+// never ending them, and fails unless the server has closed every one
+// within WITHIN of its opening.
+func slowHeaders(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! slowheaders")
+	}
+	if len(args) != 3 {
+		ts.Fatalf("usage: slowheaders URL N WITHIN")
+	}
+	u, err := url.Parse(args[0])
+	ts.Check(err)
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	within, err := time.ParseDuration(args[2])
+	ts.Check(err)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- slowLoris(u.Host, within, i) }()
+	}
+	for range n {
+		ts.Check(<-errs)
+	}
+}
+
+// slowLoris is one connection of slowheaders: nil if the server at host
+// closed it within the time given.
+func slowLoris(host string, within time.Duration, i int) error {
+	start := time.Now()
+	c, err := net.Dial("tcp", host)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: " + host + "\r\nX-Slow: ")); err != nil {
+		return fmt.Errorf("connection %d: %w", i, err)
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // dribble: a byte every 20ms, until the server hangs up
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if _, err := c.Write([]byte("a")); err != nil {
+				return
+			}
+		}
+	}()
+	c.SetReadDeadline(start.Add(within))
+	_, err = io.Copy(io.Discard, c) // until the server closes the connection
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		return fmt.Errorf("connection %d sending its headers slowly still open after %v", i, within)
+	}
+	return nil
 }
 
 // startServer starts `grue ARGS...` in the background, waits until it

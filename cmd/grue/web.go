@@ -28,6 +28,7 @@ type webOptions struct {
 	maxEpisodes    int
 	maxExperiments int
 	maxBody        int64
+	conn           connLimits
 }
 
 func newWebCmd() *cobra.Command {
@@ -55,7 +56,9 @@ servers: --token, else $GRUE_SERVE_TOKEN, else one generated and printed
 at start as the page's address, http://ADDR/?token=TOKEN (open it once;
 the browser then keeps a cookie). --no-token turns the token off, on
 loopback only. Episodes and experiments running at once are
-capped (more get 429), as are request bodies (413).`,
+capped (more get 429), as are request bodies (413) and headers (431), and
+slow or idle connections are closed (--header-timeout, --read-timeout,
+--conn-idle-timeout); see docs/security.md.`,
 		Example: `  grue web
   grue web --runs runs --addr 127.0.0.1:8080`,
 		Args: noArgs,
@@ -73,6 +76,7 @@ capped (more get 429), as are request bodies (413).`,
 	f.IntVar(&o.maxEpisodes, "max-episodes", web.DefaultMaxEpisodes, "most episodes playing at once (more: 429)")
 	f.IntVar(&o.maxExperiments, "max-experiments", web.DefaultMaxExperiments, "most experiments running at once (more: 429)")
 	f.Int64Var(&o.maxBody, "max-body", web.DefaultMaxBody, "largest request body in bytes (larger: 413)")
+	o.conn.addFlags(f, time.Minute, "time to read a whole request, an uploaded story included")
 	return cmd
 }
 
@@ -104,6 +108,9 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 	if o.maxEpisodes <= 0 || o.maxExperiments <= 0 || o.maxBody <= 0 {
 		return usageError{errors.New("--max-episodes, --max-experiments and --max-body must be positive")}
 	}
+	if err := o.conn.check(); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
@@ -120,7 +127,7 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer srv.Close()
-	hs := &http.Server{Handler: srv.Handler(), ReadTimeout: time.Minute, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	hs := o.conn.server(srv.Handler())
 	url := "http://" + ln.Addr().String() + "/"
 	if printed {
 		url += "?token=" + token

@@ -1,9 +1,14 @@
 package mcp
 
 import (
+	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -12,6 +17,7 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // The HTTP transport's guards: a cap on request bodies and on live
@@ -32,21 +38,75 @@ const (
 // SessionIdManager), remembering when each live one was last used so that
 // the reaper finds idle ones without touching any game. An ended or
 // unknown ID is simply absent: mcp-go answers 404 for it.
+//
+// It also keeps the session cap. A request that may start a session
+// first reserves a slot (reserve); the slot becomes the session when
+// mcp-go asks for its ID, or is given back when the request ends without
+// one. Live sessions and reserved slots together never pass max, so a
+// burst of concurrent initialize requests cannot make more sessions than
+// the cap.
 type sessionIDs struct {
-	mu   sync.Mutex
-	live map[string]time.Time
+	mu       sync.Mutex
+	max      int
+	live     map[string]time.Time
+	reserved int // slots held by requests in flight that have no session yet
 }
 
-func newSessionIDs() *sessionIDs { return &sessionIDs{live: map[string]time.Time{}} }
+func newSessionIDs(max int) *sessionIDs {
+	return &sessionIDs{max: max, live: map[string]time.Time{}}
+}
 
-// Generate makes a new, unguessable session ID.
-func (m *sessionIDs) Generate() string {
+// slot is a place in the session table held by one request, until it
+// becomes that request's session or the request ends (release).
+type slot struct {
+	ids  *sessionIDs
+	done bool // it became a session or was released; guarded by ids.mu
+}
+
+// reserve takes a slot for a request that may start a session, or
+// returns nil when live sessions and reserved slots fill the table.
+func (m *sessionIDs) reserve() *slot {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.live)+m.reserved >= m.max {
+		return nil
+	}
+	m.reserved++
+	return &slot{ids: m}
+}
+
+// release gives the slot back unless it became a session.
+func (sl *slot) release() {
+	sl.ids.mu.Lock()
+	defer sl.ids.mu.Unlock()
+	if !sl.done {
+		sl.done = true
+		sl.ids.reserved--
+	}
+}
+
+// generate makes a new, unguessable session ID and makes it live in
+// sl's place. Without a slot (or with one already used) the ID is live
+// only if the table has room: otherwise it names no session, and every
+// request that carries it gets 404, so the cap holds whatever path
+// mcp-go took to ask for an ID.
+func (m *sessionIDs) generate(sl *slot) string {
 	id := "grue-" + rand.Text()
 	m.mu.Lock()
-	m.live[id] = time.Now()
-	m.mu.Unlock()
+	defer m.mu.Unlock()
+	switch {
+	case sl != nil && !sl.done:
+		sl.done = true
+		m.reserved--
+		m.live[id] = time.Now()
+	case len(m.live)+m.reserved < m.max:
+		m.live[id] = time.Now()
+	}
 	return id
 }
+
+// Generate makes a new session ID with no slot reserved (see generate).
+func (m *sessionIDs) Generate() string { return m.generate(nil) }
 
 // Validate accepts a live ID and marks it used.
 func (m *sessionIDs) Validate(id string) (bool, error) {
@@ -87,35 +147,119 @@ func (m *sessionIDs) idle(cutoff time.Time) []string {
 	return out
 }
 
+// slotKey carries a request's reserved session slot in its context, from
+// the guard to the session ID manager mcp-go resolves for the request.
+type slotKey struct{}
+
+// idResolver gives mcp-go, for each request, a session ID manager that
+// turns the request's reserved slot (if any) into the session it starts.
+type idResolver struct{ ids *sessionIDs }
+
+// ResolveSessionIdManager returns the manager of r (nil r: the idle
+// sweeper's, with no slot).
+func (res idResolver) ResolveSessionIdManager(r *http.Request) server.SessionIdManager {
+	var sl *slot
+	if r != nil {
+		sl, _ = r.Context().Value(slotKey{}).(*slot)
+	}
+	return requestIDs{sessionIDs: res.ids, slot: sl}
+}
+
+// requestIDs is the session ID manager of one request: IDs are checked
+// and ended as by [sessionIDs], and a new one takes the request's slot.
+type requestIDs struct {
+	*sessionIDs
+	slot *slot
+}
+
+// Generate makes the request's new session ID in its reserved slot.
+func (m requestIDs) Generate() string { return m.generate(m.slot) }
+
+// The JSON-RPC error codes of the guards' answers: the request is refused
+// before it is read as JSON-RPC, so no method of it ran.
+const (
+	codeInvalidRequest = mcpgo.INVALID_REQUEST // origin, token, size, a GET without a session
+	codeServerBusy     = -32000                // the session table is full (implementation-defined server error)
+)
+
+// httpError answers status with a JSON-RPC error (id null) saying msg,
+// as a JSON-RPC client can read it.
+func httpError(w http.ResponseWriter, status, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(rpcError(nil, code, msg)) // the client went away: nothing to tell
+}
+
 // guard wraps the MCP handler with the checks every HTTP request passes
 // before mcp-go sees it: Origin, token, body size and session count.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !OriginAllowed(origin, s.cfg.origins) {
-			http.Error(w, "Forbidden: origin "+origin+" is not allowed (see grue serve --allow-origin)", http.StatusForbidden)
+			httpError(w, http.StatusForbidden, codeInvalidRequest, "Forbidden: origin "+origin+" is not allowed (see grue serve --allow-origin)")
 			return
 		}
 		if s.cfg.token != "" && !TokenOK(r.Header.Get("Authorization"), s.cfg.token) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="grue"`)
-			http.Error(w, "Unauthorized: send the server's token as Authorization: Bearer TOKEN", http.StatusUnauthorized)
+			httpError(w, http.StatusUnauthorized, codeInvalidRequest, "Unauthorized: send the server's token as Authorization: Bearer TOKEN")
 			return
 		}
-		if r.ContentLength > s.cfg.maxBody {
-			http.Error(w, "Request body too large", http.StatusRequestEntityTooLarge)
+		if !s.readBody(w, r) {
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
-		// Only a legacy request without a session ID can start a session:
-		// a request of protocol 2026-07-28 never does (its games are
-		// capped in new_game).
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" &&
-			!mcpgo.IsModernProtocol(r.Header.Get(mcpgo.HeaderProtocolVersion)) && s.ids.count() >= s.cfg.maxSessions {
-			w.Header().Set("Retry-After", "60")
-			http.Error(w, "Service Unavailable: too many live sessions", http.StatusServiceUnavailable)
+		sessionless := r.Header.Get("Mcp-Session-Id") == ""
+		if r.Method == http.MethodGet && sessionless {
+			// mcp-go would mint a session ID for the stream, outside the
+			// cap and never ended: a stream belongs to a session.
+			httpError(w, http.StatusBadRequest, codeInvalidRequest, "Bad Request: a GET stream needs the Mcp-Session-Id of a session (initialize first)")
 			return
+		}
+		// Only a legacy POST without a session ID can start a session: a
+		// request of protocol 2026-07-28 never does (its games are capped
+		// in new_game). It holds a slot until it ends.
+		if r.Method == http.MethodPost && sessionless && !mcpgo.IsModernProtocol(r.Header.Get(mcpgo.HeaderProtocolVersion)) {
+			sl := s.ids.reserve()
+			if sl == nil {
+				w.Header().Set("Retry-After", "60")
+				httpError(w, http.StatusServiceUnavailable, codeServerBusy, fmt.Sprintf(
+					"Service Unavailable: %d live sessions, the limit (grue serve --max-sessions): retry once idle sessions have ended", s.cfg.maxSessions))
+				return
+			}
+			defer sl.release()
+			r = r.WithContext(context.WithValue(r.Context(), slotKey{}, sl))
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readBody reads a POST's whole body, at most the server's limit, before
+// mcp-go sees it, and hands it on as r.Body. A body over the limit is
+// answered 413, whether its length was announced (Content-Length, refused
+// unread) or not (chunked: refused once the limit is passed, the rest
+// never read); so is one that cannot be read (400). It returns whether
+// the request goes on. Other methods' bodies are only capped.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
+	tooLarge := fmt.Sprintf("Payload Too Large: the request body is over the limit of %d bytes (grue serve --max-body)", s.cfg.maxBody)
+	if r.ContentLength > s.cfg.maxBody {
+		httpError(w, http.StatusRequestEntityTooLarge, codeInvalidRequest, tooLarge)
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
+	if r.Method != http.MethodPost {
+		return true
+	}
+	body, err := io.ReadAll(r.Body)
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		httpError(w, http.StatusRequestEntityTooLarge, codeInvalidRequest, tooLarge)
+		return false
+	case err != nil:
+		httpError(w, http.StatusBadRequest, codeInvalidRequest, "Bad Request: reading the request body: "+err.Error())
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return true
 }
 
 // TokenOK compares the bearer token of an Authorization header

@@ -183,7 +183,7 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 	}
 	s := &Server{
 		cfg:      cfg,
-		ids:      newSessionIDs(),
+		ids:      newSessionIDs(cfg.maxSessions),
 		sessions: map[string]*session{},
 		games:    map[string]*session{},
 		stories:  newStoryCache(cfg.cacheSize),
@@ -259,7 +259,7 @@ func (s *Server) Games() int {
 func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
 	opts := []server.StreamableHTTPOption{
 		server.WithEndpointPath("/mcp"),
-		server.WithSessionIdManager(s.ids),
+		server.WithSessionIdManagerResolver(idResolver{s.ids}),
 		// mcp-go logs each expired session at INFO on stderr: keep only
 		// warnings and errors.
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
