@@ -513,7 +513,7 @@ func (gr *vaGrammar) slots(t string, v *vaVocab, lookup func(string) uint32) vaS
 // to it (it has before or after). Every line of a verb of the game's own is tried, with
 // every object in scope; a library verb that only prints a message, with
 // the objects that may react to it (objsFor, valid_react.go).
-func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(string) []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
+func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(t string) []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
 	oneObject := map[string]bool{} // Infocom verbs tried with an object
 	for _, t := range gr.templates {
 		if covered[[2]int{int(t.action), t.objs}] {
@@ -545,7 +545,7 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(str
 				}
 			}
 		case vaLibraryVerbs[verb]:
-			tried = objsFor(verb)
+			tried = objsFor(t.t)
 		}
 		for _, o := range tried {
 			switch {
@@ -603,6 +603,67 @@ func (gr *vaGrammar) multi(verb string, v *vaVocab) bool {
 		if len(l.toks) == 1 {
 			for _, alt := range l.toks[0] {
 				if alt.t == 1 && alt.data >= 2 && alt.data <= 5 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// actions returns the actions of every grammar line that command template
+// t ("eat %s", "put %s in %s") may be parsed by: the lines of its verb
+// with as many tokens, an object token (or an attribute or routine token)
+// where t has "%s" and t's word among a token's prepositions elsewhere.
+// The parser takes the first that matches the objects, so the command's
+// action is one of them. ok is false where the grammar is not Inform's,
+// the verb is unknown, or a line of it may take any words.
+func (gr *vaGrammar) actions(t string, v *vaVocab, lookup func(string) uint32) (acts []uint16, ok bool) {
+	if gr == nil || gr.format != "inform" {
+		return nil, false
+	}
+	w := strings.Fields(t)
+	verb, known := gr.verbs[v.cut(w[0])]
+	if !known || verb.wild {
+		return nil, false
+	}
+lines:
+	for _, l := range verb.raw {
+		if len(l.toks) != len(w)-1 {
+			continue
+		}
+		for i, tok := range l.toks {
+			if w[i+1] == "%s" {
+				if _, obj := vaObjToken(tok[0].t, tok[0].data); !obj {
+					continue lines
+				}
+				continue
+			}
+			addr, match := lookup(w[i+1]), false
+			for _, alt := range tok {
+				match = match || alt.t == 2 && uint32(alt.data) == addr
+			}
+			if !match {
+				continue lines
+			}
+		}
+		acts = append(acts, l.action)
+	}
+	return acts, len(acts) > 0
+}
+
+// takesHeld reports whether a line of the verb of template t has a held
+// or multiheld token (the parser takes what the player does not hold
+// first, as TAKE would).
+func (gr *vaGrammar) takesHeld(t string, v *vaVocab) bool {
+	if gr == nil {
+		return true
+	}
+	verb, _, _ := strings.Cut(t, " ")
+	for _, l := range gr.verbs[v.cut(verb)].raw {
+		for _, tok := range l.toks {
+			for _, alt := range tok {
+				if alt.t == 1 && (alt.data == 1 || alt.data == 3) {
 					return true
 				}
 			}

@@ -1,0 +1,170 @@
+package game
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/game/zmachine"
+)
+
+// openRules opens the test story of the library rules
+// (testdata/rules/rules.inf): one room where each rule of valid_acts.go
+// has an object that qualifies by its attribute and one that acts by a
+// before routine of its own.
+func openRules(t *testing.T) *Game {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "rules", "rules.z5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := zmachine.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(st, "rules", Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// rulesLoseNothing checks that in g's state every outcome of the
+// candidates pruned without the library rules is an outcome of those
+// pruned with them, and returns the valid actions found with them and how
+// many candidates each way.
+func rulesLoseNothing(t *testing.T, name string, g *Game) (va []string, without, with int) {
+	t.Helper()
+	base, ruled := g.vaCandidatesWith(true, false), g.vaCandidatesWith(true, true)
+	full, err := g.vaRun(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := g.vaRun(ruled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[uint64]bool{}
+	for _, a := range kept {
+		have[effect(t, g, a)] = true
+	}
+	for _, a := range full {
+		if !have[effect(t, g, a)] {
+			t.Errorf("%s: the library rules lost %q (valid from %d candidates: %q; from the %d left: %q)",
+				name, a, len(base), full, len(ruled), kept)
+		}
+	}
+	return kept, len(base), len(ruled)
+}
+
+// TestValidActionsRulesLoseNothing: the library rules (valid_acts.go)
+// leave out no outcome, in the rules story, where each rule has a command
+// that works by the attribute and one that works by a routine of the
+// object (eat the sandwich, eat the pillow; open the box, open the
+// statue; unlock the cabinet with the key; put the coin on the chair, in
+// the basin; dig the boulder, tie the rope to the post, light the candle
+// with the match; push the bell; turn on the radio, the lever; wave the
+// candle, which takes it without the after routine that TAKE runs), and
+// in states of the Lantern walkthrough (a third of them, among which
+// those where waving takes the lantern, the apple, the pearl or the crown
+// as taking does not); and they leave out candidates.
+func TestValidActionsRulesLoseNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tries the candidates twice in many states")
+	}
+	g := openRules(t)
+	va, without, with := rulesLoseNothing(t, "rules", g)
+	if with*2 > without {
+		t.Errorf("rules: the library rules kept %d of %d candidates", with, without)
+	}
+	for _, cmd := range []string{"eat sandwich", "eat pillow", "wear hat", "open box", "open statue",
+		"unlock cabinet with key", "enter chair", "put coin on chair", "put coin in basin",
+		"put coin in box", "dig boulder with spade", "tie rope to post", "light candle with match",
+		"push bell", "turn on radio", "turn on lever", "wave candle"} {
+		if covered, changes := covers(t, g, va, cmd); !changes || !covered {
+			t.Errorf("rules: %q (changes the world: %v) is not among %q", cmd, changes, va)
+		}
+	}
+	// Unlocked, the cabinet is not unlocked again, and opens.
+	playTo(t, g, []string{"unlock cabinet with key"})
+	va, _, _ = rulesLoseNothing(t, "rules, cabinet unlocked", g)
+	if covered, changes := covers(t, g, va, "open cabinet"); !changes || !covered {
+		t.Errorf("rules, cabinet unlocked: open cabinet (changes the world: %v) is not among %q", changes, va)
+	}
+	if raceEnabled {
+		return
+	}
+	lan, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, cmd := range stories.Walkthrough() {
+		if i%3 == 2 {
+			_, without, with := rulesLoseNothing(t, "lantern state "+cmd, lan)
+			if with > without {
+				t.Errorf("lantern before %q: %d candidates with the rules, %d without", cmd, with, without)
+			}
+		}
+		playTo(t, lan, []string{cmd})
+	}
+}
+
+// TestValidActsRoutines: what the routine walk says of Lantern's objects:
+// the chest's before answers Take, Push and Pull only; the crown's before
+// answers Receive (some action); the lantern's before and after answer
+// Burn and SwitchOn, not Touch; the shard has no routine at all.
+func TestValidActsRoutines(t *testing.T) {
+	g, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := g.vaGrammar()
+	v := g.vaVocab()
+	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
+	act := func(tmpl string) []uint16 {
+		t.Helper()
+		a, ok := gr.actions(tmpl, v, lookup)
+		if !ok {
+			t.Fatalf("%q: no actions", tmpl)
+		}
+		return a
+	}
+	id := func(name string) uint16 {
+		t.Helper()
+		for _, o := range g.WorldObjects() {
+			if o.Name == name {
+				return o.ID
+			}
+		}
+		t.Fatalf("no object %q", name)
+		return 0
+	}
+	for _, tc := range []struct {
+		obj, tmpl string
+		want      bool
+	}{
+		{"stone chest", "take %s", true},
+		{"stone chest", "push %s", true},
+		{"stone chest", "touch %s", false},
+		{"stone chest", "open %s", false},
+		{"brass lantern", "light %s", true},
+		{"brass lantern", "turn on %s", true},
+		{"brass lantern", "touch %s", false},
+		{"crystal shard", "take %s", false},
+		{"Under-King's crown", "wear %s", true},
+		{"Under-King's crown", "eat %s", false},
+	} {
+		if got := g.vaReactsTo(id(tc.obj), act(tc.tmpl)); got != tc.want {
+			t.Errorf("%s reacts to %q: %v, want %v", tc.obj, tc.tmpl, got, tc.want)
+		}
+	}
+	// Receive is a fake action whose number the grammar does not tell:
+	// any before that does something may answer it.
+	if !g.vaReceives(id("Under-King's crown")) || g.vaReceives(id("crystal shard")) {
+		t.Error("the crown's before may answer Receive, the shard (no routine) does not")
+	}
+	if _, ok := g.vaAroundProps(g.vaReactProps()); !ok {
+		t.Error("Lantern's react_before and react_after are not found")
+	}
+}
