@@ -50,6 +50,13 @@ type vaLibRule struct {
 	// locked: the library acts only on a target that is locked
 	// (UnlockSub: "That's unlocked at the moment").
 	locked bool
+	// heldRefused: the library refuses, whatever the attributes, what the
+	// player holds and does not wear, and acts on anything else (TAKE:
+	// "You already have that").
+	heldRefused bool
+	// holder: the library acts on the object the player is in or on
+	// (GET OFF it is EXIT).
+	holder bool
 }
 
 // wants reports whether object o is in the state that rule r's action
@@ -80,6 +87,8 @@ func (l vaLayout) attr(name string) int {
 		return l.container
 	case "supporter":
 		return l.supporter
+	case "worn":
+		return l.worn
 	}
 	return -1
 }
@@ -87,12 +96,15 @@ func (l vaLayout) attr(name string) int {
 // vaLibRules are the commands, as candidates write them, whose library
 // action routines (6.12: EatSub, WearSub, OpenSub, CloseSub, EnterSub,
 // SwitchOnSub, SwitchOffSub, UnlockSub, InsertSub, PutOnSub, DigSub,
-// TieSub, BurnSub, WaveSub) refuse an object without the attribute. The
+// TieSub, BurnSub, WaveSub) refuse an object without the attribute, or
+// (TakeSub, GetOffSub) one the player holds or is not on. The
 // message-only verbs of valid_react.go are rules without attributes too
 // (vaRule).
 var vaLibRules = map[string]vaLibRule{
-	"eat %s":  {attrs: "edible", held: true},
-	"wave %s": {held: true},
+	"take %s":    {attrs: "worn", heldRefused: true},
+	"get off %s": {holder: true},
+	"eat %s":     {attrs: "edible", held: true},
+	"wave %s":    {held: true},
 
 	"wear %s": {attrs: "clothing", held: true}, "don %s": {attrs: "clothing", held: true},
 	"open %s": {attrs: "openable"}, "close %s": {attrs: "openable"}, "shut %s": {attrs: "openable"},
@@ -528,26 +540,55 @@ func (g *Game) vaRulesByAction(gr *vaGrammar, lookup func(string) uint32) map[ui
 
 // vaRuleFilter returns the objects of objs worth trying with the
 // one-object template t under its library rule: those the rule does not
-// cover (not held where it wants held ones), those with the attribute,
-// those whose routines react to the action, and the first other one (for
-// what the room or the game does whatever the object); ok false when no
-// rule applies.
+// cover (not held where it wants held ones, held where it refuses those),
+// those with the attribute, those whose routines react to the action,
+// the player's holder where the rule acts on it, and the first other one
+// (for what the room or the game does whatever the object); ok false when
+// no rule applies.
 func (g *Game) vaRuleFilter(t string, objs []vaObj, gr *vaGrammar, layout vaLayout) ([]vaObj, bool) {
 	rule, attrs, acts, ok := g.vaRuleOf(t, gr, layout)
 	if !ok {
 		return nil, false
 	}
+	holder := g.vaHolder()
 	var out []vaObj
 	other := false
 	for _, o := range objs {
-		if rule.held && !o.held || g.vaHasAny(o.id, attrs) || g.vaReactsTo(o.id, acts) {
+		switch {
+		case rule.held && !o.held, rule.heldRefused && !o.held, g.vaHasAny(o.id, attrs),
+			rule.holder && o.id == holder, g.vaRuleReacts(rule, o.id, acts):
 			out = append(out, o)
-		} else if !other {
+		case !other:
 			other = true
 			out = append(out, o)
 		}
 	}
 	return out, true
+}
+
+// vaHolder returns the object the player is in or on (the room, mostly).
+func (g *Game) vaHolder() uint16 {
+	if g.player == 0 {
+		return 0
+	}
+	p, _, _ := g.m.Object(g.player)
+	return p
+}
+
+// vaRuleReacts reports whether object o's routines may react to acts
+// under rule: before and life always; after only where the action only
+// prints a message (an action that needs an attribute runs the after
+// routines only once it has acted, which it cannot do without it).
+func (g *Game) vaRuleReacts(rule vaLibRule, o uint16, acts []uint16) bool {
+	vs := g.vaShared()
+	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
+	if !vs.reactOK {
+		return true
+	}
+	if rule.attrs == "" {
+		return g.vaPropsReact(o, vs.react[:], acts)
+	}
+	return g.vaPropsReact(o, []uint32{vs.react[0], vs.react[2]}, acts)
 }
 
 // vaPairRule is what a library rule leaves of a two-object template's
@@ -572,12 +613,9 @@ func (g *Game) vaPairFilter(t string, gr *vaGrammar, layout vaLayout) (vaPairRul
 	if !ok {
 		return vaPairRule{}, false
 	}
-	var holder uint16
-	if g.player != 0 {
-		holder, _, _ = g.m.Object(g.player)
-	}
+	holder := g.vaHolder()
 	keep := func(x, y vaObj) bool {
-		if g.vaReactsTo(x.id, acts) {
+		if g.vaRuleReacts(rule, x.id, acts) {
 			return true
 		}
 		if rule.second {

@@ -65,7 +65,10 @@ func rulesLoseNothing(t *testing.T, name string, g *Game) (va []string, without,
 // statue; unlock the cabinet with the key; put the coin on the chair, in
 // the basin; dig the boulder, tie the rope to the post, light the candle
 // with the match; push the bell; turn on the radio, the lever; wave the
-// candle, which takes it without the after routine that TAKE runs), and
+// candle, which takes it without the after routine that TAKE runs; take
+// the quill, held, which its before answers; get off the ledge, which its
+// before answers though the player is not on it; take the hat worn, get
+// off the armchair sat on), and
 // in states of the Lantern walkthrough (a third of them, among which
 // those where waving takes the lantern, the apple, the pearl or the crown
 // as taking does not); and they leave out candidates.
@@ -81,7 +84,7 @@ func TestValidActionsRulesLoseNothing(t *testing.T) {
 	for _, cmd := range []string{"eat sandwich", "eat pillow", "wear hat", "open box", "open statue",
 		"unlock cabinet with key", "enter chair", "put coin on chair", "put coin in basin",
 		"put coin in box", "dig boulder with spade", "tie rope to post", "light candle with match",
-		"push bell", "turn on radio", "turn on lever", "wave candle"} {
+		"push bell", "turn on radio", "turn on lever", "wave candle", "take quill", "get off ledge"} {
 		if covered, changes := covers(t, g, va, cmd); !changes || !covered {
 			t.Errorf("rules: %q (changes the world: %v) is not among %q", cmd, changes, va)
 		}
@@ -91,6 +94,15 @@ func TestValidActionsRulesLoseNothing(t *testing.T) {
 	va, _, _ = rulesLoseNothing(t, "rules, cabinet unlocked", g)
 	if covered, changes := covers(t, g, va, "open cabinet"); !changes || !covered {
 		t.Errorf("rules, cabinet unlocked: open cabinet (changes the world: %v) is not among %q", changes, va)
+	}
+	// Worn, the hat is taken off by TAKE; on the armchair, the player
+	// gets off it.
+	for _, c := range [][2]string{{"wear hat", "take hat"}, {"enter chair", "get off chair"}} {
+		playTo(t, g, []string{c[0]})
+		va, _, _ = rulesLoseNothing(t, "rules, "+c[0], g)
+		if covered, changes := covers(t, g, va, c[1]); !changes || !covered {
+			t.Errorf("rules, %s: %s (changes the world: %v) is not among %q", c[0], c[1], changes, va)
+		}
 	}
 	if raceEnabled {
 		return

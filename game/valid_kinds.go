@@ -33,7 +33,7 @@ type vaLayout struct {
 	openable, lockable, vehicle, takeable    int
 	// edible, clothing, switchable and door: what the Inform library's
 	// action routines look for (valid_acts.go); -1 in other layouts.
-	edible, clothing, switchable, door, locked int
+	edible, clothing, switchable, door, locked, worn int
 	// open and transparent: a container that has neither is closed off
 	// (-1: never closed off).
 	open, transparent int
@@ -50,7 +50,7 @@ var vaInform = vaLayout{
 	known: true, animate: 0, container: 4, supporter: 20, enterable: 7,
 	openable: 15, lockable: 10, vehicle: -1, takeable: -1,
 	open: 14, transparent: 23,
-	edible: 6, clothing: 2, switchable: 21, door: 5, locked: 11,
+	edible: 6, clothing: 2, switchable: 21, door: 5, locked: 11, worn: 26,
 	fixed: []int{5, 17, 19}, // door, scenery, static
 	lit:   []int{9, 13},     // light, on
 }
@@ -60,7 +60,7 @@ var vaZork = vaLayout{
 	known: true, animate: 30, container: 18, supporter: -1, enterable: -1,
 	openable: -1, lockable: -1, vehicle: 27, takeable: 17,
 	open: -1, transparent: -1,
-	edible: -1, clothing: -1, switchable: -1, door: -1, locked: -1,
+	edible: -1, clothing: -1, switchable: -1, door: -1, locked: -1, worn: -1,
 	lit: []int{19}, // ONBIT
 }
 
@@ -113,7 +113,7 @@ func (l vaLayout) shift(k int) vaLayout {
 	out := l
 	for _, f := range []*int{&out.animate, &out.container, &out.supporter, &out.enterable,
 		&out.openable, &out.lockable, &out.vehicle, &out.takeable, &out.open, &out.transparent,
-		&out.edible, &out.clothing, &out.switchable, &out.door, &out.locked} {
+		&out.edible, &out.clothing, &out.switchable, &out.door, &out.locked, &out.worn} {
 		*f = up(*f)
 	}
 	out.lit, out.fixed = nil, nil
