@@ -497,7 +497,7 @@ func (g *Game) vaRuleOf(t string, gr *vaGrammar, layout vaLayout) (rule vaLibRul
 	if !ok {
 		return rule, nil, nil, false
 	}
-	if strings.Count(t, "%s") == 1 && gr.takesHeld(t, g.vaVocab()) {
+	if strings.Count(t, "%s") == 1 && gr.takesHeld(t, g.vaVocab(), lookup) {
 		rule.held = true
 	}
 	for _, name := range strings.Fields(rule.attrs) {

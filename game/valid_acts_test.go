@@ -3,6 +3,7 @@ package game
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/grue-lab/grue/game/stories"
@@ -178,5 +179,37 @@ func TestValidActsRoutines(t *testing.T) {
 	}
 	if _, ok := g.vaAroundProps(g.vaReactProps()); !ok {
 		t.Error("Lantern's react_before and react_after are not found")
+	}
+}
+
+// TestValidActsGrammarLines: which grammar lines of Lantern's library
+// grammar may parse a template. LOOK INSIDE X is Search alone (the line
+// LOOK UP topic IN noun cannot parse it), READ X may be anything (READ
+// topic IN noun may parse it); DIG X is parsed by DIG noun before DIG
+// noun WITH held is tried, so it takes nothing first, where EAT X (EAT
+// held) and WEAR X (WEAR multiheld) do.
+func TestValidActsGrammarLines(t *testing.T) {
+	g, err := Open(stories.DefaultName, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := g.vaGrammar()
+	v := g.vaVocab()
+	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
+	search, ok := gr.actions("search %s", v, lookup)
+	if !ok {
+		t.Fatalf("search %%s: no actions")
+	}
+	if got, ok := gr.actions("l inside %s", v, lookup); !ok || !slices.Equal(got, search) {
+		t.Errorf("l inside %%s: actions %v (ok %v), want %v, those of search %%s", got, ok, search)
+	}
+	if got, ok := gr.actions("read %s", v, lookup); ok {
+		t.Errorf("read %%s: actions %v, want none known (a topic line may parse it)", got)
+	}
+	for tmpl, want := range map[string]bool{"dig %s": false, "light %s": false, "eat %s": true,
+		"wear %s": true, "take %s": false, "drop %s": true} {
+		if got := gr.takesHeld(tmpl, v, lookup); got != want {
+			t.Errorf("%q takes what is not held first: %v, want %v", tmpl, got, want)
+		}
 	}
 }
