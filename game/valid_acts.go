@@ -140,7 +140,8 @@ func vaRule(t string) (vaLibRule, bool) {
 	return vaLibRule{}, false
 }
 
-// vaRoutineKey is a routine (packed address) and an action (-1: any).
+// vaRoutineKey is a routine (packed address) and an action (-1: any;
+// vaFakeAction: some fake action).
 type vaRoutineKey struct {
 	packed uint16
 	action int
@@ -210,13 +211,36 @@ func (g *Game) vaAroundProps(react [3]uint32, ok bool) (around [2]uint32, known 
 	return [2]uint32{b + 22, b + 23}, true
 }
 
+// vaFakeAction stands for the action when sw__var holds a fake action
+// (vaQuietStep): one numbered from vaLowestFake up, which the grammar does
+// not tell, so that only a test against a real action's number is known
+// to fail.
+const vaFakeAction = -2
+
+// vaLowestFake is the number of the first fake action (LetGo, Receive,
+// ThrownAt, ...) in grammar version 2: every real action is below it
+// (the compiler's #lowest_fake_action_number).
+const vaLowestFake = 4096
+
 // vaReceives reports whether object o has a before routine that may do
-// anything for some action: the library runs it for the fake action
-// Receive when something is put in or on it.
+// anything for the fake action Receive, which the library runs it for
+// when something is put in or on it: in grammar version 2, any action
+// but the real ones its switch on sw__var names; else any action.
 func (g *Game) vaReceives(o uint16) bool {
 	vs := g.vaShared()
 	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
-	return !vs.reactOK || g.vaPropsReact(o, vs.react[:1], nil)
+	if !vs.reactOK {
+		return true
+	}
+	if gr := g.vaGrammar(); gr == nil || gr.format != "inform" || gr.version != 2 {
+		return g.vaPropsReact(o, vs.react[:1], nil)
+	}
+	for _, p := range g.vaProps(o) {
+		if p.num == vs.react[0] && g.vaPropReacts(p, vaFakeAction) {
+			return true
+		}
+	}
+	return false
 }
 
 // vaPropsReact reports whether a routine in one of the properties props
@@ -239,9 +263,9 @@ func (g *Game) vaPropsReact(o uint16, props []uint32, acts []uint16) bool {
 }
 
 // vaPropReacts reports whether property p (before, after or life) may do
-// anything for action (-1: any): the veneer runs each routine the
-// property lists until one returns true or the list ends with NULL; a
-// string or any other value answers at once.
+// anything for action (-1: any; vaFakeAction: a fake action): the
+// veneer runs each routine the property lists until one returns true or
+// the list ends with NULL; a string or any other value answers at once.
 func (g *Game) vaPropReacts(p vaProp, action int) bool {
 	if p.size%2 != 0 {
 		return true
@@ -260,7 +284,7 @@ func (g *Game) vaPropReacts(p vaProp, action int) bool {
 
 // vaQuietFor reports whether the routine at packed address packed surely
 // returns false, doing nothing, when sw__var holds action (-1: whatever
-// it holds), remembering the answer.
+// it holds; vaFakeAction: a fake action), remembering the answer.
 func (g *Game) vaQuietFor(packed uint16, action int) bool {
 	vs := g.vaShared()
 	key := vaRoutineKey{packed, action}
@@ -297,7 +321,8 @@ func (g *Game) vaUnpackRoutine(p uint16) uint32 {
 }
 
 // vaWalkQuiet follows every path through the routine at packed address
-// packed that sw__var == action (-1: unknown) allows, and reports whether
+// packed that sw__var == action (-1: unknown; vaFakeAction: a fake
+// action) allows, and reports whether
 // each ends at @rfalse (or @ret 0) having run only branches that read
 // variables other than the stack and jumps.
 func (g *Game) vaWalkQuiet(packed uint16, action int) bool {
@@ -435,10 +460,10 @@ func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
 		target = []uint32{uint32(int64(a) + int64(off) - 2)}
 	}
 	taken, fall := true, true
-	if code == 1 && action >= 0 && ops[0].isV && ops[0].v == vaSwVar {
+	if code == 1 && action != -1 && ops[0].isV && ops[0].v == vaSwVar {
 		known, eq := true, false
 		for _, o := range ops[1:] {
-			known = known && !o.isV
+			known = known && !o.isV && (action >= 0 || o.v < vaLowestFake)
 			eq = eq || !o.isV && int(o.v) == action
 		}
 		if known {

@@ -64,7 +64,7 @@ func rulesLoseNothing(t *testing.T, name string, g *Game) (va []string, without,
 // that works by the attribute and one that works by a routine of the
 // object (eat the sandwich, eat the pillow; open the box, open the
 // statue; unlock the cabinet with the key; put the coin on the chair, in
-// the basin; dig the boulder, tie the rope to the post, light the candle
+// the basin, on the anvil, whose before answers Push and Receive; dig the boulder, tie the rope to the post, light the candle
 // with the match; push the bell; turn on the radio, the lever; wave the
 // candle, which takes it without the after routine that TAKE runs; take
 // the quill, held, which its before answers; get off the ledge, which its
@@ -83,7 +83,7 @@ func TestValidActionsRulesLoseNothing(t *testing.T) {
 		t.Errorf("rules: the library rules kept %d of %d candidates", with, without)
 	}
 	for _, cmd := range []string{"eat sandwich", "eat pillow", "wear hat", "open box", "open statue",
-		"unlock cabinet with key", "enter chair", "put coin on chair", "put coin in basin",
+		"unlock cabinet with key", "enter chair", "put coin on chair", "put coin in basin", "put coin on anvil",
 		"put coin in box", "dig boulder with spade", "tie rope to post", "light candle with match",
 		"push bell", "turn on radio", "turn on lever", "wave candle", "take quill", "get off ledge"} {
 		if covered, changes := covers(t, g, va, cmd); !changes || !covered {
@@ -124,8 +124,8 @@ func TestValidActionsRulesLoseNothing(t *testing.T) {
 }
 
 // TestValidActsRoutines: what the routine walk says of Lantern's objects:
-// the chest's before answers Take, Push and Pull only; the crown's before
-// answers Receive (some action); the lantern's before and after answer
+// the chest's before answers Take, Push and Pull only (not Receive); the
+// crown's before answers Receive (a fake action); the lantern's before and after answer
 // Burn and SwitchOn, not Touch; the shard has no routine at all.
 func TestValidActsRoutines(t *testing.T) {
 	g, err := Open(stories.DefaultName, Seed(1))
@@ -173,9 +173,11 @@ func TestValidActsRoutines(t *testing.T) {
 		}
 	}
 	// Receive is a fake action whose number the grammar does not tell:
-	// any before that does something may answer it.
-	if !g.vaReceives(id("Under-King's crown")) || g.vaReceives(id("crystal shard")) {
-		t.Error("the crown's before may answer Receive, the shard (no routine) does not")
+	// a before that does something for an action it does not name may
+	// answer it, not one whose switch names real actions only.
+	if !g.vaReceives(id("Under-King's crown")) || g.vaReceives(id("crystal shard")) ||
+		g.vaReceives(id("stone chest")) {
+		t.Error("the crown's before may answer Receive; the shard (no routine) and the chest (Take, Push, Pull) do not")
 	}
 	if _, ok := g.vaAroundProps(g.vaReactProps()); !ok {
 		t.Error("Lantern's react_before and react_after are not found")
