@@ -12,12 +12,16 @@ import (
 // Pull: ..." becomes @je sw__var ##Take ##Push ##Pull, where sw__var is
 // the compiler's global 249, which the library sets to the action before
 // it calls the property (the veneer's CA__Pr; to reason_code, the action
-// too, for life). A routine that for a given action can only reach
-// @rfalse through such tests and jumps does nothing for that action: the
-// library goes on as if the object had no routine. vaReactsTo walks the
-// routine with the action fixed and says so; any other instruction on the
-// way (a print, a call, a store, another test whose outcome it cannot
-// know) counts as a reaction, so the answer errs on the side of trying.
+// too, for life). A routine that for a given action can only return
+// through such tests, jumps and prints changes nothing for that action:
+// returning false, the library goes on as if the object had no routine;
+// returning true (a message: "It is far too heavy to move."), it stops
+// the action, which is a refusal too. vaReactsTo walks the routine with
+// the action fixed and says so; any other instruction on the way (a
+// call, a store, an attribute given, another test whose outcome it
+// cannot know) counts as a reaction, so the answer errs on the side of
+// trying. A refusal is all the routine does for an object the library
+// itself would refuse, which is the only one the rules below ask about.
 //
 // With that, and the Inform library's action routines (VerbLib, 6/x),
 // whose refusals depend on attributes only (nothing is opened that is not
@@ -322,9 +326,9 @@ func (g *Game) vaUnpackRoutine(p uint16) uint32 {
 
 // vaWalkQuiet follows every path through the routine at packed address
 // packed that sw__var == action (-1: unknown; vaFakeAction: a fake
-// action) allows, and reports whether
-// each ends at @rfalse (or @ret 0) having run only branches that read
-// variables other than the stack and jumps.
+// action) allows, and reports whether each returns (whatever it returns)
+// having run only branches that read variables other than the stack,
+// jumps and prints (vaPrintStep): nothing but the output changes.
 func (g *Game) vaWalkQuiet(packed uint16, action int) bool {
 	start := g.vaUnpackRoutine(packed)
 	if start == 0 || int(start) >= g.story.Size() {
@@ -365,13 +369,25 @@ func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
 	b := func(a uint32) byte { x, _ := g.m.PeekByte(a); return x }
 	op := b(pc)
 	switch {
-	case op == 0xb1: // rfalse
+	case op == 0xb0, op == 0xb1, op == 0xb3, op == 0xb8: // rtrue, rfalse, print_ret, ret_popped
 		return nil, true
-	case op == 0x9b && b(pc+1) == 0: // ret 0
+	case op == 0x8b, op == 0x9b, op == 0xab: // ret
 		return nil, true
 	case op == 0x8c: // jump
 		w, _ := g.m.PeekWord(pc + 1)
 		return []uint32{uint32(int64(pc) + 3 + int64(int16(w)) - 2)}, true
+	case op == 0xbb: // new_line
+		return []uint32{pc + 1}, true
+	case op == 0xb2: // print: an inline string, up to the word with the top bit
+		for a := pc + 1; int(a)+1 < g.story.Size(); a += 2 {
+			if w, _ := g.m.PeekWord(a); w&0x8000 != 0 {
+				return []uint32{a + 2}, true
+			}
+		}
+		return nil, false
+	}
+	if next, ok, known := g.vaPrintStep(pc, op); known {
+		return next, ok
 	}
 	// The branch instructions that only read: je, jl, jg, jin, test_attr
 	// (2OP 1, 2, 3, 6, 10) and jz (1OP 0).
@@ -470,9 +486,6 @@ func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
 			taken, fall = eq == onTrue, eq != onTrue
 		}
 	}
-	if taken && off == 1 {
-		return nil, false
-	}
 	if taken {
 		next = append(next, target...)
 	}
@@ -480,6 +493,51 @@ func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
 		next = append(next, a)
 	}
 	return next, true
+}
+
+// vaPrintStep decodes the instruction op at pc where it only prints
+// (print_addr, print_paddr, print_obj, print_char, print_num) and returns
+// the next instruction; known false for any other instruction; ok false
+// where it pops the stack.
+func (g *Game) vaPrintStep(pc uint32, op byte) (next []uint32, ok, known bool) {
+	b := func(a uint32) byte { x, _ := g.m.PeekByte(a); return x }
+	a := pc + 1
+	// operand steps over one operand of type t (0 large, 1 small
+	// constant, 2 variable), false where it is the stack.
+	operand := func(t byte) bool {
+		switch t {
+		case 0:
+			a += 2
+		case 1:
+			a++
+		case 2:
+			v := b(a)
+			a++
+			return v != 0
+		}
+		return true
+	}
+	switch {
+	case op >= 0x80 && op < 0xb0 && (op&0x0f == 0x07 || op&0x0f == 0x0a || op&0x0f == 0x0d):
+		if !operand(op >> 4 & 3) {
+			return nil, false, true
+		}
+	case op == 0xe5 || op == 0xe6:
+		types := b(a)
+		a++
+		for i := 3; i >= 0; i-- {
+			t := types >> (2 * i) & 3
+			if t == 3 {
+				break
+			}
+			if !operand(t) {
+				return nil, false, true
+			}
+		}
+	default:
+		return nil, false, false
+	}
+	return []uint32{a}, true, true
 }
 
 // vaHasAny reports whether object o has one of the attributes attrs.
