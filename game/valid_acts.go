@@ -55,8 +55,9 @@ type vaLibRule struct {
 	// (UnlockSub: "That's unlocked at the moment").
 	locked bool
 	// heldRefused: the library refuses, whatever the attributes, what the
-	// player holds and does not wear, and acts on anything else (TAKE:
-	// "You already have that").
+	// player holds and does not wear (TAKE: "You already have that"),
+	// and what is static or scenery (vaTakeRefused), and acts on
+	// anything else.
 	heldRefused bool
 	// holder: the library acts on the object the player is in or on
 	// (GET OFF it is EXIT).
@@ -228,8 +229,9 @@ const vaLowestFake = 4096
 
 // vaReceives reports whether object o has a before routine that may do
 // anything for the fake action Receive, which the library runs it for
-// when something is put in or on it: in grammar version 2, any action
-// but the real ones its switch on sw__var names; else any action.
+// when something is put in or on it (or LetGo, when something is taken
+// from it): in grammar version 2, any action but the real ones its
+// switch on sw__var names; else any action.
 func (g *Game) vaReceives(o uint16) bool {
 	vs := g.vaShared()
 	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
@@ -638,7 +640,8 @@ func (g *Game) vaRuleFilter(t string, objs []vaObj, gr *vaGrammar, layout vaLayo
 	other := false
 	for _, o := range objs {
 		switch {
-		case rule.held && !o.held, rule.heldRefused && !o.held, g.vaHasAny(o.id, attrs),
+		case rule.held && !o.held, rule.heldRefused && !o.held && !g.vaTakeRefused(o.id, layout),
+			g.vaHasAny(o.id, attrs),
 			rule.holder && o.id == holder, g.vaRuleReacts(rule, o.id, acts):
 			out = append(out, o)
 		case !other:
@@ -647,6 +650,28 @@ func (g *Game) vaRuleFilter(t string, objs []vaObj, gr *vaGrammar, layout vaLayo
 		}
 	}
 	return out, true
+}
+
+// vaTakeRefused reports whether the library's TAKE refuses object o,
+// which the player does not hold, before its after routines, when o's own
+// before does not react: o is static or scenery ("fixed in place",
+// "hardly portable"), and what holds it is not a container or supporter
+// whose before may answer the fake action LetGo, which the library runs
+// first (AttemptToTakeObject, 6.12).
+func (g *Game) vaTakeRefused(o uint16, layout vaLayout) bool {
+	if layout.static < 0 || layout.scenery < 0 ||
+		!g.m.Attribute(o, uint16(layout.static)) && !g.m.Attribute(o, uint16(layout.scenery)) {
+		return false
+	}
+	p, _, _ := g.m.Object(o)
+	if p == 0 {
+		return true
+	}
+	if layout.container < 0 || layout.supporter < 0 {
+		return false
+	}
+	holds := g.m.Attribute(p, uint16(layout.container)) || g.m.Attribute(p, uint16(layout.supporter))
+	return !holds || !g.vaReceives(p)
 }
 
 // vaHolder returns the object the player is in or on (the room, mostly).

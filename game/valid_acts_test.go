@@ -67,7 +67,8 @@ func rulesLoseNothing(t *testing.T, name string, g *Game) (va []string, without,
 // statue; unlock the cabinet with the key; put the coin on the chair, in
 // the basin, on the anvil, whose before answers Push and Receive; dig the boulder, tie the rope to the post, light the candle
 // with the match; push the bell, the panel, whose before prints first;
-// turn on the radio, the lever; wave the
+// take the static figurine, which the shelf's before lets go, the scenery
+// moss, which its before takes; turn on the radio, the lever; wave the
 // candle, which takes it without the after routine that TAKE runs; take
 // the quill, held, which its before answers; get off the ledge, which its
 // before answers though the player is not on it; take the hat worn, get
@@ -87,7 +88,7 @@ func TestValidActionsRulesLoseNothing(t *testing.T) {
 	for _, cmd := range []string{"eat sandwich", "eat pillow", "wear hat", "open box", "open statue",
 		"unlock cabinet with key", "enter chair", "put coin on chair", "put coin in basin", "put coin on anvil",
 		"put coin in box", "dig boulder with spade", "tie rope to post", "light candle with match",
-		"push bell", "push panel", "turn on radio", "turn on lever", "wave candle", "take quill", "get off ledge"} {
+		"push bell", "push panel", "take figurine", "take moss", "turn on radio", "turn on lever", "wave candle", "take quill", "get off ledge"} {
 		if covered, changes := covers(t, g, va, cmd); !changes || !covered {
 			t.Errorf("rules: %q (changes the world: %v) is not among %q", cmd, changes, va)
 		}

@@ -31,9 +31,9 @@ type vaLayout struct {
 	known                                    bool
 	animate, container, supporter, enterable int
 	openable, lockable, vehicle, takeable    int
-	// edible, clothing, switchable and door: what the Inform library's
+	// edible, clothing, switchable, door, ...: what the Inform library's
 	// action routines look for (valid_acts.go); -1 in other layouts.
-	edible, clothing, switchable, door, locked, worn int
+	edible, clothing, switchable, door, locked, worn, static, scenery int
 	// open and transparent: a container that has neither is closed off
 	// (-1: never closed off).
 	open, transparent int
@@ -51,6 +51,7 @@ var vaInform = vaLayout{
 	openable: 15, lockable: 10, vehicle: -1, takeable: -1,
 	open: 14, transparent: 23,
 	edible: 6, clothing: 2, switchable: 21, door: 5, locked: 11, worn: 26,
+	static: 19, scenery: 17,
 	fixed: []int{5, 17, 19}, // door, scenery, static
 	lit:   []int{9, 13},     // light, on
 }
@@ -61,6 +62,7 @@ var vaZork = vaLayout{
 	openable: -1, lockable: -1, vehicle: 27, takeable: 17,
 	open: -1, transparent: -1,
 	edible: -1, clothing: -1, switchable: -1, door: -1, locked: -1, worn: -1,
+	static: -1, scenery: -1,
 	lit: []int{19}, // ONBIT
 }
 
@@ -113,7 +115,8 @@ func (l vaLayout) shift(k int) vaLayout {
 	out := l
 	for _, f := range []*int{&out.animate, &out.container, &out.supporter, &out.enterable,
 		&out.openable, &out.lockable, &out.vehicle, &out.takeable, &out.open, &out.transparent,
-		&out.edible, &out.clothing, &out.switchable, &out.door, &out.locked, &out.worn} {
+		&out.edible, &out.clothing, &out.switchable, &out.door, &out.locked, &out.worn,
+		&out.static, &out.scenery} {
 		*f = up(*f)
 	}
 	out.lit, out.fixed = nil, nil
