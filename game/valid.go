@@ -115,6 +115,10 @@ type vaStory struct {
 
 	react   [3]uint32 // the before, after and life properties (valid_react.go)
 	reactOK bool      // react is known
+	quiet   vaQuiet   // routines that do nothing for an action (valid_acts.go)
+	// rulesByAction are the library rules by action (valid_acts.go).
+	rulesOnce     sync.Once
+	rulesByAction map[uint16]vaLibRule
 
 	vocab   *vaVocab
 	layout  vaLayout
@@ -487,8 +491,13 @@ func (v *vaVocab) cut(word string) string {
 
 // vaCandidates generates the commands to try from the current state. With
 // prune, two-object templates leave out what the grammar and the objects'
-// attributes rule out (see valid_kinds.go and valid_grammar.go).
-func (g *Game) vaCandidates(prune bool) []string {
+// attributes rule out (see valid_kinds.go and valid_grammar.go), and
+// commands the Inform library only refuses are left out (valid_acts.go).
+func (g *Game) vaCandidates(prune bool) []string { return g.vaCandidatesWith(prune, prune) }
+
+// vaCandidatesWith is vaCandidates with the library rules of valid_acts.go
+// applied or not (rules), so that tests can compare the two.
+func (g *Game) vaCandidatesWith(prune, rules bool) []string {
 	v := g.vaVocab()
 	allIn := func(cmd string) bool {
 		for _, w := range strings.Fields(cmd) {
@@ -535,10 +544,19 @@ func (g *Game) vaCandidates(prune bool) []string {
 		}
 	}
 	objs := g.vaScope(v)
-	// objsFor is the objects tried with a verb: for a verb that only
-	// prints a message, those that may react (valid_react.go).
-	objsFor := func(verb string) []vaObj {
-		if prune && vaMessageOnly[verb] {
+	// objsFor is the objects tried with one-object template t: for a
+	// command the Inform library only refuses without an attribute or a
+	// routine of the object's (valid_acts.go), or a verb that only prints
+	// a message, those that may do something (valid_react.go).
+	objsFor := func(t string) []vaObj {
+		if !prune {
+			return objs
+		}
+		if some, ok := g.vaRuleFilter(t, objs, gr, layout); ok && rules {
+			return some
+		}
+		verb, _, _ := strings.Cut(t, " ")
+		if vaMessageOnly[verb] {
 			if react, ok := g.vaReactFilter(objs); ok {
 				return react
 			}
@@ -548,7 +566,7 @@ func (g *Game) vaCandidates(prune bool) []string {
 	for _, syn := range vaOneObject {
 		for _, verb := range syn {
 			if allIn(verb) && parses(verb+" %s") {
-				for _, o := range objsFor(verb) {
+				for _, o := range objsFor(verb + " %s") {
 					add(verb + " " + o.name)
 				}
 				// TAKE ALL and DROP ALL, where the grammar takes
@@ -566,16 +584,24 @@ func (g *Game) vaCandidates(prune bool) []string {
 	}
 	for _, t := range append(append([]vaTwo(nil), vaHeldFirst...), vaHeldSecond...) {
 		if allIn(t.t) {
-			g.vaTwoCandidates(t, gr.slots(t.t, v, lookup), objs, layout, add)
+			var rule *vaPairRule
+			if r, ok := g.vaPairFilter(t.t, gr, layout); ok && rules {
+				rule = &r
+			}
+			g.vaTwoCandidates(t, gr.slots(t.t, v, lookup), objs, layout, rule, add)
 		}
 	}
 	return out
 }
 
 // vaTwoCandidates adds the commands of two-object template t that its
-// grammar slots and the objects' kinds (layout) leave worth trying: every
-// pair of good objects, and one pair for each held object.
-func (g *Game) vaTwoCandidates(t vaTwo, slots vaSlots, objs []vaObj, layout vaLayout, add func(string)) {
+// grammar slots, the objects' kinds (layout) and the library rule of the
+// template (rule, nil for none: valid_acts.go) leave worth trying: every
+// pair of good objects, and one pair for each held object. Under a rule,
+// a held object gets a pair of its own only where it may react to any
+// target (rule.held), and one pair that the rule would leave out is kept,
+// for what the room or the game does whatever the objects.
+func (g *Game) vaTwoCandidates(t vaTwo, slots vaSlots, objs []vaObj, layout vaLayout, rule *vaPairRule, add func(string)) {
 	if !slots.ok {
 		return
 	}
@@ -610,15 +636,20 @@ func (g *Game) vaTwoCandidates(t vaTwo, slots vaSlots, objs []vaObj, layout vaLa
 		heldSlot = 1
 	}
 	pairs := map[[2]int]bool{}
+	other := rule == nil
 	for i, x := range objs {
 		for j, y := range objs {
-			if i != j && can(x, 1) && can(y, 2) && good(x, 1) && good(y, 2) {
+			if i == j || !can(x, 1) || !can(y, 2) || !good(x, 1) || !good(y, 2) {
+				continue
+			}
+			if rule == nil || rule.keep(x, y) || !other {
+				other = other || rule != nil && !rule.keep(x, y)
 				pairs[[2]int{i, j}] = true
 			}
 		}
 	}
 	for i, o := range objs {
-		if !can(o, heldSlot) {
+		if !can(o, heldSlot) || rule != nil && !rule.held(o) {
 			continue
 		}
 		for j, other := range objs {

@@ -513,7 +513,7 @@ func (gr *vaGrammar) slots(t string, v *vaVocab, lookup func(string) uint32) vaS
 // to it (it has before or after). Every line of a verb of the game's own is tried, with
 // every object in scope; a library verb that only prints a message, with
 // the objects that may react to it (objsFor, valid_react.go).
-func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(string) []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
+func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(t string) []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
 	oneObject := map[string]bool{} // Infocom verbs tried with an object
 	for _, t := range gr.templates {
 		if covered[[2]int{int(t.action), t.objs}] {
@@ -545,7 +545,7 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(str
 				}
 			}
 		case vaLibraryVerbs[verb]:
-			tried = objsFor(verb)
+			tried = objsFor(t.t)
 		}
 		for _, o := range tried {
 			switch {
@@ -609,4 +609,144 @@ func (gr *vaGrammar) multi(verb string, v *vaVocab) bool {
 		}
 	}
 	return false
+}
+
+// actions returns the actions of every grammar line that command template
+// t ("eat %s", "put %s in %s") may be parsed by: the lines of its verb
+// with as many tokens, an object token (or an attribute or routine token)
+// where t has "%s" and t's word among a token's prepositions elsewhere.
+// The parser takes the first that matches the objects, so the command's
+// action is one of them. ok is false where the grammar is not Inform's,
+// the verb is unknown, or a line of it that may take any words may parse
+// t (vaWildMisses).
+func (gr *vaGrammar) actions(t string, v *vaVocab, lookup func(string) uint32) (acts []uint16, ok bool) {
+	if gr == nil || gr.format != "inform" {
+		return nil, false
+	}
+	w := strings.Fields(t)
+	verb, known := gr.verbs[v.cut(w[0])]
+	if !known {
+		return nil, false
+	}
+lines:
+	for _, l := range verb.raw {
+		if vaLineWild(l) && !vaWildMisses(l, w, lookup) {
+			return nil, false
+		}
+		if len(l.toks) != len(w)-1 {
+			continue
+		}
+		for i, tok := range l.toks {
+			if w[i+1] == "%s" {
+				if _, obj := vaObjToken(tok[0].t, tok[0].data); !obj {
+					continue lines
+				}
+				continue
+			}
+			addr, match := lookup(w[i+1]), false
+			for _, alt := range tok {
+				match = match || alt.t == 2 && uint32(alt.data) == addr
+			}
+			if !match {
+				continue lines
+			}
+		}
+		acts = append(acts, l.action)
+	}
+	return acts, len(acts) > 0
+}
+
+// vaLineWild reports whether grammar line l has a token that may take
+// any words (vaWildToken).
+func vaLineWild(l vaRawLine) bool {
+	for _, tok := range l.toks {
+		for _, alt := range tok {
+			if vaWildToken(alt.t, alt.data) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// vaWildMisses reports whether grammar line l, which may have a token
+// that takes any words, surely does not parse template words w (the verb
+// first): before any such token or object token, one of its prepositions
+// is not t's word there ("look up topic in noun" does not parse "look
+// inside %s"). A line it cannot tell about may parse it.
+func vaWildMisses(l vaRawLine, w []string, lookup func(string) uint32) bool {
+	for i, tok := range l.toks {
+		if i+1 >= len(w) || w[i+1] == "%s" {
+			return false
+		}
+		addr, prep, match := lookup(w[i+1]), true, false
+		for _, alt := range tok {
+			prep = prep && alt.t == 2
+			match = match || alt.t == 2 && uint32(alt.data) == addr
+		}
+		if !prep {
+			return false
+		}
+		if !match {
+			return true
+		}
+	}
+	return false
+}
+
+// takesHeld reports whether the parser may take one-object template t by
+// a line of its verb with a held or multiheld token (the parser takes
+// what the player does not hold first, as TAKE would): a line before the
+// first that surely parses t, whatever the object (its words, and noun,
+// held, multi or multiheld where t has "%s"). The parser tries the lines
+// in order and takes the first that parses the command, so the lines
+// after that one never do; those before it are all counted, whatever
+// their shape, as the parser may infer a missing object for one.
+func (gr *vaGrammar) takesHeld(t string, v *vaVocab, lookup func(string) uint32) bool {
+	if gr == nil {
+		return true
+	}
+	w := strings.Fields(t)
+	for _, l := range gr.verbs[v.cut(w[0])].raw {
+		for _, tok := range l.toks {
+			for _, alt := range tok {
+				if alt.t == 1 && (alt.data == 1 || alt.data == 3) {
+					return true
+				}
+			}
+		}
+		if vaParsesAny(l, w, lookup) {
+			return false
+		}
+	}
+	return false
+}
+
+// vaParsesAny reports whether grammar line l parses template words w (the
+// verb first) whatever object "%s" names: as many tokens, each "%s" a
+// noun, held, multi or multiheld token, each other word one of its
+// token's prepositions.
+func vaParsesAny(l vaRawLine, w []string, lookup func(string) uint32) bool {
+	if len(l.toks) != len(w)-1 {
+		return false
+	}
+	for i, tok := range l.toks {
+		if len(tok) == 0 {
+			return false
+		}
+		if w[i+1] == "%s" {
+			if len(tok) != 1 || tok[0].t != 1 || tok[0].data > 3 {
+				return false
+			}
+			continue
+		}
+		addr, match := lookup(w[i+1]), false
+		for _, alt := range tok {
+			match = match || alt.t == 2 && uint32(alt.data) == addr
+		}
+		if !match {
+			return false
+		}
+	}
+	return true
 }

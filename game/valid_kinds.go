@@ -31,6 +31,9 @@ type vaLayout struct {
 	known                                    bool
 	animate, container, supporter, enterable int
 	openable, lockable, vehicle, takeable    int
+	// edible, clothing, switchable, door, ...: what the Inform library's
+	// action routines look for (valid_acts.go); -1 in other layouts.
+	edible, clothing, switchable, door, locked, worn, static, scenery int
 	// open and transparent: a container that has neither is closed off
 	// (-1: never closed off).
 	open, transparent int
@@ -47,6 +50,8 @@ var vaInform = vaLayout{
 	known: true, animate: 0, container: 4, supporter: 20, enterable: 7,
 	openable: 15, lockable: 10, vehicle: -1, takeable: -1,
 	open: 14, transparent: 23,
+	edible: 6, clothing: 2, switchable: 21, door: 5, locked: 11, worn: 26,
+	static: 19, scenery: 17,
 	fixed: []int{5, 17, 19}, // door, scenery, static
 	lit:   []int{9, 13},     // light, on
 }
@@ -56,6 +61,8 @@ var vaZork = vaLayout{
 	known: true, animate: 30, container: 18, supporter: -1, enterable: -1,
 	openable: -1, lockable: -1, vehicle: 27, takeable: 17,
 	open: -1, transparent: -1,
+	edible: -1, clothing: -1, switchable: -1, door: -1, locked: -1, worn: -1,
+	static: -1, scenery: -1,
 	lit: []int{19}, // ONBIT
 }
 
@@ -107,7 +114,9 @@ func (l vaLayout) shift(k int) vaLayout {
 	}
 	out := l
 	for _, f := range []*int{&out.animate, &out.container, &out.supporter, &out.enterable,
-		&out.openable, &out.lockable, &out.vehicle, &out.takeable, &out.open, &out.transparent} {
+		&out.openable, &out.lockable, &out.vehicle, &out.takeable, &out.open, &out.transparent,
+		&out.edible, &out.clothing, &out.switchable, &out.door, &out.locked, &out.worn,
+		&out.static, &out.scenery} {
 		*f = up(*f)
 	}
 	out.lit, out.fixed = nil, nil
