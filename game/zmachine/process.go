@@ -512,51 +512,17 @@ func (m *Machine) st(in *insn, x uint16) {
 	m.push(x)
 }
 
-// call calls the routine at packed address p with args; store is the
-// variable for the result, or -1 to throw it away.
-func (m *Machine) call(p uint16, args []uint16, store int16) {
-	if len(args) > 7 {
-		args = args[:7]
-	}
-	f := m.pushFrame(p, store, len(args))
-	if f == nil {
-		return
-	}
-	for i, x := range args {
-		if i < int(f.nlocals) {
-			f.locals[i] = x
-		}
-	}
-}
-
-// enter calls the routine at packed address p with the operands of in
-// after the first as arguments, b the second (which exec has read);
-// store is the variable for the result, or -1 to throw it away. It is
-// call for exec, without copying the arguments into a slice first.
+// enter calls the routine at packed address p (Standard §6.4) with the
+// operands of in after the first as arguments: b is the second (which the
+// caller has read), and operand gives the others. store is the variable
+// for the result, or -1 to throw it away. Calling address 0 stores false
+// at once.
 func (m *Machine) enter(in *insn, p, b uint16, store int16) {
-	argc := int(in.nops) - 1
-	f := m.pushFrame(p, store, argc)
-	if f == nil || argc == 0 || f.nlocals == 0 {
-		return
-	}
-	f.locals[0] = b
-	n := min(argc, int(f.nlocals))
-	for i := 1; i < n; i++ {
-		f.locals[i&15] = m.operand(in, i+1)
-	}
-}
-
-// pushFrame starts a call of the routine at packed address p, with argc
-// arguments, storing its result in store (-1: nowhere): it pushes the
-// routine's frame with its locals at their initial values, which the
-// caller then overwrites with the arguments, and jumps to its first
-// instruction. Calling address 0 stores false at once, and returns nil.
-func (m *Machine) pushFrame(p uint16, store int16, argc int) *frame {
 	if p == 0 {
 		if store >= 0 {
 			m.setVar(byte(store), 0)
 		}
-		return nil
+		return
 	}
 	depth := len(m.frames)
 	if depth >= maxFrames {
@@ -567,23 +533,28 @@ func (m *Machine) pushFrame(p uint16, store int16, argc int) *frame {
 	if n > 15 {
 		fail("routine at 0x%05x claims %d local variables (at most 15)", a, n)
 	}
-	a++
-	if depth < cap(m.frames) {
-		m.frames = m.frames[:depth+1]
-	} else {
+	if depth == cap(m.frames) {
 		m.frames = append(m.frames, frame{})
 	}
+	m.frames = m.frames[:depth+1]
 	f := &m.frames[depth]
-	*f = frame{retPC: m.pc, nlocals: n, argc: uint8(argc), store: store, base: m.sp}
+	f.locals = [16]uint16{}
 	if m.story.version <= 4 {
 		for i := range n {
-			f.locals[i&15] = m.rw(a)
-			a += 2
+			f.locals[i&15] = m.rw(a + 1 + 2*uint32(i))
+		}
+		a += 2 * uint32(n)
+	}
+	argc := int(in.nops) - 1 // at most 7
+	if k := min(argc, int(n)); k > 0 {
+		f.locals[0] = b
+		for i := 1; i < k; i++ {
+			f.locals[i&15] = m.operand(in, i+1)
 		}
 	}
+	f.retPC, f.nlocals, f.argc, f.store, f.base = m.pc, n, uint8(argc), store, m.sp
 	m.fp = f
-	m.pc = a
-	return f
+	m.pc = a + 1
 }
 
 // ret returns x from the current routine.
@@ -605,12 +576,16 @@ func (m *Machine) ret(x uint16) {
 	}
 }
 
-// callStore calls, storing in the decoded store variable, with the operands after the
-// first as arguments.
+// callStore calls, storing in the decoded store variable, with the
+// operands after the first as arguments: dispatch's call, for a call
+// whose version check exec leaves to it.
 func (m *Machine) callStore(in *insn) {
-	m.call(m.ops[0], m.ops[1:m.nops], int16(in.store))
+	m.needOps(1, "call")
+	m.enter(in, m.ops[0], m.ops[1], int16(in.store))
 }
 
-func (m *Machine) callDiscard() {
-	m.call(m.ops[0], m.ops[1:m.nops], -1)
+// callDiscard is callStore for the calls that throw the result away.
+func (m *Machine) callDiscard(in *insn) {
+	m.needOps(1, "call")
+	m.enter(in, m.ops[0], m.ops[1], -1)
 }
