@@ -15,16 +15,56 @@ import (
 
 // insn is one decoded instruction.
 type insn struct {
-	ops   [8]uint16 // constants, or variable numbers where vars says so
-	next  uint32    // address after the instruction's last decoded byte
-	dest  uint32    // branch target when the branch jumps
-	code  uint16    // opcode numbered as exec numbers them (see op1 etc.)
-	nops  uint8     // number of operands
-	vars  uint8     // bit i set: operand i is a variable number
-	store uint8     // the store variable, when flags has fStore
-	flags uint8     // fStore, fBranch, fSense and the branch's kind
-	sense bool      // fSense: branch when the condition is true
-	kind  uint8     // what exec does with it: kDispatch or an opcode it runs itself
+	// ops are the operands: constants, or variable numbers where vars
+	// says so, except that the first two are in the form mode gives.
+	ops   [8]uint16
+	next  uint32 // address after the instruction's last decoded byte
+	dest  uint32 // branch target when the branch jumps
+	code  uint16 // opcode numbered as exec numbers them (see op1 etc.)
+	nops  uint8  // number of operands
+	vars  uint8  // bit i set: operand i is a variable number
+	store uint8  // the store variable, when flags has fStore
+	flags uint8  // fStore, fBranch, fSense and the branch's kind
+	sense bool   // fSense: branch when the condition is true
+	kind  uint8  // what exec does with it: kDispatch or an opcode it runs itself
+	mode  uint8  // how to read the first two operands (see setMode)
+}
+
+// Operand modes: how exec reads each of an instruction's first two
+// operands, the first's in bits 0-1 of insn.mode and the second's in bits
+// 2-3, and modeMore added when a later operand is a variable too. A local's number is kept in ops as its index in the frame's locals
+// (0 to 14), a global's as its offset in the globals (0 to 478), so that
+// exec reads either without testing the variable number; a variable 0
+// pops the stack.
+const (
+	modeConst  = 0
+	modeLocal  = 1
+	modeGlobal = 2
+	modeStack  = 3
+	modeMore   = 16
+)
+
+// setMode sets the mode of the first two operands of a decoded in, and
+// rewrites their variable numbers as setMode's comment says.
+func setMode(in *insn) {
+	var mode uint8
+	for i := range 2 {
+		if in.vars&(1<<i) == 0 {
+			continue
+		}
+		k := uint8(modeStack)
+		switch v := byte(in.ops[i]); {
+		case v >= 16:
+			k, in.ops[i] = modeGlobal, 2*uint16(v-16)
+		case v > 0:
+			k, in.ops[i] = modeLocal, uint16(v-1)
+		}
+		mode |= k << (2 * i)
+	}
+	if in.vars > 3 {
+		mode |= modeMore
+	}
+	in.mode = mode
 }
 
 // insn flags. An instruction whose opcode stores or branches at once (see
@@ -387,6 +427,7 @@ func (m *Machine) decode(pc uint32, in *insn) {
 	}
 	in.next = pc
 	in.kind = kindOf(in.code, in.nops, m.story.version)
+	setMode(in)
 }
 
 // decodeOperand decodes one operand of type t (0 large constant, 1 small

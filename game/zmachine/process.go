@@ -102,25 +102,35 @@ func (m *Machine) exec() bool {
 		}
 		m.pc = in.next
 		a, b := in.ops[0], in.ops[1]
-		if vars := in.vars; vars != 0 {
-			// getVar, inlined: this is the interpreter's hottest path.
-			if vars&1 != 0 {
-				if v := byte(a); v != 0 {
-					a = m.localOrGlobal(v)
-				} else {
-					a = m.pop()
-				}
-			}
-			if vars&2 != 0 {
-				if v := byte(b); v != 0 {
-					b = m.localOrGlobal(v)
-				} else {
-					b = m.pop()
-				}
-			}
-			if vars > 3 {
-				m.moreOperands(in)
-			}
+		switch in.mode { // the commonest forms read inline: the hottest path
+		case modeConst:
+		case modeLocal:
+			a = m.fp.locals[a&15]
+		case modeGlobal:
+			a = m.global(a)
+		case modeStack:
+			a = m.pop()
+		case modeLocal << 2:
+			b = m.fp.locals[b&15]
+		case modeLocal | modeLocal<<2:
+			fp := m.fp
+			a, b = fp.locals[a&15], fp.locals[b&15]
+		case modeGlobal | modeLocal<<2:
+			a, b = m.global(a), m.fp.locals[b&15]
+		case modeGlobal << 2:
+			b = m.global(b)
+		case modeLocal | modeGlobal<<2:
+			a, b = m.fp.locals[a&15], m.global(b)
+		case modeGlobal | modeGlobal<<2:
+			a, b = m.global(a), m.global(b)
+		case modeStack << 2:
+			b = m.pop()
+		case modeLocal | modeStack<<2:
+			a, b = m.fp.locals[a&15], m.pop()
+		case modeGlobal | modeStack<<2:
+			a, b = m.global(a), m.pop()
+		default:
+			a, b = m.operands(in)
 		}
 		var x uint16  // the result, for the store at the end
 		var cond bool // the condition, for the branch at the end
@@ -170,7 +180,7 @@ func (m *Machine) exec() bool {
 			m.ret(a)
 		case kDispatch:
 			m.nops = int(in.nops)
-			if in.vars <= 3 {
+			if in.mode&modeMore == 0 {
 				m.ops = in.ops
 			}
 			m.ops[0], m.ops[1] = a, b
@@ -179,16 +189,7 @@ func (m *Machine) exec() bool {
 				return true
 			}
 		default:
-			x, cond = m.execMore(in, a, b)
-			switch in.flags & (fStore | fBranch) {
-			case fStore:
-				goto store
-			case fBranch:
-				goto branch
-			case fStore | fBranch: // get_sibling, get_child
-				m.st(in, x)
-				goto branch
-			}
+			m.execMore(in, a, b)
 		}
 		continue
 	store:
@@ -204,9 +205,10 @@ func (m *Machine) exec() bool {
 }
 
 // execMore runs the instructions of the kinds exec runs itself that are
-// not in exec's own switch, and returns the result to store (for an
-// opcode that stores) and the condition (for one that branches).
-func (m *Machine) execMore(in *insn, a, b uint16) (x uint16, cond bool) {
+// not in exec's own switch, a and b their first two operands.
+func (m *Machine) execMore(in *insn, a, b uint16) {
+	var x uint16  // the result, for the store at the end
+	var cond bool // the condition, for the branch at the end
 	switch in.kind {
 	case kJeN:
 		cond = a == b || a == m.operand(in, 2) || in.nops > 3 && a == m.operand(in, 3)
@@ -271,7 +273,15 @@ func (m *Machine) execMore(in *insn, a, b uint16) (x uint16, cond bool) {
 		y := m.pop()
 		m.pokeVar(byte(a), y)
 	}
-	return x, cond
+	switch in.flags & (fStore | fBranch) {
+	case fStore:
+		m.st(in, x)
+	case fBranch:
+		m.br(in, cond)
+	case fStore | fBranch: // get_sibling, get_child
+		m.st(in, x)
+		m.br(in, cond)
+	}
 }
 
 // decodeAt decodes the instruction at pc: into the story's cache when it
@@ -289,10 +299,16 @@ func (m *Machine) decodeAt(pc uint32) *insn {
 	return in
 }
 
-// moreOperands reads the operands of in after the first two into m.ops,
-// in order (a variable 0 pops the stack): exec reads the first two
-// itself, before.
-func (m *Machine) moreOperands(in *insn) {
+// operands reads the operands of in, in order (a variable 0 pops the
+// stack): it returns the first two, and leaves those after them in m.ops
+// when there are any variables among them (see operand). exec reads the
+// commonest forms of the first two itself.
+func (m *Machine) operands(in *insn) (a, b uint16) {
+	a = m.modeOperand(in.mode&3, in.ops[0])
+	b = m.modeOperand(in.mode>>2&3, in.ops[1])
+	if in.mode&modeMore == 0 {
+		return a, b
+	}
 	m.ops = in.ops
 	for vars := in.vars &^ 3; vars != 0; vars &= vars - 1 {
 		i := bits.TrailingZeros8(vars) & 7
@@ -302,10 +318,29 @@ func (m *Machine) moreOperands(in *insn) {
 			m.ops[i] = m.pop()
 		}
 	}
+	return a, b
+}
+
+// modeOperand reads an operand x of mode k (see setMode).
+func (m *Machine) modeOperand(k uint8, x uint16) uint16 {
+	switch k {
+	case modeLocal:
+		return m.fp.locals[x&15]
+	case modeGlobal:
+		return m.global(x)
+	case modeStack:
+		return m.pop()
+	}
+	return x
+}
+
+// global reads the global variable at offset i in the globals.
+func (m *Machine) global(i uint16) uint16 {
+	return uint16(m.gl[i&0x1ff])<<8 | uint16(m.gl[(i+1)&0x1ff])
 }
 
 // operand returns operand i (2 or more) of in, which exec has read: the
-// constant, or the variable's value that moreOperands read.
+// constant, or the variable's value that operands read.
 func (m *Machine) operand(in *insn, i int) uint16 {
 	if in.vars&(1<<i) != 0 {
 		return m.ops[i&7]
@@ -424,6 +459,8 @@ func (m *Machine) incVar(v byte, d uint16) uint16 {
 	return m.addVar(0, d)
 }
 
+// push and pop index the stack with a mask, which the checks before make
+// no-ops, so that the compiler leaves out its own bounds checks.
 func (m *Machine) push(x uint16) {
 	if m.sp >= len(m.stack) {
 		stackFault("stack overflow")
