@@ -15,15 +15,56 @@ import (
 
 // insn is one decoded instruction.
 type insn struct {
-	ops   [8]uint16 // constants, or variable numbers where vars says so
-	next  uint32    // address after the instruction's last decoded byte
-	dest  uint32    // branch target when the branch jumps
-	code  uint16    // opcode numbered as exec numbers them (see op1 etc.)
-	nops  uint8     // number of operands
-	vars  uint8     // bit i set: operand i is a variable number
-	store uint8     // the store variable, when flags has fStore
-	flags uint8     // fStore, fBranch, fSense and the branch's kind
-	sense bool      // fSense: branch when the condition is true
+	// ops are the operands: constants, or variable numbers where vars
+	// says so, except that the first two are in the form mode gives.
+	ops   [8]uint16
+	next  uint32 // address after the instruction's last decoded byte
+	dest  uint32 // branch target when the branch jumps
+	code  uint16 // opcode numbered as exec numbers them (see op1 etc.)
+	nops  uint8  // number of operands
+	vars  uint8  // bit i set: operand i is a variable number
+	store uint8  // the store variable, when flags has fStore
+	flags uint8  // fStore, fBranch, fSense and the branch's kind
+	sense bool   // fSense: branch when the condition is true
+	kind  uint8  // what exec does with it: kDispatch or an opcode it runs itself
+	mode  uint8  // how to read the first two operands (see setMode)
+}
+
+// Operand modes: how exec reads each of an instruction's first two
+// operands, the first's in bits 0-1 of insn.mode and the second's in bits
+// 2-3, and modeMore added when a later operand is a variable too. A local's number is kept in ops as its index in the frame's locals
+// (0 to 14), a global's as its offset in the globals (0 to 478), so that
+// exec reads either without testing the variable number; a variable 0
+// pops the stack.
+const (
+	modeConst  = 0
+	modeLocal  = 1
+	modeGlobal = 2
+	modeStack  = 3
+	modeMore   = 16
+)
+
+// setMode sets the mode of the first two operands of a decoded in, and
+// rewrites their variable numbers as setMode's comment says.
+func setMode(in *insn) {
+	var mode uint8
+	for i := range 2 {
+		if in.vars&(1<<i) == 0 {
+			continue
+		}
+		k := uint8(modeStack)
+		switch v := byte(in.ops[i]); {
+		case v >= 16:
+			k, in.ops[i] = modeGlobal, 2*uint16(v-16)
+		case v > 0:
+			k, in.ops[i] = modeLocal, uint16(v-1)
+		}
+		mode |= k << (2 * i)
+	}
+	if in.vars > 3 {
+		mode |= modeMore
+	}
+	in.mode = mode
 }
 
 // insn flags. An instruction whose opcode stores or branches at once (see
@@ -113,6 +154,194 @@ func storeBranch(code uint16, v int) uint8 {
 	return 0
 }
 
+// Instruction kinds: what exec does with a decoded instruction. kDispatch
+// sends it to dispatch; each other kind is an opcode exec runs itself,
+// given (by kindOf) only to an instruction that has the operands the
+// opcode needs, in a version that has the opcode, so that exec checks
+// neither.
+const (
+	kDispatch uint8 = iota
+	kJe             // je with two operands
+	kJeN            // je with three or four
+	kJl
+	kJg
+	kDecChk
+	kIncChk
+	kJin
+	kTest
+	kOr
+	kAnd
+	kTestAttr
+	kSetAttr
+	kStore
+	kLoadw
+	kLoadb
+	kGetProp
+	kGetPropAddr
+	kAdd
+	kSub
+	kMul
+	kDiv
+	kMod
+	kCallS // call, call_2s, call_1s, call_vs2: the result is stored
+	kCallN // call_2n, call_1n, call_vn, call_vn2: the result is dropped
+	kJz
+	kGetSibling
+	kGetChild
+	kGetParent
+	kGetPropLen
+	kInc
+	kDec
+	kRet
+	kJump
+	kLoad
+	kRtrue
+	kRfalse
+	kRetPopped
+	kStorew
+	kStoreb
+	kPush
+	kPull
+)
+
+// kindOf returns the kind of an instruction with opcode code (numbered as
+// exec numbers them) and nops operands in version v.
+func kindOf(code uint16, nops uint8, v int) uint8 {
+	switch code {
+	case 0x01: // je
+		switch {
+		case nops == 2:
+			return kJe
+		case nops > 2:
+			return kJeN
+		}
+		return kDispatch
+	case 0x19, op1 + 0x8, opV + 0x0c: // call_2s call_1s call_vs2
+		if v >= 4 && nops >= 1 {
+			return kCallS
+		}
+		return kDispatch
+	case opV + 0x00: // call
+		if nops >= 1 {
+			return kCallS
+		}
+		return kDispatch
+	case 0x1a, op1 + 0xf, opV + 0x19, opV + 0x1a: // call_2n call_1n call_vn call_vn2
+		if v >= 5 && nops >= 1 {
+			return kCallN
+		}
+		return kDispatch
+	}
+	switch {
+	case code < 0x20:
+		if nops == 2 {
+			return twoOpKind(code)
+		}
+	case code < op0: // 1OP: always one operand
+		return oneOpKind(code - op1)
+	case code < opV:
+		return zeroOpKind(code - op0)
+	case nops >= 3 && code == opV+0x01:
+		return kStorew
+	case nops >= 3 && code == opV+0x02:
+		return kStoreb
+	case nops >= 1 && code == opV+0x08:
+		return kPush
+	case nops >= 1 && code == opV+0x09:
+		return kPull
+	}
+	return kDispatch
+}
+
+// twoOpKind is the kind of 2OP opcode code with two operands (je,
+// call_2s and call_2n are kindOf's).
+func twoOpKind(code uint16) uint8 {
+	switch code {
+	case 0x02:
+		return kJl
+	case 0x03:
+		return kJg
+	case 0x04:
+		return kDecChk
+	case 0x05:
+		return kIncChk
+	case 0x06:
+		return kJin
+	case 0x07:
+		return kTest
+	case 0x08:
+		return kOr
+	case 0x09:
+		return kAnd
+	case 0x0a:
+		return kTestAttr
+	case 0x0b:
+		return kSetAttr
+	case 0x0d:
+		return kStore
+	case 0x0f:
+		return kLoadw
+	case 0x10:
+		return kLoadb
+	case 0x11:
+		return kGetProp
+	case 0x12:
+		return kGetPropAddr
+	case 0x14:
+		return kAdd
+	case 0x15:
+		return kSub
+	case 0x16:
+		return kMul
+	case 0x17:
+		return kDiv
+	case 0x18:
+		return kMod
+	}
+	return kDispatch
+}
+
+// oneOpKind is the kind of 1OP opcode n (call_1s and call_1n are
+// kindOf's).
+func oneOpKind(n uint16) uint8 {
+	switch n {
+	case 0x0:
+		return kJz
+	case 0x1:
+		return kGetSibling
+	case 0x2:
+		return kGetChild
+	case 0x3:
+		return kGetParent
+	case 0x4:
+		return kGetPropLen
+	case 0x5:
+		return kInc
+	case 0x6:
+		return kDec
+	case 0xb:
+		return kRet
+	case 0xc:
+		return kJump
+	case 0xe:
+		return kLoad
+	}
+	return kDispatch
+}
+
+// zeroOpKind is the kind of 0OP opcode n.
+func zeroOpKind(n uint16) uint8 {
+	switch n {
+	case 0x0:
+		return kRtrue
+	case 0x1:
+		return kRfalse
+	case 0x8:
+		return kRetPopped
+	}
+	return kDispatch
+}
+
 // decode decodes the instruction at pc into in. A read past the end of
 // the story panics with Go's index error, as executing it would.
 func (m *Machine) decode(pc uint32, in *insn) {
@@ -197,6 +426,8 @@ func (m *Machine) decode(pc uint32, in *insn) {
 		}
 	}
 	in.next = pc
+	in.kind = kindOf(in.code, in.nops, m.story.version)
+	setMode(in)
 }
 
 // decodeOperand decodes one operand of type t (0 large constant, 1 small

@@ -77,7 +77,7 @@ func (m *Machine) dispatch(in *insn) {
 		m.callStore(in)
 	case 0x1a: // call_2n
 		m.needVersion(5, "call_2n")
-		m.callDiscard()
+		m.callDiscard(in)
 	case 0x1b: // set_colour
 		m.needVersion(5, "set_colour")
 	case 0x1c: // throw value frame
@@ -130,7 +130,7 @@ func (m *Machine) dispatch(in *insn) {
 		if v <= 4 {
 			m.st(in, ^o[0])
 		} else {
-			m.callDiscard()
+			m.callDiscard(in)
 		}
 
 	// ---- 0OP ----
@@ -178,7 +178,6 @@ func (m *Machine) dispatch(in *insn) {
 
 	// ---- VAR ----
 	case opV + 0x00: // call / call_vs
-		m.needOps(1, "call")
 		m.callStore(in)
 	case opV + 0x01: // storew array index value
 		m.needOps(3, "storew")
@@ -266,7 +265,7 @@ func (m *Machine) dispatch(in *insn) {
 		m.st(in, ^o[0])
 	case opV + 0x19, opV + 0x1a: // call_vn, call_vn2
 		m.needVersion(5, "call_vn")
-		m.callDiscard()
+		m.callDiscard(in)
 	case opV + 0x1b: // tokenise text parse dictionary flag
 		m.needVersion(5, "tokenise")
 		m.needOps(2, "tokenise")
