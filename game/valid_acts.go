@@ -400,6 +400,22 @@ func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
 	var ops []operand
 	var code byte
 	a := pc + 1
+	// read appends the operand of type t (0 large constant, 1 small
+	// constant, 2 variable) at a; false for 3, no operand.
+	read := func(t byte) bool {
+		switch t {
+		case 0:
+			w, _ := g.m.PeekWord(a)
+			ops = append(ops, operand{w, false})
+			a += 2
+		case 1, 2:
+			ops = append(ops, operand{uint16(b(a)), t == 2})
+			a++
+		default:
+			return false
+		}
+		return true
+	}
 	switch {
 	case op < 0x80: // long 2OP
 		code = op & 0x1f
@@ -412,35 +428,13 @@ func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
 		types := b(a)
 		a++
 		for i := 3; i >= 0; i-- {
-			switch types >> (2 * i) & 3 {
-			case 0:
-				w, _ := g.m.PeekWord(a)
-				ops = append(ops, operand{w, false})
-				a += 2
-			case 1:
-				ops = append(ops, operand{uint16(b(a)), false})
-				a++
-			case 2:
-				ops = append(ops, operand{uint16(b(a)), true})
-				a++
-			default:
-				i = -1
+			if !read(types >> (2 * i) & 3) {
+				break
 			}
 		}
 	case op >= 0x80 && op < 0xb0 && op&0x0f == 0: // jz
 		code = 0x80
-		switch op >> 4 & 3 {
-		case 0:
-			w, _ := g.m.PeekWord(a)
-			ops = append(ops, operand{w, false})
-			a += 2
-		case 1:
-			ops = append(ops, operand{uint16(b(a)), false})
-			a++
-		case 2:
-			ops = append(ops, operand{uint16(b(a)), true})
-			a++
-		}
+		read(op >> 4 & 3)
 	default:
 		return nil, false
 	}

@@ -427,27 +427,10 @@ func (gr *vaGrammar) action(t string, v *vaVocab, lookup func(string) uint32) (u
 	if !ok {
 		return 0, false
 	}
-lines:
 	for _, l := range verb.raw {
-		if len(l.toks) != len(w)-1 {
-			continue
+		if vaLineFits(l, w, lookup, vaObjSlot) {
+			return l.action, true
 		}
-		for i, tok := range l.toks {
-			if w[i+1] == "%s" {
-				if _, ok := vaObjToken(tok[0].t, tok[0].data); !ok {
-					continue lines
-				}
-				continue
-			}
-			addr, match := lookup(w[i+1]), false
-			for _, alt := range tok {
-				match = match || alt.t == 2 && uint32(alt.data) == addr
-			}
-			if !match {
-				continue lines
-			}
-		}
-		return l.action, true
 	}
 	return 0, false
 }
@@ -611,6 +594,48 @@ func (gr *vaGrammar) multi(verb string, v *vaVocab) bool {
 	return false
 }
 
+// vaLineFits reports whether grammar line l has the shape of the words w
+// of a command template (the verb first): a token for each word after
+// the verb, one that slot accepts where w has "%s", and w's word among
+// the token's prepositions elsewhere.
+func vaLineFits(l vaRawLine, w []string, lookup func(string) uint32, slot func(tok vaRawTok) bool) bool {
+	if len(l.toks) != len(w)-1 {
+		return false
+	}
+	for i, tok := range l.toks {
+		if len(tok) == 0 {
+			return false
+		}
+		if w[i+1] == "%s" {
+			if !slot(tok) {
+				return false
+			}
+			continue
+		}
+		addr, match := lookup(w[i+1]), false
+		for _, alt := range tok {
+			match = match || alt.t == 2 && uint32(alt.data) == addr
+		}
+		if !match {
+			return false
+		}
+	}
+	return true
+}
+
+// vaObjSlot accepts an object token, or an attribute or routine token,
+// for a template's "%s".
+func vaObjSlot(tok vaRawTok) bool {
+	_, obj := vaObjToken(tok[0].t, tok[0].data)
+	return obj
+}
+
+// vaAnySlot accepts, for a template's "%s", only a token that takes any
+// object: noun, held, multi or multiheld.
+func vaAnySlot(tok vaRawTok) bool {
+	return len(tok) == 1 && tok[0].t == 1 && tok[0].data <= 3
+}
+
 // actions returns the actions of every grammar line that command template
 // t ("eat %s", "put %s in %s") may be parsed by: the lines of its verb
 // with as many tokens, an object token (or an attribute or routine token)
@@ -628,30 +653,13 @@ func (gr *vaGrammar) actions(t string, v *vaVocab, lookup func(string) uint32) (
 	if !known {
 		return nil, false
 	}
-lines:
 	for _, l := range verb.raw {
 		if vaLineWild(l) && !vaWildMisses(l, w, lookup) {
 			return nil, false
 		}
-		if len(l.toks) != len(w)-1 {
-			continue
+		if vaLineFits(l, w, lookup, vaObjSlot) {
+			acts = append(acts, l.action)
 		}
-		for i, tok := range l.toks {
-			if w[i+1] == "%s" {
-				if _, obj := vaObjToken(tok[0].t, tok[0].data); !obj {
-					continue lines
-				}
-				continue
-			}
-			addr, match := lookup(w[i+1]), false
-			for _, alt := range tok {
-				match = match || alt.t == 2 && uint32(alt.data) == addr
-			}
-			if !match {
-				continue lines
-			}
-		}
-		acts = append(acts, l.action)
 	}
 	return acts, len(acts) > 0
 }
@@ -715,38 +723,9 @@ func (gr *vaGrammar) takesHeld(t string, v *vaVocab, lookup func(string) uint32)
 				}
 			}
 		}
-		if vaParsesAny(l, w, lookup) {
+		if vaLineFits(l, w, lookup, vaAnySlot) { // parses any object
 			return false
 		}
 	}
 	return false
-}
-
-// vaParsesAny reports whether grammar line l parses template words w (the
-// verb first) whatever object "%s" names: as many tokens, each "%s" a
-// noun, held, multi or multiheld token, each other word one of its
-// token's prepositions.
-func vaParsesAny(l vaRawLine, w []string, lookup func(string) uint32) bool {
-	if len(l.toks) != len(w)-1 {
-		return false
-	}
-	for i, tok := range l.toks {
-		if len(tok) == 0 {
-			return false
-		}
-		if w[i+1] == "%s" {
-			if len(tok) != 1 || tok[0].t != 1 || tok[0].data > 3 {
-				return false
-			}
-			continue
-		}
-		addr, match := lookup(w[i+1]), false
-		for _, alt := range tok {
-			match = match || alt.t == 2 && uint32(alt.data) == addr
-		}
-		if !match {
-			return false
-		}
-	}
-	return true
 }
