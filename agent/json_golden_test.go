@@ -1,12 +1,11 @@
 package agent
 
 import (
-	"encoding/json"
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/internal/jsonms/jsonmstest"
 )
 
 // Steps and run results write the same bytes as grue did before their
@@ -30,18 +29,6 @@ func TestJSONAsBefore(t *testing.T) {
 			StoppedBy: "steps", Duration: 90*time.Second + 1234567, History: []Step{step}}, `{"final_score":5,"max_score":10,"moves":3,"locations_visited":1,"locations":["Meadow"],"game_completed":false,"victory":false,"error":"","steps":1,"tokens":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0},"cost":0,"stopped_by":"steps","history":[{"step":2,"reply":{"content":"c","usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0},"cost":0,"retries":[{"error":"429","wait_ms":1000}],"latency_ms":1.235},"tool":"play_action","args":{"action":"north"},"observation":"Meadow","reward":1,"score":5,"moves":3,"usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":7},"cost":0.5,"wall_ms":3,"llm_time_ms":1.5,"tool_time_ms":0.153,"overhead_ms":1.347}],"duration_ms":90001.235}`},
 		{"empty run result", RunResult{}, `{"final_score":0,"max_score":0,"moves":0,"locations_visited":0,"locations":null,"game_completed":false,"victory":false,"error":"","steps":0,"tokens":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0},"cost":0,"stopped_by":"","duration_ms":0}`},
 	} {
-		b, err := json.Marshal(c.v)
-		if err != nil || string(b) != c.want {
-			t.Errorf("%s: wrote\n%s, %v\nwant\n%s", c.name, b, err, c.want)
-			continue
-		}
-		back := reflect.New(reflect.TypeOf(c.v))
-		if err := json.Unmarshal(b, back.Interface()); err != nil {
-			t.Errorf("%s: reading %s: %v", c.name, b, err)
-			continue
-		}
-		if again, err := json.Marshal(back.Elem().Interface()); err != nil || string(again) != c.want {
-			t.Errorf("%s: read back and written again\n%s, %v\nwant\n%s", c.name, again, err, c.want)
-		}
+		jsonmstest.AsBefore(t, c.name, c.v, c.want)
 	}
 }

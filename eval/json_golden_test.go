@@ -1,12 +1,11 @@
 package eval
 
 import (
-	"encoding/json"
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/internal/jsonms/jsonmstest"
 )
 
 // Task results, verdicts and summaries write the same bytes as grue did
@@ -29,18 +28,6 @@ func TestJSONAsBefore(t *testing.T) {
 		{"verdict", verdict, `{"check":"all","pass":true,"reason":"ok","checks":[{"check":"file","pass":true,"reason":"there","duration_ms":0},{"check":"cmd","pass":false,"reason":"no","output":"x","duration_ms":1.235}],"duration_ms":2.5}`},
 		{"summary", Summary{Variants: []string{"reference"}, Tasks: 2, Trials: 2, Passed: 1, Duration: 2*time.Minute + 1500}, `{"variants":["reference"],"tasks":2,"trials":2,"passed":1,"errors":0,"steps":0,"tool_calls":0,"tokens":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0},"cost":0,"duration_ms":120000.002}`},
 	} {
-		b, err := json.Marshal(c.v)
-		if err != nil || string(b) != c.want {
-			t.Errorf("%s: wrote\n%s, %v\nwant\n%s", c.name, b, err, c.want)
-			continue
-		}
-		back := reflect.New(reflect.TypeOf(c.v))
-		if err := json.Unmarshal(b, back.Interface()); err != nil {
-			t.Errorf("%s: reading %s: %v", c.name, b, err)
-			continue
-		}
-		if again, err := json.Marshal(back.Elem().Interface()); err != nil || string(again) != c.want {
-			t.Errorf("%s: read back and written again\n%s, %v\nwant\n%s", c.name, again, err, c.want)
-		}
+		jsonmstest.AsBefore(t, c.name, c.v, c.want)
 	}
 }

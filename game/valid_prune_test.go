@@ -86,6 +86,32 @@ func TestValidActionsKeepWalkthrough(t *testing.T) {
 	}
 }
 
+// loseNothing runs the candidates all and the fewer kept of them from
+// g's state, and reports as errors, prefixed with what, every outcome of
+// all that none of fewer has. It returns the valid actions of each.
+func loseNothing(t *testing.T, g *Game, what string, all, fewer []string) (full, kept []string) {
+	t.Helper()
+	full, err := g.vaRun(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err = g.vaRun(fewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[uint64]bool{}
+	for _, a := range kept {
+		have[effect(t, g, a)] = true
+	}
+	for _, a := range full {
+		if !have[effect(t, g, a)] {
+			t.Errorf("%s lost %q (valid from all %d candidates: %q; from the %d left: %q)",
+				what, a, len(all), full, len(fewer), kept)
+		}
+	}
+	return full, kept
+}
+
 // TestValidActionsPruneLosesNothing compares, in states with many things
 // carried, the valid actions found from every candidate the templates make
 // with those found from the pruned candidates: every outcome of the first
@@ -107,24 +133,7 @@ func TestValidActionsPruneLosesNothing(t *testing.T) {
 	for _, name := range names {
 		g := states[name]
 		all, pruned := g.vaCandidates(false), g.vaCandidates(true)
-		full, err := g.vaRun(all)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kept, err := g.vaRun(pruned)
-		if err != nil {
-			t.Fatal(err)
-		}
-		have := map[uint64]bool{}
-		for _, a := range kept {
-			have[effect(t, g, a)] = true
-		}
-		for _, a := range full {
-			if !have[effect(t, g, a)] {
-				t.Errorf("%s: pruning lost %q (valid from all %d candidates: %q; from the %d pruned: %q)",
-					name, a, len(all), full, len(pruned), kept)
-			}
-		}
+		_, kept := loseNothing(t, g, name+": pruning", all, pruned)
 		t.Logf("%s: %d candidates pruned to %d, %d valid actions", name, len(all), len(pruned), len(kept))
 		// The grammar adds candidates of its own (the game's verbs); of
 		// the others, pruning keeps at most three in four.

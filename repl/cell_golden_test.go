@@ -1,9 +1,10 @@
 package repl
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/grue-lab/grue/internal/jsonms/jsonmstest"
 )
 
 // A cell writes the same bytes as grue did before its duration moved to
@@ -24,18 +25,6 @@ func TestCellJSONAsBefore(t *testing.T) {
 		{"largest", Cell{Duration: 1<<63 - 1}, `{"n":0,"input":"","output":"","duration_ms":9223372036854.775}`},
 		{"empty cell", Cell{}, `{"n":0,"input":"","output":"","duration_ms":0}`},
 	} {
-		b, err := json.Marshal(c.v)
-		if err != nil || string(b) != c.want {
-			t.Errorf("%s: wrote\n%s, %v\nwant\n%s", c.name, b, err, c.want)
-			continue
-		}
-		var back Cell
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Errorf("%s: reading %s: %v", c.name, b, err)
-			continue
-		}
-		if again, err := json.Marshal(back); err != nil || string(again) != c.want {
-			t.Errorf("%s: read back and written again\n%s, %v\nwant\n%s", c.name, again, err, c.want)
-		}
+		jsonmstest.AsBefore(t, c.name, c.v, c.want)
 	}
 }

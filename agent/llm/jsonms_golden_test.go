@@ -1,12 +1,11 @@
 package llm_test
 
 import (
-	"encoding/json"
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/internal/jsonms/jsonmstest"
 )
 
 // Replies, attempts and tallies write the same bytes as grue did before
@@ -26,18 +25,6 @@ func TestJSONAsBefore(t *testing.T) {
 		{"attempt, negative", llm.Attempt{Error: "e", Wait: -2500 * time.Microsecond, Learned: "x"}, `{"error":"e","learned":"x","wait_ms":-2.5}`},
 		{"tally, largest", llm.Tally{Calls: 2, Cost: 1, Latency: 1<<63 - 1, Retries: 1, CacheHits: 1}, `{"calls":2,"usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0},"cost":1,"retries":1,"cache_hits":1,"latency_ms":9223372036854.775}`},
 	} {
-		b, err := json.Marshal(c.v)
-		if err != nil || string(b) != c.want {
-			t.Errorf("%s: wrote\n%s, %v\nwant\n%s", c.name, b, err, c.want)
-			continue
-		}
-		back := reflect.New(reflect.TypeOf(c.v))
-		if err := json.Unmarshal(b, back.Interface()); err != nil {
-			t.Errorf("%s: reading %s: %v", c.name, b, err)
-			continue
-		}
-		if again, err := json.Marshal(back.Elem().Interface()); err != nil || string(again) != c.want {
-			t.Errorf("%s: read back and written again\n%s, %v\nwant\n%s", c.name, again, err, c.want)
-		}
+		jsonmstest.AsBefore(t, c.name, c.v, c.want)
 	}
 }

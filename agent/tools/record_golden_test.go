@@ -1,9 +1,10 @@
 package tools
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/grue-lab/grue/internal/jsonms/jsonmstest"
 )
 
 // A call writes the same bytes as grue did before its duration moved to
@@ -21,18 +22,6 @@ func TestCallJSONAsBefore(t *testing.T) {
 		{"empty call", Call{}, `{"tool":"","text":"","start":"0001-01-01T00:00:00Z","duration_ms":0}`},
 		{"call under half a microsecond", Call{Tool: "t", Duration: 499}, `{"tool":"t","text":"","start":"0001-01-01T00:00:00Z","duration_ms":0}`},
 	} {
-		b, err := json.Marshal(c.v)
-		if err != nil || string(b) != c.want {
-			t.Errorf("%s: wrote\n%s, %v\nwant\n%s", c.name, b, err, c.want)
-			continue
-		}
-		var back Call
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Errorf("%s: reading %s: %v", c.name, b, err)
-			continue
-		}
-		if again, err := json.Marshal(back); err != nil || string(again) != c.want {
-			t.Errorf("%s: read back and written again\n%s, %v\nwant\n%s", c.name, again, err, c.want)
-		}
+		jsonmstest.AsBefore(t, c.name, c.v, c.want)
 	}
 }
