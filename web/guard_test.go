@@ -1,50 +1,16 @@
 package web
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-)
 
-// rawChunked sends, over a connection of its own to addr, a POST to path
-// whose body (prefix, then '0's to bodyLen bytes) is sent in chunks with
-// no Content-Length and without the last chunk, as a client that streams
-// a body without end would; it returns the response the server gave.
-func rawChunked(t *testing.T, addr, path, prefix string, bodyLen int) (*http.Response, []byte) {
-	t.Helper()
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n", path, addr)
-	if prefix != "" {
-		fmt.Fprintf(c, "%x\r\n%s\r\n", len(prefix), prefix)
-	}
-	chunk := strings.Repeat("0", 32<<10)
-	// The server may stop reading and answer at any point: a write error
-	// is no failure, the answer is what counts.
-	for sent := len(prefix); sent < bodyLen; sent += len(chunk) {
-		if _, err := fmt.Fprintf(c, "%x\r\n%s\r\n", len(chunk), chunk); err != nil {
-			break
-		}
-	}
-	res, err := http.ReadResponse(bufio.NewReader(c), nil)
-	if err != nil {
-		t.Fatalf("POST %s: no answer to a chunked body of %d bytes: %v", path, bodyLen, err)
-	}
-	defer res.Body.Close()
-	out, _ := io.ReadAll(res.Body)
-	return res, out
-}
+	"github.com/grue-lab/grue/internal/rawhttp"
+)
 
 // Every endpoint that reads a body answers one over --max-body sent
 // chunked (no Content-Length), over a real connection on 127.0.0.1, with
@@ -63,7 +29,7 @@ func TestChunkedBodyLimit(t *testing.T) {
 		{"/api/games?name=big.z5", ""},
 	} {
 		for _, n := range []int{64<<10 + 1, 4 << 20} {
-			res, body := rawChunked(t, addr, c.path, c.prefix, n)
+			res, body := rawhttp.PostChunked(t, addr, c.path, nil, c.prefix, n)
 			var e apiError
 			if err := json.Unmarshal(body, &e); err != nil || res.StatusCode != http.StatusRequestEntityTooLarge {
 				t.Errorf("POST %s, chunked body of %d bytes: %d %s, want 413 and a JSON error", c.path, n, res.StatusCode, body)

@@ -1,49 +1,16 @@
 package mcp
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-)
 
-// rawChunked sends, over a connection of its own to addr, a POST to path
-// whose body (bodyLen bytes of a JSON string) is sent in chunks with no
-// Content-Length and without the last chunk, as a client that streams a
-// body without end would; it returns the response the server gave.
-func rawChunked(t *testing.T, addr, path string, bodyLen int) (*http.Response, []byte) {
-	t.Helper()
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"+
-		"Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n", path, addr)
-	chunk := strings.Repeat("0", 32<<10)
-	fmt.Fprintf(c, "%x\r\n%s\r\n", len(initBodyPrefix), initBodyPrefix)
-	// The server may stop reading and answer at any point: a write error
-	// is no failure, the answer is what counts.
-	for sent := len(initBodyPrefix); sent < bodyLen; sent += len(chunk) {
-		if _, err := fmt.Fprintf(c, "%x\r\n%s\r\n", len(chunk), chunk); err != nil {
-			break
-		}
-	}
-	res, err := http.ReadResponse(bufio.NewReader(c), nil)
-	if err != nil {
-		t.Fatalf("no answer to a chunked body of %d bytes: %v", bodyLen, err)
-	}
-	defer res.Body.Close()
-	out, _ := io.ReadAll(res.Body)
-	return res, out
-}
+	"github.com/grue-lab/grue/internal/rawhttp"
+)
 
 // paddedInit is initBody with 256 KiB of whitespace inside.
 var paddedInit = `{"jsonrpc":"2.0",` + strings.Repeat(" ", 256<<10) + initBody[len(`{"jsonrpc":"2.0",`):]
@@ -74,7 +41,7 @@ func TestHTTPChunkedBodyLimit(t *testing.T) {
 	s, url := newGuardedServer(t, WithMaxBody(64<<10))
 	addr := strings.TrimPrefix(strings.TrimSuffix(url, "/mcp"), "http://")
 	for _, n := range []int{64<<10 + 1, 1 << 20, 8 << 20} {
-		res, body := rawChunked(t, addr, "/mcp", n)
+		res, body := rawhttp.PostChunked(t, addr, "/mcp", []string{"Accept: application/json, text/event-stream"}, initBodyPrefix, n)
 		if res.StatusCode != http.StatusRequestEntityTooLarge {
 			t.Errorf("chunked body of %d bytes: status %d, want 413: %s", n, res.StatusCode, body)
 			continue
