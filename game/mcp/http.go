@@ -239,9 +239,8 @@ func (s *Server) guard(next http.Handler) http.Handler {
 // never read); so is one that cannot be read (400). It returns whether
 // the request goes on. Other methods' bodies are only capped.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
-	tooLarge := fmt.Sprintf("Payload Too Large: the request body is over the limit of %d bytes (grue serve --max-body)", s.cfg.maxBody)
 	if r.ContentLength > s.cfg.maxBody {
-		httpError(w, http.StatusRequestEntityTooLarge, codeInvalidRequest, tooLarge)
+		s.tooLarge(w)
 		return false
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
@@ -252,7 +251,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		httpError(w, http.StatusRequestEntityTooLarge, codeInvalidRequest, tooLarge)
+		s.tooLarge(w)
 		return false
 	case err != nil:
 		httpError(w, http.StatusBadRequest, codeInvalidRequest, "Bad Request: reading the request body: "+err.Error())
@@ -260,6 +259,12 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return true
+}
+
+// tooLarge answers 413 for a body over the server's limit.
+func (s *Server) tooLarge(w http.ResponseWriter) {
+	httpError(w, http.StatusRequestEntityTooLarge, codeInvalidRequest, fmt.Sprintf(
+		"Payload Too Large: the request body is over the limit of %d bytes (grue serve --max-body)", s.cfg.maxBody))
 }
 
 // TokenOK compares the bearer token of an Authorization header
