@@ -636,14 +636,17 @@ func (g *Game) vaTwoCandidates(t vaTwo, slots vaSlots, objs []vaObj, layout vaLa
 		heldSlot = 1
 	}
 	pairs := map[[2]int]bool{}
-	other := rule == nil
+	other := false // one pair the rule leaves out is kept (see above)
 	for i, x := range objs {
 		for j, y := range objs {
 			if i == j || !can(x, 1) || !can(y, 2) || !good(x, 1) || !good(y, 2) {
 				continue
 			}
-			if rule == nil || rule.keep(x, y) || !other {
-				other = other || rule != nil && !rule.keep(x, y)
+			keep := rule == nil || rule.keep(x, y)
+			if !keep && !other {
+				keep, other = true, true
+			}
+			if keep {
 				pairs[[2]int{i, j}] = true
 			}
 		}
