@@ -32,10 +32,11 @@ type insn struct {
 
 // Operand modes: how exec reads each of an instruction's first two
 // operands, the first's in bits 0-1 of insn.mode and the second's in bits
-// 2-3, and modeMore added when a later operand is a variable too. A local's number is kept in ops as its index in the frame's locals
-// (0 to 14), a global's as its offset in the globals (0 to 478), so that
-// exec reads either without testing the variable number; a variable 0
-// pops the stack.
+// 2-3, and modeMore added when a later operand is a variable too. A
+// local's number is kept in ops as its index in the frame's locals (0 to
+// 14), a global's as its offset in the globals (0 to 478), so that exec
+// reads either without testing the variable number; a variable 0 pops
+// the stack.
 const (
 	modeConst  = 0
 	modeLocal  = 1
