@@ -57,3 +57,25 @@ func (l connLimits) check() error {
 func (l connLimits) server(h http.Handler) *http.Server {
 	return &http.Server{Handler: h, ReadTimeout: l.read, ReadHeaderTimeout: l.header, IdleTimeout: l.idle, MaxHeaderBytes: maxHeaderBytes}
 }
+
+// sizeLimit is a count or size flag and its value, for checkLimits.
+type sizeLimit struct {
+	name string // the flag, with its dashes
+	v    int64
+	zero bool // 0 is allowed (the limit is then off or nothing)
+}
+
+// checkLimits refuses the first limit below its least value, naming the
+// flag and the value given: a zero or negative cap would otherwise refuse
+// every request, or none.
+func checkLimits(limits ...sizeLimit) error {
+	for _, l := range limits {
+		switch {
+		case l.zero && l.v < 0:
+			return usageError{fmt.Errorf("%s %d: must not be negative", l.name, l.v)}
+		case !l.zero && l.v <= 0:
+			return usageError{fmt.Errorf("%s %d: must be positive", l.name, l.v)}
+		}
+	}
+	return nil
+}

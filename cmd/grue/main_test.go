@@ -88,6 +88,7 @@ func TestScripts(t *testing.T) {
 			"servehttp":     serveHTTP,
 			"webhttp":       webHTTP,
 			"httpget":       httpGet,
+			"httppost":      httpPost,
 			"slowheaders":   slowHeaders,
 		},
 	})

@@ -96,8 +96,9 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 	if err := o.conn.check(); err != nil {
 		return err
 	}
-	if o.maxBody <= 0 || o.maxSessions <= 0 || o.maxLine <= 0 || o.undoDepth < 0 {
-		return usageError{fmt.Errorf("--max-body, --max-sessions and --max-line must be positive, --undo-depth not negative")}
+	if err := checkLimits(sizeLimit{name: "--max-body", v: o.maxBody}, sizeLimit{name: "--max-sessions", v: int64(o.maxSessions)},
+		sizeLimit{name: "--max-line", v: int64(o.maxLine)}, sizeLimit{name: "--undo-depth", v: int64(o.undoDepth), zero: true}); err != nil {
+		return err
 	}
 	tuneGC(true)
 	var ln net.Listener

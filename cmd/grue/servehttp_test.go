@@ -73,6 +73,26 @@ func httpGet(ts *testscript.TestScript, neg bool, args []string) {
 	if pad > 0 {
 		req.Header.Set("X-Pad", strings.Repeat("a", pad))
 	}
+	httpDo(ts, neg, req)
+}
+
+// httpPost is the script command httppost URL TOKEN JSON: it prints the
+// status and the body of POST URL with the JSON body and the bearer
+// token on stdout.
+func httpPost(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: httppost URL TOKEN JSON")
+	}
+	req, err := http.NewRequest("POST", args[0], strings.NewReader(args[2]))
+	ts.Check(err)
+	req.Header.Set("Authorization", "Bearer "+args[1])
+	req.Header.Set("Content-Type", "application/json")
+	httpDo(ts, neg, req)
+}
+
+// httpDo sends req and prints the status and body on stdout; the command
+// fails when the status is 400 or over, unless negated.
+func httpDo(ts *testscript.TestScript, neg bool, req *http.Request) {
 	res, err := http.DefaultClient.Do(req)
 	ts.Check(err)
 	defer res.Body.Close()
@@ -80,7 +100,7 @@ func httpGet(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	fmt.Fprintf(ts.Stdout(), "%d\n%s\n", res.StatusCode, body)
 	if (res.StatusCode >= 400) != neg {
-		ts.Fatalf("GET %s: %d", args[0], res.StatusCode)
+		ts.Fatalf("%s %s: %d", req.Method, req.URL, res.StatusCode)
 	}
 }
 

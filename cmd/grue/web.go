@@ -27,6 +27,7 @@ type webOptions struct {
 	origins        []string
 	maxEpisodes    int
 	maxExperiments int
+	maxPlay        int
 	maxBody        int64
 	conn           connLimits
 }
@@ -55,7 +56,7 @@ and the workbench launches runs, reads configs and sends prompts to model
 servers: --token, else $GRUE_SERVE_TOKEN, else one generated and printed
 at start as the page's address, http://ADDR/?token=TOKEN (open it once;
 the browser then keeps a cookie). --no-token turns the token off, on
-loopback only. Episodes and experiments running at once are
+loopback only. Episodes, experiments and play-by-hand sessions at once are
 capped (more get 429), as are request bodies (413) and headers (431), and
 slow or idle connections are closed (--header-timeout, --read-timeout,
 --conn-idle-timeout); see docs/security.md.`,
@@ -75,6 +76,7 @@ slow or idle connections are closed (--header-timeout, --read-timeout,
 	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin allowed besides this machine's; repeatable")
 	f.IntVar(&o.maxEpisodes, "max-episodes", web.DefaultMaxEpisodes, "most episodes playing at once (more: 429)")
 	f.IntVar(&o.maxExperiments, "max-experiments", web.DefaultMaxExperiments, "most experiments running at once (more: 429)")
+	f.IntVar(&o.maxPlay, "max-play", web.DefaultMaxPlay, "most live play-by-hand sessions (more: 429, once none idle 30 min can be ended)")
 	f.Int64Var(&o.maxBody, "max-body", web.DefaultMaxBody, "largest request body in bytes (larger: 413)")
 	o.conn.addFlags(f, time.Minute, "time to read a whole request, an uploaded story included")
 	return cmd
@@ -105,8 +107,9 @@ func (o *webOptions) webToken(ln net.Listener) (token string, generated bool, er
 }
 
 func (o *webOptions) run(cmd *cobra.Command) error {
-	if o.maxEpisodes <= 0 || o.maxExperiments <= 0 || o.maxBody <= 0 {
-		return usageError{errors.New("--max-episodes, --max-experiments and --max-body must be positive")}
+	if err := checkLimits(sizeLimit{name: "--max-episodes", v: int64(o.maxEpisodes)}, sizeLimit{name: "--max-experiments", v: int64(o.maxExperiments)},
+		sizeLimit{name: "--max-play", v: int64(o.maxPlay)}, sizeLimit{name: "--max-body", v: o.maxBody}); err != nil {
+		return err
 	}
 	if err := o.conn.check(); err != nil {
 		return err
@@ -122,7 +125,7 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	srv, err := web.New(web.Options{Runs: o.runs, Experiments: o.experiments, Token: token, AllowedOrigins: o.origins,
-		MaxEpisodes: o.maxEpisodes, MaxExperiments: o.maxExperiments, MaxBody: o.maxBody, Version: Version()})
+		MaxEpisodes: o.maxEpisodes, MaxExperiments: o.maxExperiments, MaxPlay: o.maxPlay, MaxBody: o.maxBody, Version: Version()})
 	if err != nil {
 		return err
 	}
