@@ -132,11 +132,10 @@ type Cell struct {
 }
 
 // MarshalJSON writes the cell with its duration as duration_ms, in
-// milliseconds to the microsecond (truncated, not rounded, as a cell's
-// always has been).
+// milliseconds rounded to the microsecond, as every duration in grue's
+// JSON is written.
 func (c Cell) MarshalJSON() ([]byte, error) {
 	type plain Cell
-	c.Duration = c.Duration.Truncate(time.Microsecond)
 	return jsonms.Marshal(plain(c), jsonms.Field{Name: "duration", D: &c.Duration})
 }
 

@@ -454,14 +454,13 @@ type stepEvent struct {
 	Map         any            `json:"map,omitempty"`
 }
 
-// newStepEvent is st's event. Its wall_ms is truncated to the
-// microsecond, as the page has always been sent it, where the step's own
-// JSON rounds.
+// newStepEvent is st's event. Its wall_ms is the step's own, rounded to
+// the microsecond as in the trajectory's JSON.
 func newStepEvent(st *agent.Step, total llm.Usage, cost float64, ended time.Time) stepEvent {
 	return stepEvent{Step: st.Step, Thought: st.Thought, Tool: st.Tool, Args: st.Args, Repairs: st.Repairs,
 		Observation: st.Observation, Reward: st.Reward, Score: st.Score, MaxScore: st.MaxScore, Moves: st.Moves,
 		Location: st.Location, Done: st.Done, Victory: st.Victory, Error: st.Error, Tokens: st.Usage, Cost: st.Cost,
-		TotalTokens: total.TotalTokens, TotalCost: cost, WallMS: jsonms.Millis(st.Wall.Truncate(time.Microsecond)),
+		TotalTokens: total.TotalTokens, TotalCost: cost, WallMS: jsonms.Millis(st.Wall),
 		EndedMS: float64(ended.UnixMicro()) / 1000}
 }
 
