@@ -30,7 +30,7 @@
 // with an [*Error] naming the problem and the program counter.
 //
 // The files follow Frotz's map of an interpreter: story.go (loading and the
-// header), memory.go, process.go (the instruction loop), ops*.go (the
+// header), blorb.go (stories packaged in Blorb files), memory.go, process.go (the instruction loop), ops*.go (the
 // opcodes), object.go, text.go, input.go, output.go (streams, windows and the
 // status line), random.go, snapshot.go (Snapshot, Restore and undo),
 // quetzal.go (save files) and errors.go.

@@ -145,7 +145,7 @@ func tinyLoopStory(version int) []byte {
 }
 
 // fuzzSeeds returns the seed inputs common to both fuzzers: tiny stories
-// built here, broken variants of them, the start of the shared Zork I and
+// built here, broken variants of them, some packaged in Blorb files, the start of the shared Zork I and
 // Praxix files when present (read at run time, never committed) and the
 // project's own test stories.
 func fuzzSeeds(f *testing.F) [][]byte {
@@ -160,6 +160,9 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		bad[tinyCode] = 0xbe // extended opcode prefix in v3, an unknown one in v5
 		bad[tinyCode+1] = 0xff
 		seeds = append(seeds, bad)
+		// The same stories packaged in Blorb files, whole and cut short.
+		blorb := testgames.Blorb(loop, "ZCOD", blorbBefore, blorbAfter)
+		seeds = append(seeds, blorb, blorb[:len(blorb)/2], blorbOf(testgames.Chunk{Type: "ZCOD", Data: quit}))
 	}
 	seeds = append(seeds, nil, []byte{3}, make([]byte, 64), []byte("not a story file at all"))
 	for _, name := range []string{"zork1.z3", "praxix.z5"} {

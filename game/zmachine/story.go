@@ -30,10 +30,16 @@ type Story struct {
 }
 
 // Load checks data as a Z-machine story file of version 3, 4, 5, 7 or 8
-// and returns it ready to run. The bytes are copied. An error says what is
-// wrong: too short, a version grue does not run, a length or an address in
-// the header that points outside the file.
+// and returns it ready to run. data may also be a Blorb file (.zblorb,
+// .zlb) that packages one: Load takes the story out of it. The bytes are
+// copied. An error says what is wrong: too short, a version grue does not
+// run, a length or an address in the header that points outside the file,
+// a game for another system (Glulx, TADS, ...), a broken Blorb file.
 func Load(data []byte) (*Story, error) {
+	data, err := storyBytes(data)
+	if err != nil {
+		return nil, err
+	}
 	if len(data) < 64 {
 		return nil, fmt.Errorf("zmachine: not a story file: %d bytes is shorter than the 64-byte header", len(data))
 	}
