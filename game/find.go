@@ -30,18 +30,19 @@ import (
 const GamesEnv = "GRUE_GAMES"
 
 // StoryExts are the story file extensions that Find tries after a bare name,
-// in this order.
-var StoryExts = []string{".z3", ".z4", ".z5", ".z7", ".z8"}
+// in this order: the Z-machine versions, then Blorb files that package a
+// Z-machine story (.zblorb, and .zlb as older tools named them).
+var StoryExts = []string{".z3", ".z4", ".z5", ".z7", ".z8", ".zblorb", ".zlb"}
 
 // Find resolves nameOrPath to a story file.
 //
 // A path to an existing file wins. Otherwise, when the GRUE_GAMES
 // environment variable names a folder, Find looks there for NAME and then
-// NAME.z3, NAME.z4, NAME.z5, NAME.z7 and NAME.z8; NAME may name a file in a
-// folder of the games folder ("corpus/candy"), but not an absolute path or
-// one starting with ".". It does not check that the
-// file is a story file: loading it does. The error lists every place it
-// looked.
+// NAME with each of [StoryExts] (NAME.z3 to NAME.z8, NAME.zblorb,
+// NAME.zlb); NAME may name a file in a folder of the games folder
+// ("corpus/candy"), but not an absolute path or one starting with ".". It
+// does not check that the file is a story file: loading it does. The
+// error lists every place it looked.
 func Find(nameOrPath string) (string, error) {
 	if nameOrPath == "" {
 		return "", errors.New("no story given")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/internal/testgames"
 )
 
 // A person plays Lantern by hand: the status line follows, undo takes a
@@ -145,9 +146,15 @@ func TestUploadGame(t *testing.T) {
 	if code, _ := req("mine.z5", lantern); code != http.StatusCreated {
 		t.Errorf("the same story again: %d", code)
 	}
+	// The story in a Blorb file, as the IF Archive gives most games.
+	code, out = req("mine.zblorb", testgames.Blorb(lantern, "ZCOD", nil, nil))
+	var bi GameInfo
+	if err := json.Unmarshal(out, &bi); code != http.StatusCreated || err != nil || !bi.Uploaded || bi.MaxScore != 60 {
+		t.Fatalf("upload of a Blorb file: %d %s", code, out)
+	}
 	var g gamesList
 	s.json("GET", "/api/games", nil, http.StatusOK, &g)
-	if last := g.Games[len(g.Games)-1]; last.Name != gi.Name || !last.Uploaded {
+	if last := g.Games[len(g.Games)-2]; last.Name != gi.Name || !last.Uploaded {
 		t.Errorf("listed: %+v", g.Games)
 	}
 	var started struct{ ID string }
@@ -167,6 +174,7 @@ func TestUploadGame(t *testing.T) {
 		{"notes.txt", lantern, 400, "name"},
 		{"..%2Fx.z5", lantern, 400, "name"},
 		{"junk.z5", []byte("not a story"), 400, "body"},
+		{"glulx.zblorb", testgames.Blorb([]byte("Glul\x00\x03\x01\x03"), "GLUL", nil, nil), 400, "body"},
 		{"mine.z5", append(slices.Clone(lantern), 0), 409, "name"},
 	} {
 		code, out := req(c.name, c.body)

@@ -13,6 +13,8 @@ import (
 	"unicode"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/grue-lab/grue/internal/testgames"
 )
 
 // TestMain lets the test binary run as the commands that the scripts use:
@@ -89,6 +91,7 @@ func TestScripts(t *testing.T) {
 			"webhttp":       webHTTP,
 			"httpget":       httpGet,
 			"httppost":      httpPost,
+			"mkblorb":       mkBlorb,
 			"slowheaders":   slowHeaders,
 		},
 	})
@@ -134,6 +137,20 @@ func lookPath(file, path string) (string, error) {
 		}
 	}
 	return exec.LookPath(file)
+}
+
+// mkBlorb is "mkblorb STORY OUT": it writes OUT, a Blorb file that
+// packages the story file STORY (as the IF Archive distributes most
+// games) among a few other resources.
+func mkBlorb(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mkblorb STORY OUT")
+	}
+	story, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	before := []testgames.Chunk{{Type: "Fspc", Data: []byte{0, 0, 0, 1}}}
+	after := []testgames.Chunk{{Type: "IFmd", Data: []byte("<ifindex></ifindex>")}}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), testgames.Blorb(story, "ZCOD", before, after), 0o644))
 }
 
 // cmpTranscript is "cmptranscript GOT WANT": the transcript GOT (a file, or
