@@ -80,14 +80,16 @@ type blorbChunk struct {
 // chunk that the resource index names as executable resource 0, or,
 // where a file has no usable index, its first executable chunk. Every
 // length and offset is checked against the file; an error names the
-// chunk or the offset that is wrong.
+// chunk or the offset that is wrong. A file cut short, or whose FORM
+// claims more than it holds, still loads when the game's chunk is whole,
+// as other interpreters load it: only the resources after it are lost.
 func blorbStory(data []byte) ([]byte, error) {
-	chunks, err := blorbChunks(data)
-	if err != nil {
-		return nil, err
-	}
+	chunks, cut := blorbChunks(data)
 	exec, err := blorbExec(data, chunks)
-	if err != nil {
+	switch {
+	case err != nil && cut != nil:
+		return nil, cut // the game is in, or beyond, what is missing
+	case err != nil:
 		return nil, err
 	}
 	switch system, _ := execSystem(exec.typ); exec.typ {
@@ -100,21 +102,20 @@ func blorbStory(data []byte) ([]byte, error) {
 	}
 }
 
-// blorbChunks lists the chunks of the FORM that data holds.
+// blorbChunks lists the whole chunks of the FORM that data holds, and
+// says why the list stops early (a chunk that runs past the end of the
+// file, or stray bytes too few for a chunk header).
 func blorbChunks(data []byte) ([]blorbChunk, error) {
-	end := 8 + uint64(binary.BigEndian.Uint32(data[4:8]))
-	if end > uint64(len(data)) {
-		return nil, fmt.Errorf("zmachine: blorb file: truncated: its FORM says %d bytes, the file holds %d", end, len(data))
-	}
+	end := min(8+uint64(binary.BigEndian.Uint32(data[4:8])), uint64(len(data)))
 	var chunks []blorbChunk
 	for off := uint64(12); off < end; {
 		if end-off < 8 {
-			return nil, fmt.Errorf("zmachine: blorb file: %d stray bytes at offset %#x, too few for a chunk header", end-off, off)
+			return chunks, fmt.Errorf("zmachine: blorb file: %d stray bytes at offset %#x, too few for a chunk header", end-off, off)
 		}
 		typ := string(data[off : off+4])
 		n := uint64(binary.BigEndian.Uint32(data[off+4 : off+8]))
 		if n > end-off-8 {
-			return nil, fmt.Errorf("zmachine: blorb file: chunk %q at offset %#x: its %d bytes run past the end of the file", typ, off, n)
+			return chunks, fmt.Errorf("zmachine: blorb file: chunk %q at offset %#x: its %d bytes run past the end of the file (truncated?)", typ, off, n)
 		}
 		chunks = append(chunks, blorbChunk{typ: typ, head: off, start: off + 8, end: off + 8 + n})
 		off += 8 + n + n&1 // a chunk of odd length is padded to even

@@ -34,13 +34,18 @@ func TestLoadBlorb(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantText := startText(t, want)
+			among := testgames.Blorb(raw, "ZCOD", blorbBefore, blorbAfter)
 			for _, c := range []struct {
 				what string
 				file []byte
 			}{
 				{"alone", testgames.Blorb(raw, "ZCOD", nil, nil)},
-				{"among resources", testgames.Blorb(raw, "ZCOD", blorbBefore, blorbAfter)},
+				{"among resources", among},
 				{"without a resource index", blorbOf(testgames.Chunk{Type: "PNG ", Data: []byte{1, 2, 3}}, testgames.Chunk{Type: "ZCOD", Data: raw})},
+				// Cut short after the game, or with a FORM that claims
+				// more than the file holds: what is lost is not the game.
+				{"cut after the game", among[:len(among)-10]},
+				{"with stray bytes after the game", blorbStray(raw)},
 			} {
 				got, err := zmachine.Load(c.file)
 				if err != nil {
@@ -94,7 +99,7 @@ func TestLoadBlorbRefused(t *testing.T) {
 		{"a Glulx game in a Blorb file", testgames.Blorb([]byte("Glul\x00\x03\x01\x03"), "GLUL", nil, nil), "a Glulx game, not a Z-machine one"},
 		{"a TADS 3 game in a Blorb file", testgames.Blorb([]byte("T3-image"), "TAD3", nil, nil), "the game is a TADS 3 one (chunk TAD3)"},
 		{"a Quetzal save", append([]byte("FORM\x00\x00\x00\x10IFZSIFhd"), make([]byte, 12)...), "a Quetzal saved game, not a story file"},
-		{"truncated", good[:len(good)-10], "truncated: its FORM says"},
+		{"cut in the game's chunk", good[:zcod+100], `chunk "ZCOD" at offset`},
 		{"a chunk past the end", mod(func(b []byte) []byte {
 			binary.BigEndian.PutUint32(b[zcod+4:], 1<<30)
 			return b
@@ -112,7 +117,7 @@ func TestLoadBlorbRefused(t *testing.T) {
 			return b
 		}), "1000 entries do not fit"},
 		{"pictures and no game", blorbOf(testgames.Chunk{Type: "PNG ", Data: []byte{1}}), "holds no game"},
-		{"stray bytes", blorbStray(raw), "5 stray bytes at offset"},
+		{"stray bytes before the game", blorbStrayFirst(raw), "5 stray bytes at offset"},
 	} {
 		_, err := zmachine.Load(c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -137,9 +142,16 @@ func blorbOf(cs ...testgames.Chunk) []byte {
 }
 
 // blorbStray is a Blorb file whose FORM ends with 5 bytes that cannot
-// hold a chunk header.
+// hold a chunk header, after the game.
 func blorbStray(story []byte) []byte {
 	b := append(blorbOf(testgames.Chunk{Type: "ZCOD", Data: story}), 1, 2, 3, 4, 5)
 	binary.BigEndian.PutUint32(b[4:], uint32(len(b)-8))
 	return b
+}
+
+// blorbStrayFirst is a Blorb file with 5 bytes where its first chunk
+// should be: nothing after them can be read.
+func blorbStrayFirst(story []byte) []byte {
+	b := append([]byte("FORM\x00\x00\x00\x09IFRS"), 1, 2, 3, 4, 5)
+	return append(b, blorbOf(testgames.Chunk{Type: "ZCOD", Data: story})[12:]...)
 }
