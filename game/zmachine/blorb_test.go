@@ -98,7 +98,7 @@ func TestLoadBlorbRefused(t *testing.T) {
 		{"a Glulx story", append([]byte("Glul\x00\x03\x01\x03"), make([]byte, 300)...), "a Glulx game, not a Z-machine one"},
 		{"a Glulx game in a Blorb file", testgames.Blorb([]byte("Glul\x00\x03\x01\x03"), "GLUL", nil, nil), "a Glulx game, not a Z-machine one"},
 		{"a TADS 3 game in a Blorb file", testgames.Blorb([]byte("T3-image"), "TAD3", nil, nil), "the game is a TADS 3 one (chunk TAD3)"},
-		{"a Quetzal save", append([]byte("FORM\x00\x00\x00\x10IFZSIFhd"), make([]byte, 12)...), "a Quetzal saved game, not a story file"},
+		{"a Quetzal save", testgames.Form("IFZS", testgames.Chunk{Type: "IFhd", Data: make([]byte, 13)}), "a Quetzal saved game, not a story file"},
 		{"cut in the game's chunk", good[:zcod+100], `chunk "ZCOD" at offset`},
 		{"a chunk past the end", mod(func(b []byte) []byte {
 			binary.BigEndian.PutUint32(b[zcod+4:], 1<<30)
@@ -128,18 +128,7 @@ func TestLoadBlorbRefused(t *testing.T) {
 
 // blorbOf is a Blorb file of the chunks cs and no resource index, as
 // some tools write them.
-func blorbOf(cs ...testgames.Chunk) []byte {
-	var body []byte
-	for _, c := range cs {
-		body = append(body, c.Type...)
-		body = binary.BigEndian.AppendUint32(body, uint32(len(c.Data)))
-		body = append(body, c.Data...)
-		if len(c.Data)%2 == 1 {
-			body = append(body, 0)
-		}
-	}
-	return append(append(append([]byte("FORM"), binary.BigEndian.AppendUint32(nil, uint32(4+len(body)))...), "IFRS"...), body...)
-}
+func blorbOf(cs ...testgames.Chunk) []byte { return testgames.Form("IFRS", cs...) }
 
 // blorbStray is a Blorb file whose FORM ends with 5 bytes that cannot
 // hold a chunk header, after the game.

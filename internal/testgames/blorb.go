@@ -8,23 +8,31 @@ type Chunk struct {
 	Data []byte
 }
 
-// Blorb returns a Blorb file (an IFF FORM of type IFRS, Blorb 2.0) that
-// packages story as its game: a resource index (RIdx) naming executable
-// resource 0, then the chunks before, then the story in a chunk of type
-// exec (ZCOD for a Z-machine story), then the chunks after. Chunks of odd
-// length are padded as IFF asks. The tests of Blorb loading build their
+// Form returns an IFF FORM of type typ (IFRS for a Blorb file, IFZS for
+// a Quetzal save) holding the chunks in order, each of odd length padded
+// as IFF asks.
+func Form(typ string, chunks ...Chunk) []byte {
+	out := append([]byte("FORM"), 0, 0, 0, 0)
+	out = append(out, typ...)
+	for _, c := range chunks {
+		out = append(out, c.Type...)
+		out = binary.BigEndian.AppendUint32(out, uint32(len(c.Data)))
+		out = append(out, c.Data...)
+		if len(c.Data)%2 == 1 {
+			out = append(out, 0)
+		}
+	}
+	binary.BigEndian.PutUint32(out[4:], uint32(len(out)-8))
+	return out
+}
+
+// Blorb returns a Blorb file (Blorb 2.0) that packages story as its game:
+// a resource index (RIdx) naming executable resource 0, then the chunks
+// before, then the story in a chunk of type exec (ZCOD for a Z-machine
+// story), then the chunks after. The tests of Blorb loading build their
 // files with it, from story files they are given, so that no packaged
 // copy of a shared story is kept in the repository.
 func Blorb(story []byte, exec string, before, after []Chunk) []byte {
-	var body []byte
-	add := func(c Chunk) {
-		body = append(body, c.Type...)
-		body = binary.BigEndian.AppendUint32(body, uint32(len(c.Data)))
-		body = append(body, c.Data...)
-		if len(c.Data)%2 == 1 {
-			body = append(body, 0)
-		}
-	}
 	// The index is the first chunk: 12 bytes of FORM header, 8 of the
 	// index's own header and 4+12 of its one entry come before the rest.
 	at := 12 + 8 + 4 + 12
@@ -35,15 +43,7 @@ func Blorb(story []byte, exec string, before, after []Chunk) []byte {
 	idx = append(idx, "Exec"...)
 	idx = binary.BigEndian.AppendUint32(idx, 0)
 	idx = binary.BigEndian.AppendUint32(idx, uint32(at))
-	add(Chunk{"RIdx", idx})
-	for _, c := range before {
-		add(c)
-	}
-	add(Chunk{exec, story})
-	for _, c := range after {
-		add(c)
-	}
-	out := append([]byte("FORM"), binary.BigEndian.AppendUint32(nil, uint32(4+len(body)))...)
-	out = append(out, "IFRS"...)
-	return append(out, body...)
+	chunks := append([]Chunk{{"RIdx", idx}}, before...)
+	chunks = append(chunks, Chunk{exec, story})
+	return Form("IFRS", append(chunks, after...)...)
 }
