@@ -109,7 +109,8 @@ func (s *Story) cache() *codeCache {
 // Opcodes that store or branch later, or from code shared with other paths
 // (read and read_char when input comes, save, restore, save_undo and
 // restore_undo through the file and undo code), read their store byte or
-// branch data at the program counter themselves and are not listed.
+// branch data at the program counter themselves and are not listed
+// (lateStoreBranch lists them, for [Machine.Instruction]).
 func storeBranch(code uint16, v int) uint8 {
 	switch code {
 	case 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0a, // je jl jg dec_chk inc_chk jin test test_attr

@@ -210,6 +210,8 @@ func (in Instruction) String() string {
 // without running it or changing the machine. It fails with an [*Error]
 // naming the address for an address outside the story, an instruction
 // that runs past its end, and an opcode the story's version does not have.
+// As with the machine's other methods, no other goroutine may use the
+// machine meanwhile (the inline text is decoded through its output).
 func (m *Machine) Instruction(pc uint32) (in Instruction, err error) {
 	if pc >= uint32(len(m.static)) {
 		return Instruction{}, &Error{PC: pc, Msg: fmt.Sprintf("no instruction: the address is outside the story (0x00000 to 0x%05x)", len(m.static)-1)}
