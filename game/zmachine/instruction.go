@@ -159,7 +159,9 @@ type Instruction struct {
 	Number uint8
 	Form   Form
 	// Operands are the operands in order. Reading one that is variable 0
-	// pops the stack.
+	// pops the stack. The opcodes that name a variable by its number
+	// (store, inc, dec, inc_chk, dec_chk, load, pull) have the number as
+	// a constant operand, as it is encoded.
 	Operands []Operand
 	Stores   bool  // the instruction stores a result in variable Store
 	Store    uint8 // the variable number (0 pushes)
