@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/grue-lab/grue/game/zmachine"
 )
 
 // Which actions an Inform object's own routines answer. An object's
@@ -330,7 +332,7 @@ func (g *Game) vaUnpackRoutine(p uint16) uint32 {
 // packed that sw__var == action (-1: unknown; vaFakeAction: a fake
 // action) allows, and reports whether each returns (whatever it returns)
 // having run only branches that read variables other than the stack,
-// jumps and prints (vaPrintStep): nothing but the output changes.
+// jumps and prints (vaQuietStep): nothing but the output changes.
 func (g *Game) vaWalkQuiet(packed uint16, action int) bool {
 	start := g.vaUnpackRoutine(packed)
 	if start == 0 || int(start) >= g.story.Size() {
@@ -365,175 +367,74 @@ func (g *Game) vaWalkQuiet(packed uint16, action int) bool {
 	return true
 }
 
-// vaQuietStep decodes the instruction at pc and returns where it may go
-// on (none: it returns false), ok false when it may do anything else.
+// vaQuietStep decodes the instruction at pc ([zmachine.Machine.Instruction])
+// and returns where it may go on (none: it returns), ok false when it may
+// do anything but return, jump, print or test: a return (rtrue, rfalse,
+// print_ret, ret_popped, ret), a jump to a constant offset, new_line and
+// print, the print opcodes of constants and variables other than the
+// stack, and the branches that only read (vaBranchStep).
 func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
-	b := func(a uint32) byte { x, _ := g.m.PeekByte(a); return x }
-	op := b(pc)
-	switch {
-	case op == 0xb0, op == 0xb1, op == 0xb3, op == 0xb8: // rtrue, rfalse, print_ret, ret_popped
+	in, err := g.m.Instruction(pc)
+	if err != nil {
+		return nil, false
+	}
+	switch in.Name {
+	case "rtrue", "rfalse", "print_ret", "ret_popped", "ret":
 		return nil, true
-	case op == 0x8b, op == 0x9b, op == 0xab: // ret
-		return nil, true
-	case op == 0x8c: // jump
-		w, _ := g.m.PeekWord(pc + 1)
-		return []uint32{uint32(int64(pc) + 3 + int64(int16(w)) - 2)}, true
-	case op == 0xbb: // new_line
-		return []uint32{pc + 1}, true
-	case op == 0xb2: // print: an inline string, up to the word with the top bit
-		for a := pc + 1; int(a)+1 < g.story.Size(); a += 2 {
-			if w, _ := g.m.PeekWord(a); w&0x8000 != 0 {
-				return []uint32{a + 2}, true
-			}
+	case "jump":
+		if in.Operands[0].Kind != zmachine.LargeConstant {
+			return nil, false
 		}
-		return nil, false
-	}
-	if next, ok, known := g.vaPrintStep(pc, op); known {
-		return next, ok
-	}
-	// The branch instructions that only read: je, jl, jg, jin, test_attr
-	// (2OP 1, 2, 3, 6, 10) and jz (1OP 0).
-	type operand struct {
-		v   uint16
-		isV bool
-	}
-	var ops []operand
-	var code byte
-	a := pc + 1
-	// read appends the operand of type t (0 large constant, 1 small
-	// constant, 2 variable) at a; false for 3, no operand.
-	read := func(t byte) bool {
-		switch t {
-		case 0:
-			w, _ := g.m.PeekWord(a)
-			ops = append(ops, operand{w, false})
-			a += 2
-		case 1, 2:
-			ops = append(ops, operand{uint16(b(a)), t == 2})
-			a++
-		default:
-			return false
+		t, _ := in.JumpTarget()
+		return []uint32{t}, true
+	case "new_line", "print":
+		return []uint32{in.Next}, true
+	case "print_addr", "print_paddr", "print_obj", "print_char", "print_num":
+		if vaPopsStack(in) {
+			return nil, false
 		}
-		return true
+		return []uint32{in.Next}, true
+	case "je", "jl", "jg", "jin", "test_attr", "jz":
+		return vaBranchStep(in, action)
 	}
-	switch {
-	case op < 0x80: // long 2OP
-		code = op & 0x1f
-		for _, isVar := range []bool{op&0x40 != 0, op&0x20 != 0} {
-			ops = append(ops, operand{uint16(b(a)), isVar})
-			a++
-		}
-	case op >= 0xc0 && op < 0xe0: // variable form 2OP
-		code = op & 0x1f
-		types := b(a)
-		a++
-		for i := 3; i >= 0; i-- {
-			if !read(types >> (2 * i) & 3) {
-				break
-			}
-		}
-	case op >= 0x80 && op < 0xb0 && op&0x0f == 0: // jz
-		code = 0x80
-		read(op >> 4 & 3)
-	default:
-		return nil, false
-	}
-	switch code {
-	case 1, 2, 3, 6, 10, 0x80:
-	default:
-		return nil, false
-	}
-	if len(ops) == 0 || code != 1 && len(ops) != 2 && code != 0x80 {
-		return nil, false
-	}
-	for _, o := range ops {
-		if o.isV && o.v == 0 {
-			return nil, false // pops the stack
-		}
-	}
-	br := b(a)
-	onTrue := br&0x80 != 0
-	var off int
-	if br&0x40 != 0 {
-		off, a = int(br&0x3f), a+1
-	} else {
-		off = int(uint16(br&0x3f)<<8 | uint16(b(a+1)))
-		if off >= 0x2000 {
-			off -= 0x4000
-		}
-		a += 2
-	}
-	var target []uint32
-	switch off {
-	case 0: // return false
-	case 1:
-		target = nil // return true: a reaction, if taken
-	default:
-		target = []uint32{uint32(int64(a) + int64(off) - 2)}
-	}
-	taken, fall := true, true
-	if code == 1 && action != -1 && ops[0].isV && ops[0].v == vaSwVar {
-		known, eq := true, false
-		for _, o := range ops[1:] {
-			known = known && !o.isV && (action >= 0 || o.v < vaLowestFake)
-			eq = eq || !o.isV && int(o.v) == action
-		}
-		if known {
-			taken, fall = eq == onTrue, eq != onTrue
-		}
-	}
-	if taken {
-		next = append(next, target...)
-	}
-	if fall {
-		next = append(next, a)
-	}
-	return next, true
+	return nil, false
 }
 
-// vaPrintStep decodes the instruction op at pc where it only prints
-// (print_addr, print_paddr, print_obj, print_char, print_num) and returns
-// the next instruction; known false for any other instruction; ok false
-// where it pops the stack.
-func (g *Game) vaPrintStep(pc uint32, op byte) (next []uint32, ok, known bool) {
-	b := func(a uint32) byte { x, _ := g.m.PeekByte(a); return x }
-	a := pc + 1
-	// operand steps over one operand of type t (0 large, 1 small
-	// constant, 2 variable), false where it is the stack.
-	operand := func(t byte) bool {
-		switch t {
-		case 0:
-			a += 2
-		case 1:
-			a++
-		case 2:
-			v := b(a)
-			a++
-			return v != 0
-		}
-		return true
+// vaPopsStack reports whether an operand of in is the stack, which
+// reading pops.
+func vaPopsStack(in zmachine.Instruction) bool {
+	return slices.Contains(in.Operands, zmachine.Operand{Kind: zmachine.Variable, Value: 0})
+}
+
+// vaBranchStep returns where the branch in (je, jl, jg, jin, test_attr or
+// jz, whose tests only read) may go on: both ways, or where je sw__var
+// against constants and a known action (see vaQuietStep) surely goes. ok
+// is false where an operand is the stack, or the operands are not the
+// opcode's (two; je one to four).
+func vaBranchStep(in zmachine.Instruction, action int) (next []uint32, ok bool) {
+	ops := in.Operands
+	if len(ops) == 0 || in.Name != "je" && in.Name != "jz" && len(ops) != 2 || vaPopsStack(in) {
+		return nil, false
 	}
-	switch {
-	case op >= 0x80 && op < 0xb0 && (op&0x0f == 0x07 || op&0x0f == 0x0a || op&0x0f == 0x0d):
-		if !operand(op >> 4 & 3) {
-			return nil, false, true
+	taken, fall := true, true
+	if in.Name == "je" && action != -1 && ops[0] == (zmachine.Operand{Kind: zmachine.Variable, Value: vaSwVar}) {
+		known, eq := true, false
+		for _, o := range ops[1:] {
+			isConst := o.Kind != zmachine.Variable
+			known = known && isConst && (action >= 0 || o.Value < vaLowestFake)
+			eq = eq || isConst && int(o.Value) == action
 		}
-	case op == 0xe5 || op == 0xe6:
-		types := b(a)
-		a++
-		for i := 3; i >= 0; i-- {
-			t := types >> (2 * i) & 3
-			if t == 3 {
-				break
-			}
-			if !operand(t) {
-				return nil, false, true
-			}
+		if known {
+			taken, fall = eq == in.Branch.OnTrue, eq != in.Branch.OnTrue
 		}
-	default:
-		return nil, false, false
 	}
-	return []uint32{a}, true, true
+	if taken && !in.Branch.Returns() {
+		next = append(next, in.Branch.Target)
+	}
+	if fall {
+		next = append(next, in.Next)
+	}
+	return next, true
 }
 
 // vaHasAny reports whether object o has one of the attributes attrs.

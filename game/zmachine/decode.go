@@ -23,6 +23,7 @@ type insn struct {
 	code  uint16 // opcode numbered as exec numbers them (see op1 etc.)
 	nops  uint8  // number of operands
 	vars  uint8  // bit i set: operand i is a variable number
+	large uint8  // bit i set: operand i is a large constant
 	store uint8  // the store variable, when flags has fStore
 	flags uint8  // fStore, fBranch, fSense and the branch's kind
 	sense bool   // fSense: branch when the condition is true
@@ -108,7 +109,8 @@ func (s *Story) cache() *codeCache {
 // Opcodes that store or branch later, or from code shared with other paths
 // (read and read_char when input comes, save, restore, save_undo and
 // restore_undo through the file and undo code), read their store byte or
-// branch data at the program counter themselves and are not listed.
+// branch data at the program counter themselves and are not listed
+// (lateStoreBranch lists them, for [Machine.Instruction]).
 func storeBranch(code uint16, v int) uint8 {
 	switch code {
 	case 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0a, // je jl jg dec_chk inc_chk jin test test_attr
@@ -343,10 +345,24 @@ func zeroOpKind(n uint16) uint8 {
 	return kDispatch
 }
 
-// decode decodes the instruction at pc into in. A read past the end of
-// the story panics with Go's index error, as executing it would.
+// decode decodes the instruction at pc into in for exec. A read past the
+// end of the story panics with Go's index error, as executing it would.
 func (m *Machine) decode(pc uint32, in *insn) {
 	*in = insn{}
+	pc = m.decodeOps(pc, in)
+	in.next = m.decodeStoreBranch(pc, in, storeBranch(in.code, m.story.version))
+	if in.code < 0x20 && in.nops == 2 {
+		in.flags |= f2OP
+	}
+	in.kind = kindOf(in.code, in.nops, m.story.version)
+	setMode(in)
+}
+
+// decodeOps decodes the opcode and the operands of the instruction at pc
+// into in, an empty insn: the one place that knows the instruction forms
+// (Standard §4.3), for exec (decode) and for readers ([Machine.Instruction]).
+// It returns the address after the operands.
+func (m *Machine) decodeOps(pc uint32, in *insn) uint32 {
 	b := m.rb(pc)
 	pc++
 	switch {
@@ -391,44 +407,54 @@ func (m *Machine) decode(pc uint32, in *insn) {
 			pc, _ = m.decodeTypes(in, m.rb(pc), pc+1)
 		}
 	}
-	sb := storeBranch(in.code, m.story.version)
+	return pc
+}
+
+// decodeStoreBranch decodes at pc the store byte and the branch data that
+// sb (fStore, fBranch) announces into in, and returns the address after
+// them.
+func (m *Machine) decodeStoreBranch(pc uint32, in *insn, sb uint8) uint32 {
 	if sb&fStore != 0 {
 		in.store = m.rb(pc)
 		pc++
 	}
-	in.flags = sb
-	if in.code < 0x20 && in.nops == 2 {
-		in.flags |= f2OP
+	in.flags |= sb
+	if sb&fBranch == 0 {
+		return pc
 	}
-	if sb&fBranch != 0 {
-		b := m.rb(pc)
+	sense, off, pc := m.branchData(pc)
+	if sense {
+		in.flags |= fSense
+		in.sense = true
+	}
+	switch off {
+	case 0:
+		in.flags |= fRet0
+	case 1:
+		in.flags |= fRet1
+	default:
+		in.dest = uint32(int32(pc) + off - 2)
+	}
+	return pc
+}
+
+// branchData decodes the branch data at pc (Standard §4.7): whether the
+// branch is taken when the condition is true, its offset (0 returns
+// false, 1 returns true, any other jumps to the address after the data
+// plus the offset minus 2), and the address after the data.
+func (m *Machine) branchData(pc uint32) (sense bool, off int32, next uint32) {
+	b := m.rb(pc)
+	pc++
+	if b&0x40 != 0 {
+		off = int32(b & 0x3f)
+	} else {
+		off = int32(b&0x3f)<<8 | int32(m.rb(pc))
 		pc++
-		var off int32
-		if b&0x40 != 0 {
-			off = int32(b & 0x3f)
-		} else {
-			off = int32(b&0x3f)<<8 | int32(m.rb(pc))
-			pc++
-			if off&0x2000 != 0 {
-				off -= 0x4000
-			}
-		}
-		if b&0x80 != 0 {
-			in.flags |= fSense
-			in.sense = true
-		}
-		switch off {
-		case 0:
-			in.flags |= fRet0
-		case 1:
-			in.flags |= fRet1
-		default:
-			in.dest = uint32(int32(pc) + off - 2)
+		if off&0x2000 != 0 {
+			off -= 0x4000
 		}
 	}
-	in.next = pc
-	in.kind = kindOf(in.code, in.nops, m.story.version)
-	setMode(in)
+	return b&0x80 != 0, off, pc
 }
 
 // decodeOperand decodes one operand of type t (0 large constant, 1 small
@@ -438,6 +464,7 @@ func (m *Machine) decodeOperand(in *insn, t byte, pc uint32) uint32 {
 	switch t {
 	case 0:
 		in.ops[i] = m.rw(pc)
+		in.large |= 1 << i
 		pc += 2
 	case 1:
 		in.ops[i] = uint16(m.rb(pc))

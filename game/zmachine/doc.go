@@ -22,6 +22,14 @@
 // generator and output state) and [Machine.Restore] puts it back, so a caller can branch a game, undo
 // a move or try an action and come back.
 //
+// A program that reads the game's code rather than running it (a
+// disassembler, or one that walks a routine to see whether it only prints
+// and returns) decodes one instruction at a time with
+// [Machine.Instruction]: its opcode's name, operands, store variable,
+// branch and inline text, through the same decoder exec runs, without
+// running anything. [Instruction.String] writes it as a disassembler does
+// (`05621: je L03 L02 ?~0563b`).
+//
 // Random numbers follow Frotz's seeded generator, so a Machine with seed N
 // prints what `dfrotz -s N` prints for the same commands.
 //
@@ -30,8 +38,11 @@
 // with an [*Error] naming the problem and the program counter.
 //
 // The files follow Frotz's map of an interpreter: story.go (loading and the
-// header), blorb.go (stories packaged in Blorb files), memory.go, process.go (the instruction loop), ops*.go (the
-// opcodes), object.go, text.go, input.go, output.go (streams, windows and the
-// status line), random.go, snapshot.go (Snapshot, Restore and undo),
-// quetzal.go (save files) and errors.go.
+// header), blorb.go (stories packaged in Blorb files), memory.go,
+// process.go (the instruction loop), decode.go (the instruction forms and
+// the decoded-instruction cache), instruction.go and opcodes.go (decoding
+// for readers, the opcodes' names), ops*.go (the opcodes), object.go,
+// text.go, input.go, output.go (streams, windows and the status line),
+// random.go, snapshot.go (Snapshot, Restore and undo), quetzal.go (save
+// files) and errors.go.
 package zmachine

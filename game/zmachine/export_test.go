@@ -8,3 +8,43 @@ package zmachine
 // dfrotz shows that row again when it next reads. grue itself keeps all the
 // text: the Inform library prints room names in bold.
 func DfrotzScreen(m *Machine) { m.out.dfrotz = true }
+
+// CachedInsn is an instruction as exec decoded it into the story's
+// decoded-instruction cache, for comparing with [Machine.Instruction].
+type CachedInsn struct {
+	Addr uint32
+	// Next is the address after the operands, the store byte and the
+	// branch data exec decodes with the instruction (not the inline text
+	// of print, nor the store or branch its handler reads itself).
+	Next     uint32
+	Nops     int
+	Stores   bool
+	Store    uint8
+	Branches bool
+	OnTrue   bool
+	Offset   int16 // 0 or 1 for a branch that returns, else 2
+	Dest     uint32
+}
+
+// CachedInstructions returns every instruction in s's decoded-instruction
+// cache, by address.
+func CachedInstructions(s *Story) []CachedInsn {
+	c := s.cache()
+	var out []CachedInsn
+	for a := range c.slots {
+		in := c.slots[a].Load()
+		if in == nil {
+			continue
+		}
+		ci := CachedInsn{Addr: uint32(a), Next: in.next, Nops: int(in.nops), Stores: in.flags&fStore != 0, Store: in.store,
+			Branches: in.flags&fBranch != 0, OnTrue: in.sense, Offset: 2, Dest: in.dest}
+		switch {
+		case in.flags&fRet0 != 0:
+			ci.Offset = 0
+		case in.flags&fRet1 != 0:
+			ci.Offset = 1
+		}
+		out = append(out, ci)
+	}
+	return out
+}

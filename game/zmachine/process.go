@@ -504,17 +504,9 @@ func (m *Machine) store(x uint16) {
 // branch reads the branch data at the program counter and branches if
 // cond matches its sense.
 func (m *Machine) branch(cond bool) {
-	b := m.fetch()
-	var off int32
-	if b&0x40 != 0 {
-		off = int32(b & 0x3f)
-	} else {
-		off = int32(b&0x3f)<<8 | int32(m.fetch())
-		if off&0x2000 != 0 {
-			off -= 0x4000
-		}
-	}
-	if cond != (b&0x80 != 0) {
+	sense, off, pc := m.branchData(m.pc)
+	m.pc = pc
+	if cond != sense {
 		return
 	}
 	switch off {
