@@ -30,12 +30,14 @@ func load5_0(Symbols map[string]map[string]reflect.Value) {
 		"Open":               reflect.ValueOf(game.Open),
 		"ReadStoryFile":      reflect.ValueOf(game.ReadStoryFile),
 		"Seed":               reflect.ValueOf(game.Seed),
+		"StoryBibliographic": reflect.ValueOf(game.StoryBibliographic),
 		"StoryExts":          reflect.ValueOf(&game.StoryExts).Elem(),
 		"UndoDepth":          reflect.ValueOf(game.UndoDepth),
 		"Width":              reflect.ValueOf(game.Width),
 		"WithDetectionCache": reflect.ValueOf(game.WithDetectionCache),
 
 		// type definitions
+		"Bibliographic":  reflect.ValueOf((*game.Bibliographic)(nil)),
 		"DetectionCache": reflect.ValueOf((*game.DetectionCache)(nil)),
 		"Entry":          reflect.ValueOf((*game.Entry)(nil)),
 		"Exit":           reflect.ValueOf((*game.Exit)(nil)),

@@ -12,8 +12,9 @@ import (
 // before running many episodes on it (grue games STORY).
 type Report struct {
 	Name string `json:"name"`
-	// Title is the catalog's title, or the first line of the game's
-	// banner (the paragraph with its serial number); TitleFrom says which.
+	// Title is the catalog's title, the one the iFiction record of a
+	// Blorb file gives, or the first line of the game's banner (the
+	// paragraph with its serial number); TitleFrom says which.
 	Title     string `json:"title"`
 	TitleFrom string `json:"title_from"`
 	Version   int    `json:"version"`
@@ -55,6 +56,10 @@ type Report struct {
 	GrammarWhy     string `json:"grammar_reason,omitempty"`
 	// KeyExpected reports that the game waits for a key after its intro.
 	KeyExpected bool `json:"key_expected"`
+	// Bibliographic is what the iFiction record of the Blorb file the
+	// story came in says (nil for a bare story file, or a record grue
+	// cannot read).
+	Bibliographic *Bibliographic `json:"bibliographic,omitempty"`
 }
 
 var libraryRE = lazyregexp.New(`Library (?:v)?(\d+/\d+[A-Za-z0-9.]*|\d+\.\d+[0-9.]*)`)
@@ -89,7 +94,10 @@ func (g *Game) Report() Report {
 	default:
 		r.LocationFrom = "unknown"
 	}
-	r.Title, r.TitleFrom = g.title()
+	if bib, ok := StoryBibliographic(g.story); ok {
+		r.Bibliographic = &bib
+	}
+	r.Title, r.TitleFrom = g.title(r.Bibliographic)
 	r.Compiler = g.compiler()
 	if m := informRE.FindStringSubmatch(g.intro + g.opening); r.Compiler == "" && m != nil {
 		r.Compiler = "Inform " + m[1]
@@ -108,10 +116,14 @@ func (g *Game) Report() Report {
 	return r
 }
 
-// title is the catalog's title or the banner's first line.
-func (g *Game) title() (string, string) {
+// title is the catalog's title, the iFiction record's (bib, when the
+// story came in a Blorb file that has one) or the banner's first line.
+func (g *Game) title(bib *Bibliographic) (string, string) {
 	if g.known && g.entry.Title != "" {
 		return g.entry.Title, "catalog"
+	}
+	if bib != nil && bib.Title != "" {
+		return bib.Title, "Blorb file's iFiction record"
 	}
 	paras := strings.Split(strings.ReplaceAll(g.intro+g.opening, "\r", ""), "\n\n")
 	for _, p := range paras {

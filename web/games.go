@@ -107,6 +107,8 @@ func describeStory(path string) (GameInfo, error) {
 	gi := GameInfo{Name: path, Version: story.Version(), Uploaded: true}
 	if e, ok := game.Lookup(story); ok {
 		gi.Title, gi.MaxScore, gi.Known = e.Title, e.MaxScore, true
+	} else if bib, ok := game.StoryBibliographic(story); ok {
+		gi.Title = bib.Title // a Blorb file's own record
 	}
 	return gi, nil
 }

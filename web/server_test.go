@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -152,9 +154,20 @@ func TestUploadGame(t *testing.T) {
 	if err := json.Unmarshal(out, &bi); code != http.StatusCreated || err != nil || !bi.Uploaded || bi.MaxScore != 60 {
 		t.Fatalf("upload of a Blorb file: %d %s", code, out)
 	}
+	// An uncatalogued story's title comes from its Blorb file's iFiction
+	// record.
+	rules, err := os.ReadFile(filepath.Join("..", "game", "testdata", "rules", "rules.z5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := testgames.Chunk{Type: "IFmd", Data: []byte("<ifindex><story><bibliographic><title>The Rules Room</title></bibliographic></story></ifindex>")}
+	code, out = req("rules.zblorb", testgames.Blorb(rules, "ZCOD", nil, []testgames.Chunk{meta}))
+	if err := json.Unmarshal(out, &bi); code != http.StatusCreated || err != nil || bi.Known || bi.Title != "The Rules Room" {
+		t.Fatalf("upload of an uncatalogued Blorb file: %d %s", code, out)
+	}
 	var g gamesList
 	s.json("GET", "/api/games", nil, http.StatusOK, &g)
-	if last := g.Games[len(g.Games)-2]; last.Name != gi.Name || !last.Uploaded {
+	if last := g.Games[len(g.Games)-3]; last.Name != gi.Name || !last.Uploaded {
 		t.Errorf("listed: %+v", g.Games)
 	}
 	var started struct{ ID string }

@@ -139,17 +139,23 @@ func lookPath(file, path string) (string, error) {
 	return exec.LookPath(file)
 }
 
-// mkBlorb is "mkblorb STORY OUT": it writes OUT, a Blorb file that
-// packages the story file STORY (as the IF Archive distributes most
-// games) among a few other resources.
+// mkBlorb is "mkblorb STORY OUT [IFICTION]": it writes OUT, a Blorb file
+// that packages the story file STORY (as the IF Archive distributes most
+// games) among a few other resources, with the iFiction record in the
+// file IFICTION as its metadata when given.
 func mkBlorb(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: mkblorb STORY OUT")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: mkblorb STORY OUT [IFICTION]")
 	}
 	story, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
 	before := []testgames.Chunk{{Type: "Fspc", Data: []byte{0, 0, 0, 1}}}
-	after := []testgames.Chunk{{Type: "IFmd", Data: []byte("<ifindex></ifindex>")}}
+	var after []testgames.Chunk
+	if len(args) == 3 {
+		meta, err := os.ReadFile(ts.MkAbs(args[2]))
+		ts.Check(err)
+		after = append(after, testgames.Chunk{Type: "IFmd", Data: meta})
+	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), testgames.Blorb(story, "ZCOD", before, after), 0o644))
 }
 

@@ -54,18 +54,19 @@ func execSystem(typ string) (string, bool) {
 var errGlulx = errors.New("zmachine: a Glulx game, not a Z-machine one: grue runs Z-machine games (versions 3, 4, 5, 7 and 8); a Glulx interpreter such as glulxe runs this one")
 
 // storyBytes returns the Z-machine story in data: data itself, or the
-// story a Blorb file packages. Other formats that are recognisable from
-// their first bytes are refused by name.
-func storyBytes(data []byte) ([]byte, error) {
+// story a Blorb file packages, with the file's metadata (its IFmd chunk,
+// nil when it has none). Other formats that are recognisable from their
+// first bytes are refused by name.
+func storyBytes(data []byte) (story, meta []byte, err error) {
 	switch {
 	case len(data) >= 12 && string(data[:4]) == "FORM" && string(data[8:12]) == "IFRS":
 		return blorbStory(data)
 	case len(data) >= 12 && string(data[:4]) == "FORM" && string(data[8:12]) == "IFZS":
-		return nil, errors.New("zmachine: a Quetzal saved game, not a story file: load the story, then restore the save into it")
+		return nil, nil, errors.New("zmachine: a Quetzal saved game, not a story file: load the story, then restore the save into it")
 	case len(data) >= 4 && string(data[:4]) == "Glul":
-		return nil, errGlulx
+		return nil, nil, errGlulx
 	}
-	return data, nil
+	return data, nil, nil
 }
 
 // blorbChunk is one chunk of a Blorb file: its type and where its data
@@ -83,22 +84,30 @@ type blorbChunk struct {
 // chunk or the offset that is wrong. A file cut short, or whose FORM
 // claims more than it holds, still loads when the game's chunk is whole,
 // as other interpreters load it: only the resources after it are lost.
-func blorbStory(data []byte) ([]byte, error) {
+// meta is the file's iFiction record (the IFmd chunk), nil when it has
+// none.
+func blorbStory(data []byte) (story, meta []byte, err error) {
 	chunks, cut := blorbChunks(data)
 	exec, err := blorbExec(data, chunks)
 	switch {
 	case err != nil && cut != nil:
-		return nil, cut // the game is in, or beyond, what is missing
+		return nil, nil, cut // the game is in, or beyond, what is missing
 	case err != nil:
-		return nil, err
+		return nil, nil, err
+	}
+	for _, c := range chunks {
+		if c.typ == "IFmd" {
+			meta = data[c.start:c.end]
+			break
+		}
 	}
 	switch system, _ := execSystem(exec.typ); exec.typ {
 	case "ZCOD":
-		return data[exec.start:exec.end], nil
+		return data[exec.start:exec.end], meta, nil
 	case "GLUL":
-		return nil, errGlulx
+		return nil, nil, errGlulx
 	default:
-		return nil, fmt.Errorf("zmachine: blorb file: the game is a %s one (chunk %s), not a Z-machine one: grue runs Z-machine games", system, exec.typ)
+		return nil, nil, fmt.Errorf("zmachine: blorb file: the game is a %s one (chunk %s), not a Z-machine one: grue runs Z-machine games", system, exec.typ)
 	}
 }
 

@@ -27,6 +27,8 @@ type Story struct {
 	packShift    uint   // packed address = P << packShift (plus offset in v7)
 
 	code codeCache // decoded instructions of static and high memory
+
+	meta []byte // the iFiction record of the Blorb file it came in, or nil
 }
 
 // Load checks data as a Z-machine story file of version 3, 4, 5, 7 or 8
@@ -36,7 +38,7 @@ type Story struct {
 // run, a length or an address in the header that points outside the file,
 // a game for another system (Glulx, TADS, ...), a broken Blorb file.
 func Load(data []byte) (*Story, error) {
-	data, err := storyBytes(data)
+	data, meta, err := storyBytes(data)
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +53,7 @@ func Load(data []byte) (*Story, error) {
 	word := func(a int) uint32 { return uint32(data[a])<<8 | uint32(data[a+1]) }
 	s := &Story{
 		mem:         append([]byte(nil), data[:size]...),
+		meta:        append([]byte(nil), meta...),
 		version:     v,
 		dynSize:     word(0x0e),
 		initialPC:   word(0x06),
@@ -217,6 +220,12 @@ func (s *Story) Verify() bool { return s.sum() == s.Checksum() }
 
 // Size is the story's length in bytes.
 func (s *Story) Size() int { return len(s.mem) }
+
+// Metadata returns the iFiction record (Treaty of Babel bibliographic
+// XML: title, author, IFID, ...) that the Blorb file the story came in
+// carried in its IFmd chunk, or nil for a story loaded without one. The
+// bytes are the file's, unchecked: a copy, which the caller may keep.
+func (s *Story) Metadata() []byte { return append([]byte(nil), s.meta...) }
 
 // DynamicSize is the size of dynamic memory: the bytes a game may change and
 // a save file records.
