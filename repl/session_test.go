@@ -104,6 +104,11 @@ func TestEval(t *testing.T) {
 		{src: "func inner() { panic(\"deep\") }\nfunc outer() {\n\tinner()\n}", want: ""},
 		{src: "outer()", err: "panic: line 1: deep\n\tat main.inner (cell 50, line 1)\n\tat main.outer (cell 50, line 2)"},
 		{src: `x + y`, want: "5\n"},
+
+		// A nil pointer dereference says so, whatever yaegi's words.
+		{src: "var np *int\n*np", err: "panic: line 2: runtime error: invalid memory address or nil pointer dereference"},
+		{src: "type node struct{ V int }\nvar nn *node\nnn.V", err: "panic: line 3: runtime error: invalid memory address or nil pointer dereference"},
+		{src: "var np2 *int\nfmt.Println(*np2)", err: "nil pointer dereference"},
 	} {
 		res, err := s.Eval(context.Background(), tc.src)
 		switch {

@@ -407,6 +407,12 @@ func parseUnitAt(u unit) (*ast.File, *token.FileSet, int) {
 // undefinedName matches the compiler's message for an unknown name.
 var undefinedName = lazyregexp.New(`^undefined: ([A-Za-z_]\w*)$`)
 
+// nilDeref matches the panics in which yaegi reports what compiled Go
+// reports as a nil pointer dereference: the interpreter reaches the zero
+// reflect.Value that a nil pointer's Elem gives (*p, p.F, a method of a
+// nil interface).
+var nilDeref = lazyregexp.New(`^reflect: (?:call of reflect\.Value\.\w+ on zero Value|Call using zero Value argument)`)
+
 // compilePanics are the messages with which yaegi's compiler panics on
 // code it does not support; EvalWithContext reports them as panics.
 var compilePanics = map[string]bool{"nil type": true}
@@ -457,6 +463,10 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 		line := u.line // the top-level statement that panicked
 		if at > 0 {
 			line = at // the line it had reached (markLines)
+		}
+		if nilDeref.MatchString(msg) {
+			msg = "runtime error: invalid memory address or nil pointer dereference (as yaegi reports a nil pointer, " +
+				"or a nil interface or func, being used: " + msg + ")"
 		}
 		if strings.Contains(msg, "index out of range") {
 			if d := s.indexDetail(u, line); d != "" {
