@@ -104,12 +104,16 @@ type Session struct {
 	typeSrc     map[string]string
 	renames     map[string]string
 	typeVersion map[string]int
-	defs        []definition // Define's values, defined again by Reset
-	onReset     []func(*Session) error
-	onClose     []func() error
-	onCell      []func(*Session)
-	banner      string
-	meta        []Meta // the header that :save writes
+	// typeOf is the reflect.Type of each type cells declared, by the
+	// name the interpreter knows it by (its hidden name once declared
+	// again); nil for one that has none to show (a generic type).
+	typeOf  map[string]reflect.Type
+	defs    []definition // Define's values, defined again by Reset
+	onReset []func(*Session) error
+	onClose []func() error
+	onCell  []func(*Session)
+	banner  string
+	meta    []Meta // the header that :save writes
 	// fit makes :table leave out the columns past the width: set on a
 	// terminal (RunTerminal, SetFit), whose width is known.
 	fit     bool
@@ -266,6 +270,7 @@ func (s *Session) reset() error {
 	s.typeSrc = map[string]string{}
 	s.renames = map[string]string{}
 	s.typeVersion = map[string]int{}
+	s.typeOf = map[string]reflect.Type{}
 	ctx := context.Background()
 	if err := s.importPackage(ctx, privatePkg, privatePkg, s.source("setup"), 1); err != nil {
 		return fmt.Errorf("start session: %w", err)
@@ -539,8 +544,73 @@ func (s *Session) show(vals []reflect.Value) {
 		}
 	}
 	for _, v := range vals {
-		fmt.Fprintln(s.out, display(v, s.opts.Width))
+		fmt.Fprintln(s.out, s.display(v))
 	}
+}
+
+// display is the package's display, but that a struct value (or a
+// pointer to one) of a type a cell declared shows under the type's name,
+// Room rather than struct: yaegi makes a cell's struct types with
+// reflect.StructOf, which gives them none.
+func (s *Session) display(v reflect.Value) string {
+	d := deref(v)
+	e := d
+	if d.IsValid() && d.Kind() == reflect.Pointer && !d.IsNil() {
+		e = d.Elem()
+	}
+	if !e.IsValid() || e.Kind() != reflect.Struct || e.Type().Name() != "" {
+		return display(v, s.opts.Width)
+	}
+	if _, ok := special(d); ok {
+		return display(v, s.opts.Width)
+	}
+	if _, _, ok := summary(d, false); ok {
+		return display(v, s.opts.Width)
+	}
+	name := s.structName(e.Type())
+	if name == "" {
+		return display(v, s.opts.Width)
+	}
+	if d.Kind() == reflect.Pointer {
+		name = "&" + name
+	}
+	return namedStructBlock(e, name, s.opts.Width)
+}
+
+// structName returns the name of the one type cells declared whose type
+// is t; "" when none is, or when several are (two types declared with the
+// same fields are one reflect.Type to the interpreter).
+func (s *Session) structName(t reflect.Type) string {
+	found := ""
+	for name, kind := range s.decls {
+		if kind != "type" || s.declaredType(name) != t {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = name
+	}
+	return found
+}
+
+// declaredType returns the reflect.Type of the type a cell declared as
+// name, as cells mean it now; nil when it has none (a generic type).
+func (s *Session) declaredType(name string) reflect.Type {
+	key := name
+	if hidden, ok := s.renames[name]; ok {
+		key = hidden
+	}
+	if t, ok := s.typeOf[key]; ok {
+		return t
+	}
+	var t reflect.Type
+	vals, err := s.EvalValues(context.Background(), "reflect.TypeOf((*"+name+")(nil)).Elem()")
+	if err == nil && len(vals) == 1 && vals[0].IsValid() && vals[0].CanInterface() {
+		t, _ = vals[0].Interface().(reflect.Type)
+	}
+	s.typeOf[key] = t
+	return t
 }
 
 // returnedError is the non-nil error that ends several values.

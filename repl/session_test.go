@@ -75,7 +75,7 @@ func TestEval(t *testing.T) {
 		{src: `:type x, y`, err: "line 1: expected 1 expression"},
 		{src: `:type pair()`, want: "(string, int)\n"},
 		{src: `type point struct{ X, Y int }`, want: ""},
-		{src: `point{1, 2}`, want: "struct\n  X  1\n  Y  2\n"},
+		{src: `point{1, 2}`, want: "point\n  X  1\n  Y  2\n"},
 		{src: `[]point{{1, 2}, {3, 4}}`, contains: []string{"│ X │ Y │", "│ 1 │ 2 │", "│ 3 │ 4 │"}},
 		{src: `map[string]int{"b": 2, "a": 1}`, want: "map[string]int, 2 entries:\n  \"a\": 1\n  \"b\": 2\n"},
 
@@ -123,6 +123,30 @@ func TestEval(t *testing.T) {
 			if !strings.Contains(res.Output, c) {
 				t.Errorf("Eval(%q) printed %q, want it to contain %q", tc.src, res.Output, c)
 			}
+		}
+	}
+}
+
+// A value of a struct type a cell declared shows under the type's name
+// (yaegi gives such types none); two types declared with the same fields
+// are one type to yaegi, so neither name is given; a type declared again
+// names its new values, and the values made before show as a struct.
+func TestEvalStructTypeNames(t *testing.T) {
+	s, _ := newSession(t)
+	for _, tc := range []struct{ src, want string }{
+		{"type room struct{ Name string; Exits int }", ""},
+		{`room{"Hall", 2}`, "room\n  Name   \"Hall\"\n  Exits  2\n"},
+		{`&room{"Hall", 2}`, "&room\n  Name   \"Hall\"\n  Exits  2\n"},
+		{"type same1 struct{ Q int }\ntype same2 struct{ Q int }\nsame1{1}", "struct\n  Q  1\n"},
+		{`old := room{"Cellar", 1}`, ""},
+		{"type room struct{ Name string; Dark bool }", "redefined type room: values made before keep the old type and its methods; declare the methods again\n"},
+		{`room{"Attic", true}`, "room\n  Name  \"Attic\"\n  Dark  true\n"},
+		{`old`, "struct\n  Name   \"Cellar\"\n  Exits  1\n"},
+		{"type box[T any] struct{ V T }\nbox[int]{3}", "struct\n  V  3\n"},
+	} {
+		res, err := s.Eval(context.Background(), tc.src)
+		if err != nil || res.Output != tc.want {
+			t.Errorf("Eval(%q) printed %q, %v; want %q", tc.src, res.Output, err, tc.want)
 		}
 	}
 }
