@@ -174,6 +174,19 @@ type Instruction struct {
 // Len is the instruction's length in bytes.
 func (in Instruction) Len() int { return int(in.Next - in.Addr) }
 
+// ByReference reports whether the instruction's first operand is the
+// number of the variable it works on, not a value (Standard §14: inc,
+// dec, inc_chk, dec_chk, store, load and pull): String writes it as the
+// variable it names (store G00 #40), or as [sp] where that number is
+// itself read from a variable.
+func (in Instruction) ByReference() bool {
+	switch in.Name {
+	case "inc", "dec", "inc_chk", "dec_chk", "store", "load", "pull":
+		return len(in.Operands) > 0
+	}
+	return false
+}
+
 // JumpTarget returns where jump goes when its operand is a constant, and
 // false for any other instruction.
 func (in Instruction) JumpTarget() (uint32, bool) {
@@ -183,14 +196,23 @@ func (in Instruction) JumpTarget() (uint32, bool) {
 	return uint32(int32(in.Next) + int32(int16(in.Operands[0].Value)) - 2), true
 }
 
-// String writes in as a disassembler does: its address, name, operands,
-// "-> " and the store variable, the branch, and inline text quoted, as
-// `05f3a: je sp #05 ?~05f41` or `05f50: print "Hello"`.
+// String writes in as a disassembler does: its address, name, operands
+// (a variable named by number as that variable, see
+// [Instruction.ByReference]), "-> " and the store variable, the branch,
+// and inline text quoted, as `05f3a: je sp #05 ?~05f41` or `05f50: print
+// "Hello"`.
 func (in Instruction) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%05x: %s", in.Addr, in.Name)
-	for _, o := range in.Operands {
-		b.WriteString(" " + o.String())
+	for i, o := range in.Operands {
+		switch {
+		case i == 0 && in.ByReference() && o.Kind == Variable:
+			b.WriteString(" [" + o.String() + "]") // the variable the variable holds the number of
+		case i == 0 && in.ByReference():
+			b.WriteString(" " + VariableName(uint8(o.Value)))
+		default:
+			b.WriteString(" " + o.String())
+		}
 	}
 	if t, ok := in.JumpTarget(); ok {
 		fmt.Fprintf(&b, " (%05x)", t)

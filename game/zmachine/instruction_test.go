@@ -60,7 +60,7 @@ func TestInstructionZorkI(t *testing.T) {
 	checkInsns(t, m, []insnCase{
 		{0x050d5, "050d5: call #2afd #83a4 #ffff -> sp", 9, variable, opV, 0},
 		{0x0510f, "0510f: add G88 #02 -> sp", 4, long, op2, 20},
-		{0x05145, "05145: store #10 #40", 3, long, op2, 13},
+		{0x05145, "05145: store G00 #40", 3, long, op2, 13},
 		{0x05157, "05157: new_line", 1, short, op0, 11},
 		{0x0560c, "0560c: ret L02", 2, short, op1, 11},
 		{0x05621, "05621: je L03 L02 ?~0563b", 4, long, op2, 1},
@@ -110,6 +110,8 @@ var asmForms = cat(
 	[]byte{0xb3, 0x91, 0xae},                                                 // 0x625 print_ret "Hi"
 	[]byte{0x41, 0x01, 0x05, 0x3f, 0xfd},                                     // 0x628 je L00 #05 ?~ itself (offset -3)
 	[]byte{0x8c, 0xff, 0xd2},                                                 // 0x62d jump to 0x600
+	[]byte{0x05, 0x10, 0x07, 0xc0},                                           // 0x630 inc_chk G00 #07 ?rfalse
+	[]byte{0xa5, 0x00},                                                       // 0x634 inc [sp]: the variable whose number is popped
 )
 
 // TestInstructionForms decodes hand-assembled instructions of every form,
@@ -133,6 +135,8 @@ func TestInstructionForms(t *testing.T) {
 			{0x625, `00625: print_ret "Hi"`, 3, short, op0, 3},
 			{0x628, "00628: je L00 #05 ?~00628", 5, long, op2, 1},
 			{0x62d, "0062d: jump #ffd2 (00600)", 3, short, op1, 12},
+			{0x630, "00630: inc_chk G00 #07 ?rfalse", 4, long, op2, 5},
+			{0x634, "00634: inc [sp]", 2, short, op1, 5},
 		})
 	})
 	t.Run("v3", func(t *testing.T) {
