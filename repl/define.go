@@ -34,6 +34,10 @@ type declSplit struct {
 	typ   string   // the declared type's source, "" for none
 	rhs   string   // the right-hand side's source, "" for none
 	line  int      // the line of the right-hand side in the cell
+	// assert is T's source in "v, ok := x.(T)" (or var v, ok = x.(T)),
+	// whose variables' types are known without evaluating anything: T
+	// and bool.
+	assert string
 }
 
 // splitDecl takes apart a unit that declares variables: a short variable
@@ -68,6 +72,8 @@ func splitDecl(u unit, generic func(string) bool) (declSplit, bool) {
 		}
 		if vs.Type != nil {
 			d.typ = src(vs.Type)
+		} else if t := assertedType(d.names, vs.Values); t != nil {
+			d.assert = src(t)
 		}
 		return d, true
 	case token.IDENT:
@@ -95,9 +101,24 @@ func splitDecl(u unit, generic func(string) bool) (declSplit, bool) {
 			}
 			d.names = append(d.names, id.Name)
 		}
+		if t := assertedType(d.names, as.Rhs); t != nil {
+			d.assert = u.text[fset.Position(t.Pos()).Offset-len(head) : fset.Position(t.End()).Offset-len(head)]
+		}
 		return d, true
 	}
 	return declSplit{}, false
+}
+
+// assertedType returns T when names and rhs are "v, ok" and "x.(T)":
+// the comma-ok form of a type assertion; nil otherwise.
+func assertedType(names []string, rhs []ast.Expr) ast.Expr {
+	if len(names) != 2 || len(rhs) != 1 {
+		return nil
+	}
+	if ta, ok := rhs[0].(*ast.TypeAssertExpr); ok {
+		return ta.Type // nil in a type switch's x.(type), which is no declaration
+	}
+	return nil
 }
 
 // listNode spans a list of expressions, from the first's start to the
@@ -154,6 +175,23 @@ func needsHelp(rhs []ast.Expr, isVar bool, generic func(string) bool) bool {
 // evalDecl evaluates a variable declaration that splitDecl took apart.
 func (s *Session) evalDecl(ctx context.Context, u unit, d declSplit, loc source) error {
 	pad := strings.Repeat("\n", u.line)
+	if d.assert != "" {
+		// v, ok := x.(T): yaegi cannot declare v from its value when a
+		// cell declared T ("nil type"), but T is written there: declare
+		// v as a T and ok as a bool, then assign them in a statement.
+		for i, typ := range []string{d.assert, "bool"} {
+			if d.names[i] == "_" {
+				continue
+			}
+			decl := unit{text: fmt.Sprintf("var %s %s", d.names[i], typ), line: u.line, first: token.VAR}
+			if _, err := s.evalRetry(ctx, pad+decl.text, decl, loc); err != nil {
+				return err
+			}
+		}
+		assign := unit{text: strings.Join(d.names, ", ") + " = " + d.rhs, line: u.line, first: token.IDENT}
+		_, err := s.evalRetry(ctx, pad+assign.text, assign, loc)
+		return s.explainPanic(err)
+	}
 	if d.typ != "" {
 		// var x T = expr: declare x, then assign it in a statement, where
 		// the interpreter evaluates expr as it would in a function.

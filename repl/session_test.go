@@ -109,6 +109,13 @@ func TestEval(t *testing.T) {
 		{src: "var np *int\n*np", err: "panic: line 2: runtime error: invalid memory address or nil pointer dereference"},
 		{src: "type node struct{ V int }\nvar nn *node\nnn.V", err: "panic: line 3: runtime error: invalid memory address or nil pointer dereference"},
 		{src: "var np2 *int\nfmt.Println(*np2)", err: "nil pointer dereference"},
+
+		// v, ok := x.(T) declares v as a T, whoever declared T; errors.As
+		// with a cell's error type says what to write instead.
+		{src: "type notFound struct{ What string }\nfunc (e *notFound) Error() string { return e.What + \" not found\" }", want: ""},
+		{src: "var anErr error = &notFound{\"key\"}\nnf, isNF := anErr.(*notFound)\nfmt.Println(nf.What, isNF)", want: "key true\n"},
+		{src: "_, isInt := anErr.(fmt.Stringer)\nisInt", want: "false\n"},
+		{src: "var target *notFound\nerrors.As(anErr, &target)", err: "test the error with a type assertion instead"},
 	} {
 		res, err := s.Eval(context.Background(), tc.src)
 		switch {
