@@ -1,0 +1,47 @@
+package repl
+
+import (
+	"context"
+	"testing"
+)
+
+// Loops mean what they mean in Go 1.22 and later: each iteration's
+// closures, goroutines and pointers see that iteration's variables.
+func TestLoopVariablesPerIteration(t *testing.T) {
+	s, _ := newSession(t)
+	for _, tc := range []struct{ src, want string }{
+		{"fs := []func() string{}\nfor _, s := range []string{\"a\", \"b\"} { fs = append(fs, func() string { return s }) }\nfs[0]() + fs[1]()", "ab\n"},
+		{"ns := []func() int{}\nfor i := 0; i < 3; i++ {\n\tns = append(ns, func() int { return i })\n}\nns[0]()*100 + ns[1]()*10 + ns[2]()", "12\n"},
+		{"func mk() []func() int {\n\tvar out []func() int\n\tfor i := 0; i < 2; i++ { out = append(out, func() int { return i }) }\n\treturn out\n}\nmk()[0]() + mk()[1]()*10", "10\n"},
+		{"ps := []*int{}\nfor _, v := range []int{1, 2} { ps = append(ps, &v) }\n*ps[0] + *ps[1]*10", "21\n"},
+		{"var wg sync.WaitGroup\nvar mu sync.Mutex\ngot := map[int]bool{}\nfor i := 0; i < 3; i++ {\n\twg.Add(1)\n\tgo func() { defer wg.Done(); mu.Lock(); got[i] = true; mu.Unlock() }()\n}\nwg.Wait()\nlen(got)", "3\n"},
+		{"kv := map[string]int{\"x\": 1}\nvar get func() string\nfor k, v := range kv { get = func() string { return fmt.Sprint(k, v) } }\nget()", "x1\n"},
+		// A body that changes the variable changes the next iteration.
+		{"out := []int{}\nfor i := 0; i < 5; i++ {\n\tif i == 1 { i += 2 }\n\tout = append(out, i)\n}\nout", "[0 3 4]\n"},
+	} {
+		res, err := s.Eval(context.Background(), tc.src)
+		if err != nil || res.Output != tc.want {
+			t.Errorf("Eval(%q) printed %q, %v; want %q", tc.src, res.Output, err, tc.want)
+		}
+	}
+}
+
+func TestPerIteration(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"for _, g := range gs { go func() { play(g) }() }", "for _, g := range gs { g := g; go func() { play(g) }() }"},
+		{"for k, v := range m { f(&v) }", "for k, v := range m { k, v := k, v; f(&v) }"},
+		{"for i := 0; i < n; i++ { defer func() { use(i) }() }", "for i := 0; i < n; i++ { i := i; defer func() { use(i) }() }"},
+		// Nothing to copy: no closure, no address; the variable assigned;
+		// no loop variable declared.
+		{"for _, g := range gs { play(g) }", "for _, g := range gs { play(g) }"},
+		{"for i := 0; i < n; i++ { fs = append(fs, func() {}); i++ }", "for i := 0; i < n; i++ { fs = append(fs, func() {}); i++ }"},
+		{"for i = 0; i < n; i++ { go func() {}() }", "for i = 0; i < n; i++ { go func() {}() }"},
+		{"for range gs { go func() {}() }", "for range gs { go func() {}() }"},
+		// Nested loops each get their own, on the lines they were on.
+		{"for _, a := range as {\n\tfor _, b := range bs { go func() { f(a, b) }() }\n}", "for _, a := range as { a := a;\n\tfor _, b := range bs { b := b; go func() { f(a, b) }() }\n}"},
+	} {
+		if got := perIteration(tc.in); got != tc.want {
+			t.Errorf("perIteration(%q) =\n%q\nwant\n%q", tc.in, got, tc.want)
+		}
+	}
+}
