@@ -382,10 +382,10 @@ func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
 	case "rtrue", "rfalse", "print_ret", "ret_popped", "ret":
 		return nil, true
 	case "jump":
-		if in.Operands[0].Kind != zmachine.LargeConstant {
+		t, ok := in.JumpTarget()
+		if !ok || in.Operands[0].Kind != zmachine.LargeConstant {
 			return nil, false
 		}
-		t, _ := in.JumpTarget()
 		return []uint32{t}, true
 	case "new_line", "print":
 		return []uint32{in.Next}, true
