@@ -2,7 +2,6 @@ package repl
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"slices"
 	"sort"
@@ -33,51 +32,40 @@ func perIteration(text string) string {
 	if !strings.Contains(text, "for") || !strings.Contains(text, "func") && !strings.Contains(text, "&") {
 		return text
 	}
-	for _, head := range []string{"package main;", "package main; func main() {"} {
-		tail := ""
-		if strings.HasSuffix(head, "{") {
-			tail = "\n}"
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "", head+text+tail, parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		type insert struct {
-			at   int
-			text string
-		}
-		var ins []insert
-		ast.Inspect(f, func(n ast.Node) bool {
-			var names []string
-			var body *ast.BlockStmt
-			switch n := n.(type) {
-			case *ast.RangeStmt:
-				if n.Tok == token.DEFINE {
-					names, body = identNames(n.Key, n.Value), n.Body
-				}
-			case *ast.ForStmt:
-				if as, ok := n.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-					names, body = identNames(as.Lhs...), n.Body
-					if assigns(body, names) {
-						names = nil
-					}
-				}
-			}
-			if len(names) > 0 && body != nil && capturesAny(body, names) {
-				list := strings.Join(names, ", ")
-				ins = append(ins, insert{fset.Position(body.Lbrace).Offset - len(head) + 1, " " + list + " := " + list + ";"})
-			}
-			return true
-		})
-		if len(ins) == 0 {
-			return text
-		}
-		sort.Slice(ins, func(i, j int) bool { return ins[i].at > ins[j].at })
-		for _, in := range ins {
-			text = text[:in.at] + in.text + text[in.at:]
-		}
+	f, fset, head := parseUnitAt(unit{text: text})
+	if f == nil {
 		return text
+	}
+	type insert struct {
+		at   int
+		text string
+	}
+	var ins []insert
+	ast.Inspect(f, func(n ast.Node) bool {
+		var names []string
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				names, body = identNames(n.Key, n.Value), n.Body
+			}
+		case *ast.ForStmt:
+			if as, ok := n.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+				names, body = identNames(as.Lhs...), n.Body
+				if assigns(body, names) {
+					names = nil
+				}
+			}
+		}
+		if len(names) > 0 && body != nil && capturesAny(body, names) {
+			list := strings.Join(names, ", ")
+			ins = append(ins, insert{fset.Position(body.Lbrace).Offset - head + 1, " " + list + " := " + list + ";"})
+		}
+		return true
+	})
+	sort.Slice(ins, func(i, j int) bool { return ins[i].at > ins[j].at })
+	for _, in := range ins {
+		text = text[:in.at] + in.text + text[in.at:]
 	}
 	return text
 }
@@ -102,13 +90,17 @@ func capturesAny(body *ast.BlockStmt, names []string) bool {
 		case *ast.FuncLit:
 			found = true
 		case *ast.UnaryExpr:
-			if id, ok := n.X.(*ast.Ident); ok && n.Op == token.AND && slices.Contains(names, id.Name) {
-				found = true
-			}
+			found = addressOf(n, names)
 		}
 		return !found
 	})
 	return found
+}
+
+// addressOf reports whether u takes the address of one of names.
+func addressOf(u *ast.UnaryExpr, names []string) bool {
+	id, ok := u.X.(*ast.Ident)
+	return ok && u.Op == token.AND && slices.Contains(names, id.Name)
 }
 
 // assigns reports whether body may change one of names: assigns it,
@@ -128,9 +120,7 @@ func assigns(body *ast.BlockStmt, names []string) bool {
 				found = true
 			}
 		case *ast.UnaryExpr:
-			if id, ok := n.X.(*ast.Ident); ok && n.Op == token.AND && slices.Contains(names, id.Name) {
-				found = true
-			}
+			found = addressOf(n, names)
 		}
 		return !found
 	})

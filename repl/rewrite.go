@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/printer"
 	"go/token"
 	"reflect"
@@ -27,26 +26,17 @@ func (s *Session) rangeInts(ctx context.Context, text string) string {
 	if !strings.Contains(text, "range") {
 		return text
 	}
-	heads := []string{"package main;", "package main; func main() {"}
-	for _, head := range heads {
-		tail := ""
-		if strings.HasSuffix(head, "{") {
-			tail = "\n}"
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "", head+text+tail, parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		rw := &rewriter{s: s, ctx: ctx, fset: fset, text: text, head: len(head), ints: localInts(f), types: map[string]ast.Expr{}}
-		rw.funcs = localFuncs(f, text, fset, len(head), rw.types)
-		rw.walk(f)
-		if len(rw.edits) == 0 {
-			return text
-		}
-		return rw.apply()
+	f, fset, head := parseUnitAt(unit{text: text})
+	if f == nil {
+		return text
 	}
-	return text
+	rw := &rewriter{s: s, ctx: ctx, fset: fset, text: text, head: head, ints: localInts(f), types: map[string]ast.Expr{}}
+	rw.funcs = localFuncs(f, text, fset, head, rw.types)
+	rw.walk(f)
+	if len(rw.edits) == 0 {
+		return text
+	}
+	return rw.apply()
 }
 
 // rewriter collects the edits of rangeInts.
