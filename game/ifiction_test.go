@@ -1,12 +1,9 @@
 package game
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/grue-lab/grue/game/zmachine"
 	"github.com/grue-lab/grue/internal/testgames"
 )
 
@@ -31,23 +28,11 @@ const rulesIFiction = `<?xml version="1.0" encoding="UTF-8"?>
 // chunk is meta (none when nil).
 func openBlorb(t *testing.T, meta []byte) *Game {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "rules", "rules.z5"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var after []testgames.Chunk
 	if meta != nil {
 		after = append(after, testgames.Chunk{Type: "IFmd", Data: meta})
 	}
-	st, err := zmachine.Load(testgames.Blorb(data, "ZCOD", nil, after))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := New(st, "rules", Seed(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return openRulesAs(t, func(story []byte) []byte { return testgames.Blorb(story, "ZCOD", nil, after) })
 }
 
 // A game from a Blorb file reports what its iFiction record says, and

@@ -17,11 +17,18 @@ import (
 // before routine of its own.
 func openRules(t *testing.T) *Game {
 	t.Helper()
+	return openRulesAs(t, func(story []byte) []byte { return story })
+}
+
+// openRulesAs opens the rules story as file makes it from the story's
+// bytes (packaged in a Blorb file, say), at seed 1.
+func openRulesAs(t *testing.T, file func(story []byte) []byte) *Game {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "rules", "rules.z5"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := zmachine.Load(data)
+	st, err := zmachine.Load(file(data))
 	if err != nil {
 		t.Fatal(err)
 	}
