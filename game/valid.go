@@ -2,13 +2,13 @@ package game
 
 import (
 	"fmt"
-	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Valid actions, as Jericho finds them: generate candidate commands from
@@ -172,7 +172,7 @@ func (g *Game) ValidActions() ([]string, error) {
 
 // yesNo matches a request for a yes or no answer: "(Y or N)", "yes or
 // no", "(y/n)".
-var yesNo = regexp.MustCompile(`(?i)\by(es)?\s*(or|/)\s*n(o)?\b`)
+var yesNo = lazyregexp.New(`(?i)\by(es)?\s*(or|/)\s*n(o)?\b`)
 
 // YesNoQuestion reports whether the game's last reply ends by asking a
 // question rather than at a command prompt (Parc's "Do you want an
