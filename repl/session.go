@@ -83,6 +83,7 @@ type Session struct {
 	imports map[string]string // package name -> import path
 	decls   map[string]string // name -> "func" or "type", as cells declared them
 	funcs   map[string]string // function or method ("T.M") -> where it was declared
+	ptrRecv map[string]bool   // method ("T.M") -> whether its receiver is a pointer
 	// compiled are the sourcePackages sources that the interpreter has
 	// compiled.
 	compiled map[string]bool
@@ -263,6 +264,7 @@ func (s *Session) reset() error {
 	s.imports = map[string]string{}
 	s.decls = map[string]string{}
 	s.funcs = map[string]string{}
+	s.ptrRecv = map[string]bool{}
 	s.compiled = map[string]bool{}
 	s.generics = map[string]bool{}
 	s.trampolines = map[string]trampolined{}
@@ -520,7 +522,7 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]ref
 			vals = v
 		}
 		if show && k == len(r.units)-1 && isExpr {
-			s.show(vals)
+			s.showUnit(ctx, u, vals)
 		}
 		if err := returnedError(vals); err != nil {
 			// A call of a (T, error) function failed: the cell fails.
@@ -531,6 +533,19 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]ref
 		return vals, interrupted()
 	}
 	return vals, nil
+}
+
+// showUnit shows the values of unit u, an expression: a value of a type
+// that a cell declared with a String or Error method as the method says
+// (see methodText), else as show does.
+func (s *Session) showUnit(ctx context.Context, u unit, vals []reflect.Value) {
+	if len(vals) == 1 {
+		if text, ok := s.methodText(ctx, u, vals[0]); ok {
+			fmt.Fprintln(s.out, text)
+			return
+		}
+	}
+	s.show(vals)
 }
 
 // show prints the values of an expression, each in turn, but for the last

@@ -650,6 +650,7 @@ func (s *Session) noteDecl(u unit, label string) {
 				s.generics[name] = d.Type.TypeParams != nil
 			} else if len(d.Recv.List) == 1 {
 				name = recvName(d.Recv.List[0].Type) + "." + name
+				_, s.ptrRecv[name] = d.Recv.List[0].Type.(*ast.StarExpr)
 			}
 			s.funcs[name] = at(d.Pos())
 		case *ast.GenDecl:
