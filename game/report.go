@@ -21,6 +21,10 @@ type Report struct {
 	Release   int    `json:"release"`
 	Serial    string `json:"serial"`
 	Checksum  string `json:"checksum"`
+	// IFID identifies the work on IFDB: the iFiction record's, else the
+	// story file's by the Treaty of Babel's rule (see
+	// [zmachine.Story.IFID]).
+	IFID string `json:"ifid"`
 	// Compiler is the Inform version the header records ("6.21"), or ""
 	// for other compilers (Infocom's); Library is the library release the
 	// banner names ("6/10"), "" when it names none.
@@ -94,8 +98,12 @@ func (g *Game) Report() Report {
 	default:
 		r.LocationFrom = "unknown"
 	}
+	r.IFID = g.story.IFID()
 	if bib, ok := StoryBibliographic(g.story); ok {
 		r.Bibliographic = &bib
+		if bib.IFID != "" {
+			r.IFID = bib.IFID
+		}
 	}
 	r.Title, r.TitleFrom = g.title(r.Bibliographic)
 	r.Compiler = g.compiler()

@@ -24,10 +24,10 @@ header (release, serial number and checksum). A file the catalog does not
 know is listed as unknown, with what its header says.
 
 games STORY says what grue finds in one story (a path, or a name as grue play
-takes it): title, release and serial (and, for a Blorb file, the author,
-headline and IFID its iFiction record gives), Z-machine version, compiler and
-library,
-whether it keeps a score and its maximum, how score, moves and location are
+takes it): title, IFID (the iFiction record's, else the story file's by the
+Treaty of Babel's rule), release and serial (and, for a Blorb file, the author
+and headline its iFiction record gives), Z-machine version, compiler and
+library, whether it keeps a score and its maximum, how score, moves and location are
 read (the catalog, the status line globals, or globals found by probing the
 game's SCORE command on a forked machine), the player object, the sizes of the
 object table and the dictionary, and the verbs of its grammar. Check a game
@@ -77,12 +77,13 @@ func describeGame(cmd *cobra.Command, story string, asJSON bool) error {
 	row("title", "%s (from the %s)", orDash(r.Title), r.TitleFrom)
 	if bib := r.Bibliographic; bib != nil {
 		for _, f := range []struct{ k, v string }{{"author", bib.Author}, {"headline", bib.Headline},
-			{"published", bib.FirstPublished}, {"ifid", bib.IFID}} {
+			{"published", bib.FirstPublished}} {
 			if f.v != "" {
 				row(f.k, "%s", f.v)
 			}
 		}
 	}
+	row("ifid", "%s", r.IFID)
 	row("release", "%d / serial %s / checksum %s", r.Release, r.Serial, r.Checksum)
 	row("version", "%d", r.Version)
 	row("compiler", "%s", orDash(r.Compiler))
