@@ -201,6 +201,9 @@ func FuzzLoad(f *testing.F) {
 		_ = story.Release()
 		_ = story.Serial()
 		_ = story.Checksum()
+		if id := story.IFID(); id == "" || len(id) > 80 {
+			t.Fatalf("IFID %q: want one no longer than an IFID or a legacy ZCODE- one", id)
+		}
 	})
 }
 
