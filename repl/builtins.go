@@ -55,6 +55,13 @@ func (s *Session) declareBuiltin(ctx context.Context, name string) bool {
 	return true
 }
 
+// declaredOwn reports whether a cell declared name as its own function
+// or type, not as the session's stand-in for a builtin.
+func (s *Session) declaredOwn(name string) bool {
+	d := s.decls[name]
+	return d != "" && d != "builtin"
+}
+
 // clearValue is clear for the interpreter: it deletes a map's entries or
 // sets a slice's elements to their zero value.
 func clearValue(v interface{}) {

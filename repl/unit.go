@@ -63,7 +63,7 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 	if u, err = s.redirectGenerics(ctx, u, loc); err != nil {
 		return nil, false, err
 	}
-	u.text = tupleAssigns(perIteration(s.rangeInts(ctx, u.text)))
+	u.text = tupleAssigns(perIteration(s.rangeInts(ctx, constMinMax(u.text, s.declaredOwn))))
 	if u.first != token.IMPORT {
 		if err := s.importUsed(ctx, u, loc); err != nil {
 			if u.first == token.FUNC && s.classify(u) == declUnit {

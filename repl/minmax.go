@@ -1,0 +1,169 @@
+package repl
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"sort"
+	"strings"
+)
+
+// min and max of constants. In Go, min and max of constant arguments are
+// a constant, of the kind of the "largest" argument: max(1, 2.5) is the
+// untyped float 2.5, min(2.5, 1.5) + 1 the untyped float 2.5. The
+// session's min and max are generic functions (see builtins.go), and
+// yaegi infers their type parameter from the first untyped constant:
+// max(1, 2.5) gave the int 2, and min(2.5, 1.5) + 1 panicked ("nil
+// reflect type"). So a call of min or max whose arguments are all
+// literal constants (or constant expressions of them, min and max
+// included) is replaced by the argument it chooses, made of the result's
+// kind:
+//
+//	max(1, 2.5)       ->  (2.5)
+//	min(1, 2.5)       ->  (1 + 0.0)
+//	min(2.5, 1.5) + 1 ->  (1.5) + 1
+//
+// A call with a variable or a named constant among its arguments is left
+// to the generic function, which infers its type from the typed one.
+
+// constMinMax returns text with its calls of min and max over constants
+// replaced by their values, or text itself when it has none. shadowed
+// reports whether a cell declared its own function of the name.
+func constMinMax(text string, shadowed func(name string) bool) string {
+	// A pass replaces the outermost calls over constants; one under a
+	// minus (-min(1, 2)) makes its caller's arguments constants for the
+	// next.
+	for range 4 {
+		next := constMinMaxPass(text, shadowed)
+		if next == text {
+			break
+		}
+		text = next
+	}
+	return text
+}
+
+// constMinMaxPass replaces the outermost calls of min and max over
+// constants in text.
+func constMinMaxPass(text string, shadowed func(name string) bool) string {
+	if !strings.Contains(text, "min(") && !strings.Contains(text, "max(") {
+		return text
+	}
+	f, fset, head := parseUnitAt(unit{text: text})
+	if f == nil {
+		return text
+	}
+	type edit struct {
+		from, to int
+		text     string
+	}
+	var edits []edit
+	src := func(e ast.Expr) string {
+		return text[fset.Position(e.Pos()).Offset-head : fset.Position(e.End()).Offset-head]
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || !isMinMax(call, shadowed) {
+			return true
+		}
+		v, ok := constValue(call, shadowed)
+		if !ok {
+			return true // its arguments may still hold a call over constants
+		}
+		edits = append(edits, edit{fset.Position(call.Pos()).Offset - head, fset.Position(call.End()).Offset - head, v.source(src)})
+		return false
+	})
+	sort.Slice(edits, func(i, j int) bool { return edits[i].from > edits[j].from })
+	for _, e := range edits {
+		text = text[:e.from] + e.text + text[e.to:]
+	}
+	return text
+}
+
+// isMinMax reports whether call calls the builtin min or max: by its
+// name, not declared in the unit (Obj is set for a name the parser
+// resolved there) nor by a cell.
+func isMinMax(call *ast.CallExpr, shadowed func(string) bool) bool {
+	id, ok := call.Fun.(*ast.Ident)
+	return ok && (id.Name == "min" || id.Name == "max") && id.Obj == nil && !shadowed(id.Name) &&
+		len(call.Args) > 0 && !call.Ellipsis.IsValid()
+}
+
+// constExpr is a constant expression's value, the literal (or negated
+// literal) it came from (for a call of min or max, the one it chose) and
+// whether it is of kind rune (go/constant knows runes as integers).
+type constExpr struct {
+	val  constant.Value
+	from ast.Expr
+	rune bool
+}
+
+// source is the Go source of c as a constant of its kind: the expression
+// it came from, converted when the kind grew (an integer chosen among
+// floats, or among runes).
+func (c constExpr) source(src func(ast.Expr) string) string {
+	s := src(c.from)
+	from, _ := constValue(c.from, func(string) bool { return false })
+	switch {
+	case c.val.Kind() == constant.Float && from.val.Kind() == constant.Int:
+		return "(" + s + " + 0.0)"
+	case c.rune && !from.rune:
+		return "(" + s + " + '\\x00')"
+	}
+	return "(" + s + ")"
+}
+
+// constValue evaluates e when it is a constant expression of literals:
+// numbers, runes and strings, the operators on them, and min and max of
+// such expressions.
+func constValue(e ast.Expr, shadowed func(string) bool) (constExpr, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
+		switch v.Kind() {
+		case constant.Int, constant.Float, constant.String:
+			return constExpr{v, e, e.Kind == token.CHAR}, true
+		}
+		return constExpr{}, false // not ordered: an imaginary literal
+	case *ast.ParenExpr:
+		return constValue(e.X, shadowed) // from the literal inside
+	case *ast.UnaryExpr:
+		if _, call := ast.Unparen(e.X).(*ast.CallExpr); call || (e.Op != token.SUB && e.Op != token.ADD) {
+			return constExpr{}, false // -min(...) would be written with the call in it
+		}
+		c, ok := constValue(e.X, shadowed)
+		if !ok || c.val.Kind() == constant.String {
+			return constExpr{}, false
+		}
+		return constExpr{constant.UnaryOp(e.Op, c.val, 0), e, c.rune}, true
+	case *ast.CallExpr:
+		if !isMinMax(e, shadowed) {
+			return constExpr{}, false
+		}
+		var best constExpr
+		kind, isRune := constant.Int, false
+		for i, a := range e.Args {
+			c, ok := constValue(a, shadowed)
+			if !ok || (i > 0 && (c.val.Kind() == constant.String) != (best.val.Kind() == constant.String)) {
+				return constExpr{}, false
+			}
+			if c.val.Kind() > kind {
+				kind = c.val.Kind()
+			}
+			isRune = isRune || c.rune
+			op := token.LSS
+			if e.Fun.(*ast.Ident).Name == "max" {
+				op = token.GTR
+			}
+			if i == 0 || constant.Compare(c.val, op, best.val) {
+				best = c // from the literal chosen, a call's among them
+			}
+		}
+		if kind == constant.Float && best.val.Kind() == constant.Int {
+			best.val = constant.ToFloat(best.val)
+		}
+		best.rune = isRune && kind == constant.Int
+		return best, true
+	}
+	return constExpr{}, false
+}
