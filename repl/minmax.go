@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/token"
-	"sort"
 	"strings"
 )
 
@@ -49,17 +48,9 @@ func constMinMaxPass(text string, shadowed func(name string) bool) string {
 	if !strings.Contains(text, "min(") && !strings.Contains(text, "max(") {
 		return text
 	}
-	f, fset, head := parseUnitAt(unit{text: text})
+	f, u := parseForEdit(text)
 	if f == nil {
 		return text
-	}
-	type edit struct {
-		from, to int
-		text     string
-	}
-	var edits []edit
-	src := func(e ast.Expr) string {
-		return text[fset.Position(e.Pos()).Offset-head : fset.Position(e.End()).Offset-head]
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -70,14 +61,10 @@ func constMinMaxPass(text string, shadowed func(name string) bool) string {
 		if !ok {
 			return true // its arguments may still hold a call over constants
 		}
-		edits = append(edits, edit{fset.Position(call.Pos()).Offset - head, fset.Position(call.End()).Offset - head, v.source(src)})
+		u.replace(call, v.source(u.src))
 		return false
 	})
-	sort.Slice(edits, func(i, j int) bool { return edits[i].from > edits[j].from })
-	for _, e := range edits {
-		text = text[:e.from] + e.text + text[e.to:]
-	}
-	return text
+	return u.apply()
 }
 
 // isMinMax reports whether call calls the builtin min or max: by its
@@ -101,7 +88,7 @@ type constExpr struct {
 // source is the Go source of c as a constant of its kind: the expression
 // it came from, converted when the kind grew (an integer chosen among
 // floats, or among runes).
-func (c constExpr) source(src func(ast.Expr) string) string {
+func (c constExpr) source(src func(ast.Node) string) string {
 	s := src(c.from)
 	from, _ := constValue(c.from, func(string) bool { return false })
 	switch {

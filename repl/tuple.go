@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"sort"
 	"strings"
 )
 
@@ -38,15 +37,10 @@ func tupleAssigns(text string) string {
 	if !strings.Contains(text, ",") || !strings.Contains(text, "=") {
 		return text
 	}
-	f, fset, head := parseUnitAt(unit{text: text})
+	f, u := parseForEdit(text)
 	if f == nil {
 		return text
 	}
-	type edit struct {
-		from, to int
-		text     string
-	}
-	var edits []edit
 	ast.Inspect(f, func(n ast.Node) bool {
 		var list []ast.Stmt
 		switch n := n.(type) {
@@ -58,36 +52,13 @@ func tupleAssigns(text string) string {
 			list = n.Body
 		}
 		for _, st := range list {
-			as, ok := st.(*ast.AssignStmt)
-			if !ok || !oneByOne(as) || fset.Position(as.Pos()).Line != fset.Position(as.End()).Line {
-				continue
+			if as, ok := st.(*ast.AssignStmt); ok && oneByOne(as) && u.line(as.Pos()) == u.line(as.End()) {
+				u.replace(as, assignInTurn(as, u.src))
 			}
-			src := func(e ast.Expr) string {
-				return text[fset.Position(e.Pos()).Offset-head : fset.Position(e.End()).Offset-head]
-			}
-			edits = append(edits, edit{fset.Position(as.Pos()).Offset - head, fset.Position(as.End()).Offset - head, assignInTurn(as, src)})
 		}
 		return true
 	})
-	if len(edits) == 0 {
-		return text
-	}
-	// Assignments do not nest, except in func literals on the right: an
-	// outer edit keeps its inner one's text unchanged, so only the
-	// outermost are made.
-	sort.Slice(edits, func(i, j int) bool { return edits[i].from > edits[j].from })
-	outer := edits[:0]
-	for _, e := range edits {
-		if len(outer) > 0 && e.from <= outer[len(outer)-1].from && outer[len(outer)-1].to <= e.to {
-			outer[len(outer)-1] = e // e encloses the one before: keep e
-			continue
-		}
-		outer = append(outer, e)
-	}
-	for _, e := range outer {
-		text = text[:e.from] + e.text + text[e.to:]
-	}
-	return text
+	return u.apply() // one in a func literal on another's right: the outer
 }
 
 // oneByOne reports whether as is a tuple assignment that tupleAssigns
@@ -147,7 +118,7 @@ func simpleTarget(e ast.Expr) bool {
 
 // assignInTurn is the block that does the assignment as, whose
 // expressions' source src gives, one value at a time.
-func assignInTurn(as *ast.AssignStmt, src func(ast.Expr) string) string {
+func assignInTurn(as *ast.AssignStmt, src func(ast.Node) string) string {
 	var decl, eval, set []string
 	for i, l := range as.Lhs {
 		if id, ok := l.(*ast.Ident); ok && id.Name == "_" {
