@@ -45,14 +45,20 @@ func (u *unitEdit) replace(n ast.Node, text string) {
 	u.edits = append(u.edits, sourceEdit{u.offset(n.Pos()), u.offset(n.End()), text})
 }
 
+// insertAt inserts text at pos.
+func (u *unitEdit) insertAt(pos token.Pos, text string) {
+	at := u.offset(pos)
+	u.edits = append(u.edits, sourceEdit{at, at, text})
+}
+
 // apply returns the text with its replacements made. Of two that nest,
 // the outer one is made: its text was made from the source, the inner
-// node's unchanged.
+// node's unchanged. Insertions nest in nothing.
 func (u *unitEdit) apply() string {
 	sort.Slice(u.edits, func(i, j int) bool { return u.edits[i].from > u.edits[j].from })
 	var outer []sourceEdit
 	for _, e := range u.edits {
-		if n := len(outer); n > 0 && e.from <= outer[n-1].from && outer[n-1].to <= e.to {
+		if n := len(outer); n > 0 && e.from < e.to && e.from <= outer[n-1].from && outer[n-1].to <= e.to {
 			outer[n-1] = e // e encloses the one before it
 			continue
 		}

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -32,18 +31,14 @@ func perIteration(text string) string {
 	if !strings.Contains(text, "for") || !strings.Contains(text, "func") && !strings.Contains(text, "&") {
 		return text
 	}
-	f, fset, head := parseUnitAt(unit{text: text})
+	f, u := parseForEdit(text)
 	if f == nil {
 		return text
 	}
-	type insert struct {
-		at   int
-		text string
-	}
-	var ins []insert
 	ast.Inspect(f, func(n ast.Node) bool {
 		var names []string
 		var body *ast.BlockStmt
+		threeClause := false
 		switch n := n.(type) {
 		case *ast.RangeStmt:
 			if n.Tok == token.DEFINE {
@@ -51,23 +46,80 @@ func perIteration(text string) string {
 			}
 		case *ast.ForStmt:
 			if as, ok := n.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-				names, body = identNames(as.Lhs...), n.Body
-				if assigns(body, names) {
-					names = nil
-				}
+				names, body, threeClause = identNames(as.Lhs...), n.Body, true
 			}
 		}
-		if len(names) > 0 && body != nil && capturesAny(body, names) {
-			list := strings.Join(names, ", ")
-			ins = append(ins, insert{fset.Position(body.Lbrace).Offset - head + 1, " " + list + " := " + list + ";"})
+		if body == nil {
+			return true
 		}
+		names = slices.DeleteFunc(names, func(name string) bool { return declares(body, name) })
+		if len(names) == 0 || !capturesAny(body, names) {
+			return true
+		}
+		list := strings.Join(names, ", ")
+		if !threeClause || !assigns(body, names) {
+			u.insertAt(body.Lbrace+1, " "+list+" := "+list+";")
+			return true
+		}
+		// The body may change a variable of a three-clause loop, and the
+		// next iteration's copy starts from the value it ends with: the
+		// copy is written back at the end of the body and before each
+		// continue. A labeled continue or a goto keeps yaegi's meaning.
+		conts, ok := loopContinues(body)
+		if !ok {
+			return true
+		}
+		ptrs := make([]string, len(names))
+		back := make([]string, len(names))
+		for i, name := range names {
+			ptrs[i] = privatePkg + "_" + name
+			back[i] = "*" + ptrs[i] + " = " + name
+		}
+		u.insertAt(body.Lbrace+1, " "+strings.Join(ptrs, ", ")+" := &"+strings.Join(names, ", &")+"; "+list+" := "+list+";")
+		for _, c := range conts {
+			u.replace(c, "{ "+strings.Join(back, "; ")+"; continue }")
+		}
+		u.insertAt(body.Rbrace, "; "+strings.Join(back, "; ")+" ")
 		return true
 	})
-	sort.Slice(ins, func(i, j int) bool { return ins[i].at > ins[j].at })
-	for _, in := range ins {
-		text = text[:in.at] + in.text + text[in.at:]
+	return u.apply()
+}
+
+// loopContinues returns the continue statements of a loop's body that
+// continue that loop (not those of a loop inside it); false when the body
+// has a labeled continue or a goto, which may leave an iteration unseen.
+func loopContinues(body *ast.BlockStmt) ([]ast.Node, bool) {
+	var conts []ast.Node
+	ok := true
+	var walk func(n ast.Node, inner bool)
+	walk = func(n ast.Node, inner bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false // a continue cannot leave a function
+			case *ast.ForStmt:
+				if m.Body != n {
+					walk(m.Body, true)
+					return false
+				}
+			case *ast.RangeStmt:
+				if m.Body != n {
+					walk(m.Body, true)
+					return false
+				}
+			case *ast.BranchStmt:
+				switch {
+				case m.Tok == token.GOTO || m.Label != nil && m.Tok == token.CONTINUE:
+					ok = false
+				case m.Tok == token.CONTINUE && !inner:
+					conts = append(conts, m)
+				}
+			}
+			return ok
+		})
 	}
-	return text
+	walk(body, false)
+	return conts, ok
 }
 
 // identNames returns the names of the identifiers among es, but "_".
@@ -79,6 +131,29 @@ func identNames(es ...ast.Expr) []string {
 		}
 	}
 	return names
+}
+
+// declares reports whether one of body's own statements declares name
+// (the copy that code written before Go 1.22 makes, v := v): a second
+// declaration in the block would not compile.
+func declares(body *ast.BlockStmt, name string) bool {
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE && slices.Contains(identNames(st.Lhs...), name) {
+				return true
+			}
+		case *ast.DeclStmt:
+			if gd, ok := st.Decl.(*ast.GenDecl); ok {
+				for _, sp := range gd.Specs {
+					if vs, ok := sp.(*ast.ValueSpec); ok && slices.ContainsFunc(vs.Names, func(id *ast.Ident) bool { return id.Name == name }) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // capturesAny reports whether body makes a closure (a func literal:

@@ -22,6 +22,9 @@ func TestLoopVariablesPerIteration(t *testing.T) {
 		{"kv := map[string]int{\"x\": 1}\nvar get func() string\nfor k, v := range kv { get = func() string { return fmt.Sprint(k, v) } }\nget()", "x1\n"},
 		// A body that changes the variable changes the next iteration.
 		{"out := []int{}\nfor i := 0; i < 5; i++ {\n\tif i == 1 { i += 2 }\n\tout = append(out, i)\n}\nout", "[0 3 4]\n"},
+		// ...with closures and pointers too, each seeing its iteration's.
+		{"cs := []func() int{}\nfor i := 0; i < 6; i++ {\n\tif i == 1 { i += 2; continue }\n\tcs = append(cs, func() int { return i })\n}\ncs[0]()*100 + cs[1]()*10 + cs[2]()", "45\n"},
+		{"func ptrs() []*int {\n\tps := []*int{}\n\tfor i := 0; i < 3; i++ { ps = append(ps, &i) }\n\treturn ps\n}\npp := ptrs()\n*pp[0]*100 + *pp[1]*10 + *pp[2]", "12\n"},
 	} {
 		res, err := s.Eval(context.Background(), tc.src)
 		if err != nil || res.Output != tc.want {
@@ -38,9 +41,19 @@ func TestPerIteration(t *testing.T) {
 		// Nothing to copy: no closure, no address; the variable assigned;
 		// no loop variable declared.
 		{"for _, g := range gs { play(g) }", "for _, g := range gs { play(g) }"},
-		{"for i := 0; i < n; i++ { fs = append(fs, func() {}); i++ }", "for i := 0; i < n; i++ { fs = append(fs, func() {}); i++ }"},
+		// A three-clause loop whose body changes its variable (or may, by
+		// its address) writes the copy back at the end and before each
+		// continue of its own; a labeled continue or a goto leaves the
+		// loop as it is.
+		{"for i := 0; i < n; i++ { fs = append(fs, func() {}); i++ }", "for i := 0; i < n; i++ { _grue_i := &i; i := i; fs = append(fs, func() {}); i++ ; *_grue_i = i }"},
+		{"for i := 0; i < n; i++ { if i == 1 { i++; continue }; for range m { continue }; f(&i) }",
+			"for i := 0; i < n; i++ { _grue_i := &i; i := i; if i == 1 { i++; { *_grue_i = i; continue } }; for range m { continue }; f(&i) ; *_grue_i = i }"},
+		{"L: for i := 0; i < n; i++ { for { continue L }; f(&i) }", "L: for i := 0; i < n; i++ { for { continue L }; f(&i) }"},
 		{"for i = 0; i < n; i++ { go func() {}() }", "for i = 0; i < n; i++ { go func() {}() }"},
 		{"for range gs { go func() {}() }", "for range gs { go func() {}() }"},
+		// The copy written before Go 1.22 is kept, and not made twice.
+		{"for _, g := range gs { g := g; go func() { play(g) }() }", "for _, g := range gs { g := g; go func() { play(g) }() }"},
+		{"for k, v := range m { var k = k; f(&k, &v) }", "for k, v := range m { v := v; var k = k; f(&k, &v) }"},
 		// Nested loops each get their own, on the lines they were on.
 		{"for _, a := range as {\n\tfor _, b := range bs { go func() { f(a, b) }() }\n}", "for _, a := range as { a := a;\n\tfor _, b := range bs { b := b; go func() { f(a, b) }() }\n}"},
 	} {
