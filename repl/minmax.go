@@ -23,7 +23,9 @@ import (
 //	min(2.5, 1.5) + 1 ->  (1.5) + 1
 //
 // A call with a variable or a named constant among its arguments is left
-// to the generic function, which infers its type from the typed one.
+// to the generic function, which infers its type from its first
+// argument: such a call that begins with a constant has its arguments
+// reordered, the others first (see typedFirst).
 
 // constMinMax returns text with its calls of min and max over constants
 // replaced by their values, or text itself when it has none. shadowed
@@ -57,14 +59,42 @@ func constMinMaxPass(text string, shadowed func(name string) bool) string {
 		if !ok || !isMinMax(call, shadowed) {
 			return true
 		}
-		v, ok := constValue(call, shadowed)
-		if !ok {
-			return true // its arguments may still hold a call over constants
+		if v, ok := constValue(call, shadowed); ok {
+			u.replace(call, v.source(u.src))
+			return false
 		}
-		u.replace(call, v.source(u.src))
-		return false
+		if text, ok := typedFirst(call, shadowed, u.src); ok {
+			u.replace(call, text)
+			return false // the next pass looks inside
+		}
+		return true // its arguments may still hold a call over constants
 	})
 	return u.apply()
+}
+
+// typedFirst returns a call of min or max that begins with a constant
+// and has another argument written with that one first: the generic
+// function takes its type from its first argument, and an untyped
+// constant there gave it the constant's default type (min(2.5, x) with
+// x a float64: "untyped float does not implement" the constraint). min
+// and max do not depend on their arguments' order, and the others keep
+// theirs, so what the call does is the same; constants have no effects.
+func typedFirst(call *ast.CallExpr, shadowed func(string) bool, src func(ast.Node) string) (string, bool) {
+	if _, ok := constValue(call.Args[0], shadowed); !ok {
+		return "", false
+	}
+	var typed, consts []string
+	for _, a := range call.Args {
+		if _, ok := constValue(a, shadowed); ok {
+			consts = append(consts, src(a))
+		} else {
+			typed = append(typed, src(a))
+		}
+	}
+	if len(typed) == 0 {
+		return "", false
+	}
+	return src(call.Fun) + "(" + strings.Join(append(typed, consts...), ", ") + ")", true
 }
 
 // isMinMax reports whether call calls the builtin min or max: by its

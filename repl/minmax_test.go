@@ -20,6 +20,10 @@ func TestConstMinMax(t *testing.T) {
 		// Left alone: a variable or a named constant, imaginary or mixed
 		// arguments, a min declared in the unit, a spread slice.
 		{"min(x, 1)", "min(x, 1)"},
+		// A constant first goes after the others, which keep their order.
+		{"min(2.5, x)", "min(x, 2.5)"},
+		{"max(1, f(), 2, g())", "max(f(), g(), 1, 2)"},
+		{"max(1, min(2, y))", "max(min(y, 2), 1)"},
 		{"min(1i, 2)", "min(1i, 2)"},
 		{`min("a", 1)`, `min("a", 1)`},
 		{"func min(a, b int) int { return a }; min(1, 2)", "func min(a, b int) int { return a }; min(1, 2)"},
