@@ -68,10 +68,15 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 	// A Session around the interpreter, for its error handling: the
 	// script's source runs as it is (its main runs), positions are the
 	// file's own.
-	s := &Session{in: in, errw: errw, packages: newPackageIndex(opts.Symbols), imports: map[string]string{}, decls: map[string]string{}, funcs: scriptFuncs(path, data)}
+	s := &Session{in: in, errw: errw, packages: newPackageIndex(opts.Symbols), imports: map[string]string{}, decls: map[string]string{},
+		funcs: scriptFuncs(path, data), compiled: map[string]bool{}, script: true}
 	loc := s.source(path)
 	loc.offset = 0
-	_, err = s.evalSource(ctx, string(data), unit{text: string(data), line: 1}, loc)
+	src, err := s.scriptSource(ctx, string(data), loc)
+	if err != nil {
+		return err
+	}
+	_, err = s.evalSource(ctx, src, unit{text: src, line: 1}, loc)
 	var e *Error
 	if errors.As(err, &e) && e.Kind == KindPanic {
 		e.Line = 0 // the line of main's first statement, which says nothing: the trace says more
@@ -80,6 +85,41 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 		return nil
 	}
 	return err
+}
+
+// scriptSource is a script's source as the interpreter takes it: with
+// the rewrites that a cell gets for the interpreter's gaps (see evalUnit:
+// slices and maps, min and max, ranges over integers and functions, loop
+// variables, tuple assignments), line for line, and the min and max it
+// calls (which the interpreter lacks) declared after its last line.
+func (s *Session) scriptSource(ctx context.Context, text string, loc source) (string, error) {
+	u, err := s.redirectGenerics(ctx, unit{text: text, line: 1}, loc)
+	if err != nil {
+		return "", err
+	}
+	f, _ := parser.ParseFile(token.NewFileSet(), "", text, 0)
+	unresolved := map[string]bool{}
+	if f != nil {
+		for _, id := range f.Unresolved {
+			unresolved[id.Name] = true
+		}
+	}
+	text = tupleAssigns(perIteration(s.rangeInts(ctx, constMinMax(u.text, func(name string) bool { return !unresolved[name] }))))
+	ordered := false
+	for _, name := range []string{"min", "max"} { // clear needs the session's own package
+		if !unresolved[name] || !strings.Contains(text, name+"(") {
+			continue
+		}
+		decl := builtinSource[name]
+		if strings.HasPrefix(decl, orderedDecl) {
+			if ordered {
+				decl = strings.TrimPrefix(decl, orderedDecl)
+			}
+			ordered = true
+		}
+		text += "\n" + decl
+	}
+	return text, nil
 }
 
 // scriptFuncs lists where a script declares its functions, for traces.

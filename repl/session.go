@@ -84,6 +84,7 @@ type Session struct {
 	decls   map[string]string // name -> "func" or "type", as cells declared them
 	funcs   map[string]string // function or method ("T.M") -> where it was declared
 	ptrRecv map[string]bool   // method ("T.M") -> whether its receiver is a pointer
+	script  bool              // the session around a script (RunFile), not the REPL's
 	// compiled are the sourcePackages sources that the interpreter has
 	// compiled.
 	compiled map[string]bool
@@ -483,6 +484,12 @@ func (s *Session) Eval(ctx context.Context, src string) (res Result, err error) 
 // showing it, and returns its values (several for a call of a function
 // with several results). Magics use it for their arguments.
 func (s *Session) EvalValues(ctx context.Context, expr string) ([]reflect.Value, error) {
+	if s.script {
+		// A script's rewrites (see scriptSource) are made before it runs:
+		// there is nothing to ask the interpreter yet, and asking would
+		// import packages the script then imports again.
+		return nil, fmt.Errorf("%q: a script's values are not known before it runs", expr)
+	}
 	r := scan(expr)
 	if len(r.units) != 1 {
 		return nil, fmt.Errorf("want one expression, not %q", expr)

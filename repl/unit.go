@@ -381,8 +381,8 @@ func (s *Session) importUsed(ctx context.Context, u unit, loc source) error {
 }
 
 // parseUnit parses a unit with object resolution, as a file's
-// declarations or else as the body of a function; nil when it parses as
-// neither.
+// declarations or else as the body of a function (or, for a script, as
+// the whole file it is); nil when it parses as none of them.
 func parseUnit(u unit) *ast.File {
 	f, _, _ := parseUnitAt(u)
 	return f
@@ -391,7 +391,7 @@ func parseUnit(u unit) *ast.File {
 // parseUnitAt is parseUnit, with the file set and the length of the
 // wrapper before the unit's text in what was parsed.
 func parseUnitAt(u unit) (*ast.File, *token.FileSet, int) {
-	for _, head := range []string{"package main;", "package main; func main() {"} {
+	for _, head := range []string{"package main;", "package main; func main() {", ""} { // "": a script's whole file
 		tail := ""
 		if strings.HasSuffix(head, "{") {
 			tail = "\n}"
