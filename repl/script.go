@@ -88,9 +88,8 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 }
 
 // scriptSource is a script's source as the interpreter takes it: with
-// the rewrites that a cell gets for the interpreter's gaps (see evalUnit:
-// slices and maps, min and max, ranges over integers and functions, loop
-// variables, tuple assignments), line for line, and the min and max it
+// the rewrites that a cell gets for the interpreter's gaps (slices and
+// maps, and rewriteGaps's), line for line, and the min and max it
 // calls (which the interpreter lacks) declared after its last line.
 func (s *Session) scriptSource(ctx context.Context, text string, loc source) (string, error) {
 	u, err := s.redirectGenerics(ctx, unit{text: text, line: 1}, loc)
@@ -104,7 +103,7 @@ func (s *Session) scriptSource(ctx context.Context, text string, loc source) (st
 			unresolved[id.Name] = true
 		}
 	}
-	text = tupleAssigns(perIteration(s.rangeInts(ctx, constMinMax(u.text, func(name string) bool { return !unresolved[name] }))))
+	text = s.rewriteGaps(ctx, u.text, func(name string) bool { return !unresolved[name] })
 	ordered := false
 	for _, name := range []string{"min", "max"} { // clear needs the session's own package
 		if !unresolved[name] || !strings.Contains(text, name+"(") {
