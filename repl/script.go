@@ -65,9 +65,9 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 	if err := in.Use(interp.Exports{"os/os": {"Exit": reflect.ValueOf(exit)}}); err != nil {
 		return err
 	}
-	// A Session around the interpreter, for its error handling: the
-	// script's source runs as it is (its main runs), positions are the
-	// file's own.
+	// A Session around the interpreter, for its error handling and its
+	// rewrites: the script's source runs rewritten line for line (its main
+	// runs), so positions are the file's own.
 	s := &Session{in: in, errw: errw, packages: newPackageIndex(opts.Symbols), imports: map[string]string{}, decls: map[string]string{},
 		funcs: scriptFuncs(path, data), compiled: map[string]bool{}, script: true}
 	loc := s.source(path)
