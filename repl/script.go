@@ -103,7 +103,7 @@ func (s *Session) scriptSource(ctx context.Context, text string, loc source) (st
 			unresolved[id.Name] = true
 		}
 	}
-	text = s.rewriteGaps(ctx, u.text, func(name string) bool { return !unresolved[name] })
+	text = s.rewriteGaps(ctx, u.text, func(name string) bool { return !unresolved[name] }, func(string) (methodSig, bool) { return methodSig{}, false })
 	ordered := false
 	for _, name := range []string{"min", "max"} { // clear needs the session's own package
 		if !unresolved[name] || !strings.Contains(text, name+"(") {

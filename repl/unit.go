@@ -63,7 +63,7 @@ func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect
 	if u, err = s.redirectGenerics(ctx, u, loc); err != nil {
 		return nil, false, err
 	}
-	u.text = s.rewriteGaps(ctx, u.text, s.declaredOwn)
+	u.text = s.rewriteGaps(ctx, u.text, s.declaredOwn, s.cellMethod)
 	if u.first != token.IMPORT {
 		if err := s.importUsed(ctx, u, loc); err != nil {
 			if u.first == token.FUNC && s.classify(u) == declUnit {
@@ -384,10 +384,11 @@ func (s *Session) importUsed(ctx context.Context, u unit, loc source) error {
 // the interpreter's gaps that keep it line for line: min and max of
 // constants (minmax.go; shadowed reports a name the code declares for
 // itself), ranges over integers and functions (rewrite.go), loop
-// variables (loopvar.go), tuple assignments (tuple.go) and the %w
-// operands of fmt.Errorf (errorf.go).
-func (s *Session) rewriteGaps(ctx context.Context, text string, shadowed func(name string) bool) string {
-	return errorfOperands(tupleAssigns(perIteration(s.rangeInts(ctx, constMinMax(text, shadowed)))))
+// variables (loopvar.go), tuple assignments (tuple.go), the %w operands
+// of fmt.Errorf (errorf.go) and method expressions (methodexpr.go;
+// declared gives the methods declared before, "T.M").
+func (s *Session) rewriteGaps(ctx context.Context, text string, shadowed func(name string) bool, declared func(key string) (methodSig, bool)) string {
+	return methodExprs(errorfOperands(tupleAssigns(perIteration(s.rangeInts(ctx, constMinMax(text, shadowed))))), declared)
 }
 
 // parseUnit parses a unit with object resolution, as a file's
