@@ -198,7 +198,7 @@ func typeMembers(t reflect.Type) []string {
 	}
 	if st.Kind() == reflect.Struct {
 		for _, i := range exportedFields(st) {
-			seen[st.Field(i).Name] = true
+			seen[fieldName(st.Field(i))] = true
 		}
 	}
 	names := make([]string, 0, len(seen))

@@ -150,10 +150,10 @@ func namedStructBlock(v reflect.Value, name string, width int) string {
 	b.WriteString(name)
 	pad := 0
 	for _, i := range fields {
-		pad = max(pad, len(v.Type().Field(i).Name))
+		pad = max(pad, len(fieldName(v.Type().Field(i))))
 	}
 	for _, i := range fields {
-		f := v.Type().Field(i).Name
+		f := fieldName(v.Type().Field(i))
 		indent := 2 + pad + 2
 		b.WriteString("\n  " + f + strings.Repeat(" ", pad-len(f)+2))
 		b.WriteString(fieldValue(v.Field(i), width-indent, strings.Repeat(" ", indent)))
@@ -333,7 +333,7 @@ func writeStruct(b *strings.Builder, v reflect.Value, name string, depth, limit 
 		if n > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(v.Type().Field(i).Name + ": ")
+		b.WriteString(fieldName(v.Type().Field(i)) + ": ")
 		writeInline(b, v.Field(i), depth+1, limit)
 		if b.Len() > limit {
 			return

@@ -66,7 +66,7 @@ func tableOf(v reflect.Value) (*table, error) {
 	case reflect.Struct:
 		t.header = []string{"Field", "Value"}
 		for _, i := range exportedFields(v.Type()) {
-			t.rows = append(t.rows, []string{v.Type().Field(i).Name, cell(v.Field(i))})
+			t.rows = append(t.rows, []string{fieldName(v.Type().Field(i)), cell(v.Field(i))})
 		}
 		return t, nil
 	case reflect.Map:
@@ -79,7 +79,7 @@ func tableOf(v reflect.Value) (*table, error) {
 			fields := exportedFields(et)
 			t.header = []string{"Key"}
 			for _, i := range fields {
-				t.header = append(t.header, et.Field(i).Name)
+				t.header = append(t.header, fieldName(et.Field(i)))
 			}
 			for _, k := range keys {
 				e := deref(v.MapIndex(k))
@@ -132,7 +132,7 @@ func (t *table) records(v reflect.Value) {
 	}
 	fields := exportedFields(st)
 	for _, i := range fields {
-		t.header = append(t.header, st.Field(i).Name)
+		t.header = append(t.header, fieldName(st.Field(i)))
 		tag, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ",")
 		t.tags = append(t.tags, tag)
 	}

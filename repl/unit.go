@@ -438,7 +438,7 @@ var compilePanics = map[string]bool{"nil type": true}
 // still running a moment later is stopped by the interpreter (see run).
 func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source) (_ reflect.Value, rerr error) {
 	s.errw.begin()
-	r, finished := s.run(ctx, src)
+	r, finished := s.run(ctx, unexportedTags(src)) // here, so that no record of the declaration (typeSrc) has the tags
 	at := 0
 	if finished && strings.Contains(src, lineVar) {
 		at = s.markedLine() // and no mark outlives its unit
