@@ -53,6 +53,7 @@ var sourcePackages = map[string][]string{
 	"iter":       {iterSource},
 	"grueslices": {slicesSource},
 	"gruemaps":   {mapsSource},
+	"gruecmp":    {cmpSource},
 }
 
 // genericStand are the packages whose functions the session's own stand
@@ -61,13 +62,15 @@ var sourcePackages = map[string][]string{
 var genericStand = map[string]struct{ name, path string }{
 	"slices": {privatePkg + "_slices", "grueslices"},
 	"maps":   {privatePkg + "_maps", "gruemaps"},
+	"cmp":    {privatePkg + "_cmp", "gruecmp"},
 }
 
 // redirectGenerics makes a unit's calls of the functions of slices and
 // maps (the package, as the cell imported it or will) calls of the
 // session's own, importing those first.
 func (s *Session) redirectGenerics(ctx context.Context, u unit, loc source) (unit, error) {
-	if !strings.Contains(u.text, "slices.") && !strings.Contains(u.text, "maps.") {
+	u.text = cmpOrPairs(u.text)
+	if !strings.Contains(u.text, "slices.") && !strings.Contains(u.text, "maps.") && !strings.Contains(u.text, "cmp.") {
 		return u, nil
 	}
 	f, fset, head := parseUnitAt(u)
@@ -111,6 +114,47 @@ func (s *Session) redirectGenerics(ctx context.Context, u unit, loc source) (uni
 	return u, nil
 }
 
+// cmpOrPairs returns text with its calls cmp.Or(a, b, c) written as
+// cmp.Or2(a, cmp.Or2(b, c)), which the interpreter can infer the type of
+// (the arguments are evaluated first, in order, either way); text itself
+// when it has none.
+func cmpOrPairs(text string) string {
+	if !strings.Contains(text, "cmp.Or(") {
+		return text
+	}
+	f, u := parseForEdit(text)
+	if f == nil {
+		return text
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 || call.Ellipsis.IsValid() {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Or" {
+			return true
+		}
+		if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "cmp" || pkg.Obj != nil {
+			return true
+		}
+		args := make([]string, len(call.Args))
+		for i, a := range call.Args {
+			args[i] = cmpOrPairs(u.src(a)) // a call of cmp.Or among them too
+		}
+		text := args[len(args)-1]
+		if len(args) == 1 {
+			text = "cmp.Or2(" + text + ", " + text + ")"
+		}
+		for i := len(args) - 2; i >= 0; i-- {
+			text = "cmp.Or2(" + args[i] + ", " + text + ")"
+		}
+		u.replace(call, text)
+		return false
+	})
+	return u.apply()
+}
+
 const iterSource = `package iter
 
 // Seq is an iterator over sequences of individual values.
@@ -118,6 +162,63 @@ type Seq[V any] func(yield func(V) bool)
 
 // Seq2 is an iterator over sequences of pairs of values.
 type Seq2[K, V any] func(yield func(K, V) bool)
+`
+
+// cmpSource is package cmp, whose Or yaegi's lacks (Go 1.22).
+const cmpSource = `package gruecmp
+
+// Ordered is a constraint that permits any ordered type.
+type Ordered interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
+}
+
+// Less reports whether x is less than y; a NaN is less than any non-NaN.
+func Less[T Ordered](x, y T) bool { return (x != x && y == y) || x < y }
+
+// Compare returns -1, 0 or +1 as x is less than, equal to or greater than
+// y; a NaN is less than any non-NaN, and equal to a NaN.
+func Compare[T Ordered](x, y T) int {
+	xNaN, yNaN := x != x, y != y
+	if xNaN {
+		if yNaN {
+			return 0
+		}
+		return -1
+	}
+	if yNaN {
+		return +1
+	}
+	if x < y {
+		return -1
+	}
+	if x > y {
+		return +1
+	}
+	return 0
+}
+
+// Or2 is Or of two values: yaegi cannot infer the type parameter of a
+// variadic generic function, so the session writes cmp.Or(a, b, c) as
+// Or2(a, Or2(b, c)) (see cmpOrPairs).
+func Or2[T comparable](x, y T) T {
+	var zero T
+	if x != zero {
+		return x
+	}
+	return y
+}
+
+// Or returns the first of its arguments that is not the zero value, or
+// the zero value.
+func Or[T comparable](vals ...T) T {
+	var zero T
+	for _, v := range vals {
+		if v != zero {
+			return v
+		}
+	}
+	return zero
+}
 `
 
 const slicesSource = `package grueslices
