@@ -70,3 +70,30 @@ func (u *unitEdit) apply() string {
 	}
 	return text
 }
+
+// rewriteCalls returns text with the replacements fn makes, called on
+// each of its call expressions, outer ones first (fn reports whether to
+// look inside the call); text itself when it does not parse.
+func rewriteCalls(text string, fn func(u *unitEdit, call *ast.CallExpr) (inside bool)) string {
+	f, u := parseForEdit(text)
+	if f == nil {
+		return text
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return !ok || fn(u, call)
+	})
+	return u.apply()
+}
+
+// isPackageCall reports whether call calls pkg.name, pkg the name of a
+// package (not of a variable the code declares), its arguments not
+// spread from a slice.
+func isPackageCall(call *ast.CallExpr, pkg, name string) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != name || call.Ellipsis.IsValid() {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	return ok && id.Name == pkg && id.Obj == nil
+}

@@ -30,20 +30,8 @@ func errorfOperands(text string) string {
 	if !strings.Contains(text, "Errorf") || !strings.Contains(text, "%w") {
 		return text
 	}
-	f, u := parseForEdit(text)
-	if f == nil {
-		return text
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || len(call.Args) < 2 || call.Ellipsis.IsValid() {
-			return true
-		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Errorf" {
-			return true
-		}
-		if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "fmt" || pkg.Obj != nil {
+	return rewriteCalls(text, func(u *unitEdit, call *ast.CallExpr) bool {
+		if !isPackageCall(call, "fmt", "Errorf") || len(call.Args) < 2 {
 			return true
 		}
 		lit, ok := call.Args[0].(*ast.BasicLit)
@@ -61,7 +49,6 @@ func errorfOperands(text string) string {
 		}
 		return true
 	})
-	return u.apply()
 }
 
 // wrapVerbs returns the indexes of the operands of format's %w verbs; none

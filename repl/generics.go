@@ -122,20 +122,8 @@ func cmpOrPairs(text string) string {
 	if !strings.Contains(text, "cmp.Or(") {
 		return text
 	}
-	f, u := parseForEdit(text)
-	if f == nil {
-		return text
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || len(call.Args) == 0 || call.Ellipsis.IsValid() {
-			return true
-		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Or" {
-			return true
-		}
-		if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "cmp" || pkg.Obj != nil {
+	return rewriteCalls(text, func(u *unitEdit, call *ast.CallExpr) bool {
+		if !isPackageCall(call, "cmp", "Or") || len(call.Args) == 0 {
 			return true
 		}
 		args := make([]string, len(call.Args))
@@ -152,7 +140,6 @@ func cmpOrPairs(text string) string {
 		u.replace(call, text)
 		return false
 	})
-	return u.apply()
 }
 
 const iterSource = `package iter

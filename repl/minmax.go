@@ -50,13 +50,8 @@ func constMinMaxPass(text string, shadowed func(name string) bool) string {
 	if !strings.Contains(text, "min(") && !strings.Contains(text, "max(") {
 		return text
 	}
-	f, u := parseForEdit(text)
-	if f == nil {
-		return text
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || !isMinMax(call, shadowed) {
+	return rewriteCalls(text, func(u *unitEdit, call *ast.CallExpr) bool {
+		if !isMinMax(call, shadowed) {
 			return true
 		}
 		if v, ok := constValue(call, shadowed); ok {
@@ -69,7 +64,6 @@ func constMinMaxPass(text string, shadowed func(name string) bool) string {
 		}
 		return true // its arguments may still hold a call over constants
 	})
-	return u.apply()
 }
 
 // typedFirst returns a call of min or max that begins with a constant
