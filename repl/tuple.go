@@ -15,7 +15,10 @@ import (
 //
 //	a.LLM, a.Model = c, c.Model()  // a.LLM stays nil
 //
-// One value at a time it assigns them right. So a tuple assignment
+// One value at a time it assigns them right. (It also panics on a
+// composite literal assigned to a field or an element of an interface
+// type, a.Model = Echo{"#"}, which goes the same way: see
+// literalIntoPlace.) So a tuple assignment
 // becomes a block that does in turn what Go's assignment does at once,
 // on the same line:
 //
@@ -34,7 +37,7 @@ import (
 // tupleAssigns returns text with its tuple assignments made one value at
 // a time, or text itself when it has none that need it.
 func tupleAssigns(text string) string {
-	if !strings.Contains(text, ",") || !strings.Contains(text, "=") {
+	if !strings.Contains(text, "=") || !strings.Contains(text, ",") && !strings.Contains(text, "{") {
 		return text
 	}
 	f, u := parseForEdit(text)
@@ -64,8 +67,11 @@ func tupleAssigns(text string) string {
 // oneByOne reports whether as is a tuple assignment that tupleAssigns
 // makes one value at a time (see the comment above).
 func oneByOne(as *ast.AssignStmt) bool {
-	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) {
+	if as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
 		return false
+	}
+	if len(as.Lhs) == 1 {
+		return literalIntoPlace(as)
 	}
 	assigned := map[string]bool{}
 	for _, l := range as.Lhs {
@@ -92,6 +98,23 @@ func oneByOne(as *ast.AssignStmt) bool {
 		}
 	}
 	return true
+}
+
+// literalIntoPlace reports whether as assigns a composite literal
+// (T{...} or &T{...}) to a field, an element or *p: yaegi panics on one
+// whose place is of an interface type (a.Model = Echo{"#"}: "reflect.Set:
+// value of type interp.valueInterface is not assignable"), though the
+// same value through a variable of the place's type is assigned right.
+func literalIntoPlace(as *ast.AssignStmt) bool {
+	if _, ok := as.Lhs[0].(*ast.Ident); ok || !simpleTarget(as.Lhs[0]) {
+		return false
+	}
+	r := as.Rhs[0]
+	if u, ok := r.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		r = u.X
+	}
+	_, ok := r.(*ast.CompositeLit)
+	return ok
 }
 
 // simpleTarget reports whether evaluating e again gives the same variable:

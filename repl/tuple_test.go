@@ -16,6 +16,13 @@ func TestTupleAssigns(t *testing.T) {
 		// over several lines, a for loop's post statement.
 		{"a, b := 1, 2", "a, b := 1, 2"},
 		{"a = 1", "a = 1"},
+		// One composite literal into a field, an element or *p goes the
+		// same way; into a variable, or another value, as it is.
+		{"a.Model = Echo{\"#\"}", "{ _grue_t0 := a.Model; _grue_t0 = Echo{\"#\"}; a.Model = _grue_t0 }"},
+		{"ms[k] = &Echo{}", "{ _grue_t0 := ms[k]; _grue_t0 = &Echo{}; ms[k] = _grue_t0 }"},
+		{"m = Echo{}", "m = Echo{}"},
+		{"a.Model = e", "a.Model = e"},
+		{"h[f()] = Echo{}", "h[f()] = Echo{}"},
 		{"a, err = f()", "a, err = f()"},
 		{"h[next()], x = 1, 2", "h[next()], x = 1, 2"},
 		{"i, h[i] = 1, 2", "i, h[i] = 1, 2"},
