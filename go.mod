@@ -75,3 +75,5 @@ require (
 )
 
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
+
+replace github.com/traefik/yaegi => ./third_party/yaegi

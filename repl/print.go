@@ -77,14 +77,38 @@ func display(v reflect.Value, width int) string {
 }
 
 // deref unwraps interfaces: the value inside, or an invalid Value for nil.
+// The interpreter's own wrapper of a value kept in an interface{} (an
+// element of a []any) is unwrapped too (third_party/yaegi gives its
+// InterpValue).
 func deref(v reflect.Value) reflect.Value {
-	for v.IsValid() && v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return reflect.Value{}
+	for v.IsValid() {
+		if v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				return reflect.Value{}
+			}
+			v = v.Elem()
+			continue
 		}
-		v = v.Elem()
+		w, ok := interpValue(v)
+		if !ok {
+			return v
+		}
+		v = w
 	}
 	return v
+}
+
+// interpValue returns the value that v, the interpreter's wrapper of a
+// value kept in an interface{}, holds; false when v is no such wrapper.
+func interpValue(v reflect.Value) (reflect.Value, bool) {
+	if v.Kind() != reflect.Struct || !v.CanInterface() {
+		return v, false
+	}
+	w, ok := v.Interface().(interface{ InterpValue() reflect.Value })
+	if !ok {
+		return v, false
+	}
+	return w.InterpValue(), true
 }
 
 // special renders errors and Stringers, whose own text beats a field dump.

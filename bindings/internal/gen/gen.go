@@ -92,7 +92,7 @@ func Generate(dir, srcDir string, pkgs []string) ([]string, error) {
 		return nil, err
 	}
 	names = append(names, LoadersFile)
-	std, err := generateStd(filepath.Join(dir, StdDir), srcDir)
+	std, err := generateStd(filepath.Join(dir, StdDir))
 	if err != nil {
 		return nil, err
 	}

@@ -125,8 +125,12 @@ func loadersSource(pkg string, names []string) ([]byte, error) {
 // generateStd writes yaegi's standard library tables (the files of its
 // stdlib package that build on this Go version) into dir as package std,
 // with loaders instead of init functions. It returns the files written.
-func generateStd(dir, srcDir string) ([]string, error) {
-	bp, err := build.Import(stdlibPath, srcDir, 0)
+func generateStd(dir string) ([]string, error) {
+	stdlibDir, err := upstreamStdlib()
+	if err != nil {
+		return nil, err
+	}
+	bp, err := build.ImportDir(stdlibDir, 0)
 	if err != nil {
 		return nil, fmt.Errorf("find %s: %w", stdlibPath, err)
 	}
