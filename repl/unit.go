@@ -480,11 +480,6 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 				"declared, so its pointer seems not to implement error; test the error with a type assertion instead, " +
 				"e, ok := err.(*MyError), or declare the target as error)"
 		}
-		if msg == "reflect.Set: value of type interface {} is not assignable to type interp.valueInterface" {
-			msg += " (yaegi v0.16.1 cannot keep the value of a type assertion to an interface that a cell or " +
-				"script declares inside a function, x, ok := v.(Shape): _, ok := v.(Shape) answers right; " +
-				"assert to the concrete types instead, or make the variable's type the concrete one)"
-		}
 		if nilDeref.MatchString(msg) {
 			msg = "runtime error: invalid memory address or nil pointer dereference (as yaegi reports a nil pointer, " +
 				"or a nil interface or func, being used: " + msg + ")"

@@ -335,7 +335,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if v.node.typ.id() == typID {
 				if withResult {
-					value0(f).Set(valf)
+					setAsserted(value0(f), valf, v) // grue: see grue.go
 				}
 				return next
 			}
@@ -383,7 +383,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 
 			if withResult {
-				value0(f).Set(valf)
+				setAsserted(value0(f), valf, v) // grue: see grue.go
 			}
 			return next
 		}
@@ -418,7 +418,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
+					value0(f).Set(wrapperOf(f, val, rtype)) // grue: see grue.go
 				}
 				ok = true
 				return next
@@ -2983,7 +2983,7 @@ func _case(n *node) {
 					}
 					if v := val.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if match, _ := caseMatch(val, typ); v.typ.id() == typ.id() || match { // grue: see grue.go
 								return tnext
 							}
 						}
@@ -3019,6 +3019,15 @@ func _case(n *node) {
 					if typ.cat == nilT && v.IsNil() {
 						return tnext
 					}
+					if vi, ok := v.Interface().(valueInterface); ok { // grue: see grue.go
+						if match, decided := caseMatch(vi, typ); decided {
+							if !match {
+								return fnext
+							}
+							destValue(f).Set(caseValue(f, vi, typ, v.Elem()))
+							return tnext
+						}
+					}
 					rtyp := typ.TypeOf()
 					if rtyp == nil {
 						return fnext
@@ -3046,6 +3055,10 @@ func _case(n *node) {
 							return tnext
 						}
 					}
+					if match, _ := caseMatch(vi, typ); match { // grue: see grue.go
+						destValue(f).Set(caseValue(f, vi, typ, v))
+						return tnext
+					}
 					return fnext
 				}
 				if v.Type() == typ.TypeOf() {
@@ -3062,6 +3075,15 @@ func _case(n *node) {
 					for _, typ := range types {
 						if typ.cat == nilT && val.IsNil() {
 							return tnext
+						}
+						if vi, ok := val.Interface().(valueInterface); ok { // grue: see grue.go
+							if match, decided := caseMatch(vi, typ); decided {
+								if match {
+									destValue(f).Set(val.Elem())
+									return tnext
+								}
+								continue
+							}
 						}
 						rtyp := typ.TypeOf()
 						if rtyp == nil {
@@ -3087,7 +3109,7 @@ func _case(n *node) {
 				if vi, ok := val.Interface().(valueInterface); ok {
 					if v := vi.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if match, _ := caseMatch(vi, typ); v.typ.id() == typ.id() || match { // grue: see grue.go
 								destValue(f).Set(val)
 								return tnext
 							}
