@@ -52,8 +52,9 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 	if isNotebook(path) {
 		return runNotebook(ctx, path, string(data), opts)
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), path, data, 0)
-	if err == nil && (f.Name.Name != "main" || !hasMain(f)) {
+	fset := token.NewFileSet()
+	f, perr := parser.ParseFile(fset, path, data, 0) // when it does not parse, the interpreter says why
+	if perr == nil && (f.Name.Name != "main" || !hasMain(f)) {
 		return fmt.Errorf("%s: a script is a Go file of package main with a func main", path)
 	}
 	errw := &panicFilter{w: opts.Stderr}
@@ -69,10 +70,10 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 	// rewrites: the script's source runs rewritten line for line (its main
 	// runs), so positions are the file's own.
 	s := &Session{in: in, errw: errw, packages: newPackageIndex(opts.Symbols), imports: map[string]string{}, decls: map[string]string{},
-		funcs: scriptFuncs(path, data), compiled: map[string]bool{}, script: true}
+		funcs: scriptFuncs(path, fset, f, perr), compiled: map[string]bool{}, script: true}
 	loc := s.source(path)
 	loc.offset = 0
-	src, err := s.scriptSource(ctx, string(data), loc)
+	src, err := s.scriptSource(ctx, string(data), f, perr, loc)
 	if err != nil {
 		return err
 	}
@@ -90,15 +91,15 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 // scriptSource is a script's source as the interpreter takes it: with
 // the rewrites that a cell gets for the interpreter's gaps (slices and
 // maps, and rewriteGaps's), line for line, and the min and max it
-// calls (which the interpreter lacks) declared after its last line.
-func (s *Session) scriptSource(ctx context.Context, text string, loc source) (string, error) {
+// calls (which the interpreter lacks) declared after its last line. f is
+// the script parsed, perr why it did not parse.
+func (s *Session) scriptSource(ctx context.Context, text string, f *ast.File, perr error, loc source) (string, error) {
 	u, err := s.redirectGenerics(ctx, unit{text: text, line: 1}, loc)
 	if err != nil {
 		return "", err
 	}
-	f, _ := parser.ParseFile(token.NewFileSet(), "", text, 0)
 	unresolved := map[string]bool{}
-	if f != nil {
+	if perr == nil {
 		for _, id := range f.Unresolved {
 			unresolved[id.Name] = true
 		}
@@ -121,12 +122,11 @@ func (s *Session) scriptSource(ctx context.Context, text string, loc source) (st
 	return text, nil
 }
 
-// scriptFuncs lists where a script declares its functions, for traces.
-func scriptFuncs(path string, data []byte) map[string]string {
+// scriptFuncs lists where a script, f as parsed into fset (perr why it
+// did not parse), declares its functions, for traces.
+func scriptFuncs(path string, fset *token.FileSet, f *ast.File, perr error) map[string]string {
 	funcs := map[string]string{}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, data, 0)
-	if err != nil {
+	if perr != nil {
 		return funcs
 	}
 	for _, d := range f.Decls {
