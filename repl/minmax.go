@@ -102,11 +102,14 @@ func isMinMax(call *ast.CallExpr, shadowed func(string) bool) bool {
 
 // constExpr is a constant expression's value, the literal (or negated
 // literal) it came from (for a call of min or max, the one it chose) and
-// whether it is of kind rune (go/constant knows runes as integers).
+// whether it is of kind rune (go/constant knows runes as integers), with
+// the kind the literal itself has (fromKind, fromRune).
 type constExpr struct {
-	val  constant.Value
-	from ast.Expr
-	rune bool
+	val      constant.Value
+	from     ast.Expr
+	rune     bool
+	fromKind constant.Kind
+	fromRune bool
 }
 
 // source is the Go source of c as a constant of its kind: the expression
@@ -114,11 +117,10 @@ type constExpr struct {
 // floats, or among runes).
 func (c constExpr) source(src func(ast.Node) string) string {
 	s := src(c.from)
-	from, _ := constValue(c.from, func(string) bool { return false })
 	switch {
-	case c.val.Kind() == constant.Float && from.val.Kind() == constant.Int:
+	case c.val.Kind() == constant.Float && c.fromKind == constant.Int:
 		return "(" + s + " + 0.0)"
-	case c.rune && !from.rune:
+	case c.rune && !c.fromRune:
 		return "(" + s + " + '\\x00')"
 	}
 	return "(" + s + ")"
@@ -133,7 +135,7 @@ func constValue(e ast.Expr, shadowed func(string) bool) (constExpr, bool) {
 		v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
 		switch v.Kind() {
 		case constant.Int, constant.Float, constant.String:
-			return constExpr{v, e, e.Kind == token.CHAR}, true
+			return constExpr{val: v, from: e, rune: e.Kind == token.CHAR, fromKind: v.Kind(), fromRune: e.Kind == token.CHAR}, true
 		}
 		return constExpr{}, false // not ordered: an imaginary literal
 	case *ast.ParenExpr:
@@ -146,7 +148,7 @@ func constValue(e ast.Expr, shadowed func(string) bool) (constExpr, bool) {
 		if !ok || c.val.Kind() == constant.String {
 			return constExpr{}, false
 		}
-		return constExpr{constant.UnaryOp(e.Op, c.val, 0), e, c.rune}, true
+		return constExpr{val: constant.UnaryOp(e.Op, c.val, 0), from: e, rune: c.rune, fromKind: c.fromKind, fromRune: c.fromRune}, true
 	case *ast.CallExpr:
 		if !isMinMax(e, shadowed) {
 			return constExpr{}, false
