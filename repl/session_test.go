@@ -115,7 +115,9 @@ func TestEval(t *testing.T) {
 		{src: "type notFound struct{ What string }\nfunc (e *notFound) Error() string { return e.What + \" not found\" }", want: ""},
 		{src: "var anErr error = &notFound{\"key\"}\nnf, isNF := anErr.(*notFound)\nfmt.Println(nf.What, isNF)", want: "key true\n"},
 		{src: "_, isInt := anErr.(fmt.Stringer)\nisInt", want: "false\n"},
-		{src: "var target *notFound\nerrors.As(anErr, &target)", err: "test the error with a type assertion instead"},
+		{src: "var target *notFound\nerrors.As(fmt.Errorf(\"get: %w\", anErr), &target)", want: "true\n"},
+		{src: "target.What", want: "key\n"},
+		{src: "errors.Is(fmt.Errorf(\"get: %w\", anErr), anErr)", want: "true\n"},
 	} {
 		res, err := s.Eval(context.Background(), tc.src)
 		switch {

@@ -475,11 +475,6 @@ func (s *Session) evalSource(ctx context.Context, src string, u unit, loc source
 		if at > 0 {
 			line = at // the line it had reached (markLines)
 		}
-		if msg == "errors: *target must be interface or implement error" {
-			msg += " (yaegi v0.16.1: compiled code such as errors.As does not see the methods of a type a cell " +
-				"declared, so its pointer seems not to implement error; test the error with a type assertion instead, " +
-				"e, ok := err.(*MyError), or declare the target as error)"
-		}
 		if nilDeref.MatchString(msg) {
 			msg = "runtime error: invalid memory address or nil pointer dereference (as yaegi reports a nil pointer, " +
 				"or a nil interface or func, being used: " + msg + ")"

@@ -748,6 +748,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// Skip optimisation for assigned interface.
 						break
 					}
+					if isEmptyInterface(dest.typ) && srcMethods(src.typ) { // grue: see grue.go
+						// A literal of a type with methods, put into an
+						// interface{}, keeps its type: the assign wraps it.
+						break
+					}
 					if dest.action == aGetIndex || dest.action == aStar {
 						// Skip optimization, as it does not work when assigning to a struct field or a dereferenced pointer.
 						break
@@ -1218,6 +1223,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 				n.action = aConvert
 				switch {
+				case isInterface(c0.typ) && !c1.isNil() && convertKeepsType(c0.typ, c1.typ): // grue: see grue.go
+					if !c1.typ.implements(c0.typ) {
+						err = n.cfgErrorf("type %v does not implement interface %v", c1.typ.id(), c0.typ.id())
+					}
+					n.gen = convertInterface
+					n.typ = c0.typ
+					n.findex = sc.add(n.typ)
 				case isInterface(c0.typ) && !c1.isNil():
 					// Convert to interface: just check that all required methods are defined by concrete type.
 					if !c1.typ.implements(c0.typ) {

@@ -17,14 +17,67 @@ import (
 // InterpValue returns the value that v holds, unwrapped.
 func (v valueInterface) InterpValue() reflect.Value { return valueInterfaceValue(v.value) }
 
-// Format formats the value that v holds with the verb and flags fmt gives.
+// Format formats the value that v holds with the verb and flags fmt gives,
+// through its Error or String method when it has one and the verb is one
+// that fmt calls them for (%v, %s, %q, %x, %X; not %#v).
 func (v valueInterface) Format(f fmt.State, verb rune) {
 	x := v.InterpValue()
 	if !x.IsValid() || !x.CanInterface() {
 		fmt.Fprintf(f, fmt.FormatString(f, verb), nil)
 		return
 	}
+	if w, ok := v.printer(verb, f.Flag('#')); ok {
+		fmt.Fprintf(f, fmt.FormatString(f, verb), w.Interface())
+		return
+	}
 	fmt.Fprintf(f, fmt.FormatString(f, verb), x.Interface())
+}
+
+var (
+	errorType    = reflect.TypeOf((*error)(nil)).Elem()
+	stringerType = reflect.TypeOf((*fmt.Stringer)(nil)).Elem()
+)
+
+// Printer returns the value v holds as an error or a fmt.Stringer, when
+// its interpreted type has the Error or String method that fmt calls for
+// %v: for compiled code that shows values as fmt would (grue's REPL).
+func (v valueInterface) Printer() (any, bool) {
+	w, ok := v.printer('v', false)
+	if !ok || !w.CanInterface() {
+		return nil, false
+	}
+	return w.Interface(), true
+}
+
+// printer returns v's value as an error or a fmt.Stringer, when its
+// interpreted type has the method fmt would call for verb (and the #
+// flag, sharp).
+func (v valueInterface) printer(verb rune, sharp bool) (w reflect.Value, ok bool) {
+	switch verb {
+	case 'v', 's', 'q', 'x', 'X':
+	default:
+		return w, false
+	}
+	if verb == 'v' && sharp || v.node == nil || v.node.typ == nil || v.node.typ.cat == valueT || v.node.interp == nil {
+		return w, false
+	}
+	ms := v.node.typ.methods()
+	var t reflect.Type
+	switch {
+	case ms["Error"] == "func() string":
+		t = errorType
+	case ms["String"] == "func() string":
+		t = stringerType
+	default:
+		return w, false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false // no wrapper to be had: print the value as it is
+		}
+	}()
+	w = wrapperOf(v.node.interp.frame, v, t)
+	return w, w.IsValid() && w.Type().Implements(t)
 }
 
 // MarshalJSON writes the value that v holds as encoding/json writes it.
@@ -116,4 +169,52 @@ func hasMethods(vi valueInterface, typ *itype) bool {
 		}
 	}
 	return true
+}
+
+// srcMethods reports whether t is a type the interpreter declared with
+// methods, or a pointer to one. Upstream wrapped a value put into an
+// interface{} in a valueInterface, which keeps its type and so its
+// methods, only when t itself declared methods, and assigned a composite
+// literal straight into the interface: var a any = Sq{1}, a = &Sq{1} and
+// var a any = p (p a *Sq) lost Sq's String method, and fmt printed {1}.
+func srcMethods(t *itype) bool {
+	if t == nil || t.cat == valueT {
+		return false
+	}
+	if len(t.method) > 0 {
+		return true
+	}
+	return t.cat == ptrT && t.val != nil && t.val.cat != valueT && len(t.val.method) > 0
+}
+
+// convertKeepsType reports whether the conversion of a value of type src
+// to the interface dst must make a value of dst (convertInterface)
+// rather than leave the value as it is: src is an interpreted concrete
+// type with methods, or dst a compiled interface (error, fmt.Stringer).
+// Upstream converted by doing nothing, so any(Sq{1}) lost Sq's methods
+// and error(&MyErr{}) panicked (reflect.Set: value of type *struct{...}
+// is not assignable to type error) when assigned.
+func convertKeepsType(dst, src *itype) bool {
+	if src == nil || src.cat == valueT || src.cat == nilT || isInterface(src) {
+		return false
+	}
+	return srcMethods(src) || isInterfaceBin(dst)
+}
+
+// convertInterface converts n.child[1] to the interface type
+// n.child[0], as assigning it to a variable of that type does.
+func convertInterface(n *node) {
+	dest := genValue(n)
+	t, c := n.child[0].typ, n.child[1]
+	var value func(*frame) reflect.Value
+	if isInterfaceBin(t) {
+		value = genInterfaceWrapper(c, t.TypeOf())
+	} else {
+		value = genDestValue(t, c)
+	}
+	next := getExec(n.tnext)
+	n.exec = func(f *frame) bltn {
+		dest(f).Set(value(f))
+		return next
+	}
 }

@@ -1227,7 +1227,7 @@ func call(n *node) {
 			switch {
 			case hasVariadicArgs:
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || srcMethods(c.typ)): // grue: see grue.go
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.rtype))
@@ -1506,6 +1506,9 @@ func callBin(n *node) {
 			var defType reflect.Type
 			if variadic >= 0 && i+rcvrOffset >= variadic {
 				defType = funcType.In(variadic)
+				if n.action != aCallSlice { // grue: an argument of f(xs ...T) is a T (see grue.go)
+					defType = defType.Elem()
+				}
 			} else {
 				defType = funcType.In(rcvrOffset + i)
 			}
@@ -2443,7 +2446,7 @@ func _return(n *node) {
 		default:
 			switch {
 			case isInterfaceSrc(t):
-				if len(t.field) == 0 {
+				if len(t.field) == 0 && !srcMethods(c.typ) { // grue: see grue.go
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
 					// not on n, which means that the interfaceT knowledge is lost.
@@ -2743,7 +2746,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || len(val.typ.method) > 0):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || srcMethods(val.typ)): // grue: see grue.go
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -2978,6 +2981,9 @@ func _case(n *node) {
 							if stype == typ.id() {
 								return tnext
 							}
+							if _, ok := heldMatch(srcValue(f), typ); ok { // grue: see errors_grue.go
+								return tnext
+							}
 						}
 						return fnext
 					}
@@ -3046,6 +3052,10 @@ func _case(n *node) {
 						destValue(f).Set(elem)
 						return tnext
 					}
+					if held, ok := heldMatch(v, typ); ok { // grue: see errors_grue.go
+						destValue(f).Set(held)
+						return tnext
+					}
 					return fnext
 				}
 				if vi, ok := v.Interface().(valueInterface); ok {
@@ -3100,6 +3110,10 @@ func _case(n *node) {
 							return tnext
 						}
 						if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
+							destValue(f).Set(elem)
+							return tnext
+						}
+						if _, ok := heldMatch(val, typ); ok { // grue: see errors_grue.go
 							destValue(f).Set(elem)
 							return tnext
 						}
@@ -3218,7 +3232,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || srcMethods(arg.typ)): // grue: see grue.go
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.rtype)
@@ -3240,7 +3254,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || srcMethods(n.child[2].typ)): // grue: see grue.go
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.rtype)

@@ -90,6 +90,11 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 				match = false
 				break
 			}
+			// grue: with the wrapper's signature (see grue.go).
+			if m, _ := n.typ.lookupMethod(rt.Field(i).Name[1:]); m != nil && m.typ.TypeOf() != rt.Field(i).Type {
+				match = false
+				break
+			}
 		}
 		if match {
 			return rt
@@ -158,6 +163,8 @@ func (interp *Interpreter) Use(values Exports) error {
 // Note that it is possible to escape the virtualized stdio by
 // read/write directly to file descriptors 0, 1, 2.
 func fixStdlib(interp *Interpreter) {
+	fixErrors(interp) // grue: see grue.go
+
 	p := interp.binPkg["fmt"]
 	if p == nil {
 		return
