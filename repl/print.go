@@ -35,6 +35,9 @@ const (
 
 // display renders v for the REPL, folded to width columns.
 func display(v reflect.Value, width int) string {
+	if s, ok := printed(v); ok {
+		return Fold(s, width)
+	}
 	v = deref(v)
 	if !v.IsValid() {
 		return "nil"
@@ -109,6 +112,29 @@ func interpValue(v reflect.Value) (reflect.Value, bool) {
 		return v, false
 	}
 	return w.InterpValue(), true
+}
+
+// printed is what fmt prints v as, when v is (or an interface holds) the
+// interpreter's wrapper of a value of a cell's type that has an Error or
+// String method (var a any = Temp(3); []any{Temp(3)}): third_party/yaegi
+// gives it as an error or a fmt.Stringer (Printer), which special
+// renders.
+func printed(v reflect.Value) (string, bool) {
+	for v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.Kind() != reflect.Struct || !v.CanInterface() {
+		return "", false
+	}
+	p, ok := v.Interface().(interface{ Printer() (any, bool) })
+	if !ok {
+		return "", false
+	}
+	x, ok := p.Printer()
+	if !ok {
+		return "", false
+	}
+	return special(reflect.ValueOf(x))
 }
 
 // special renders errors and Stringers, whose own text beats a field dump.
@@ -274,6 +300,10 @@ func inline(v reflect.Value, limit int) string {
 
 func writeInline(b *strings.Builder, v reflect.Value, depth, limit int) {
 	if b.Len() > limit {
+		return
+	}
+	if s, ok := printed(v); ok {
+		b.WriteString(s)
 		return
 	}
 	v = deref(v)

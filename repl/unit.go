@@ -505,6 +505,9 @@ func (s *Session) unpack(res reflect.Value) []reflect.Value {
 	vals := make([]reflect.Value, res.Len())
 	for i := range vals {
 		vals[i] = deref(res.Index(i)) // the dynamic value; invalid for nil
+		if _, ok := printed(res.Index(i)); ok {
+			vals[i] = res.Index(i).Elem() // the interpreter's wrapper, which knows its type's String method
+		}
 		if e := vals[i]; e.IsValid() && e.Kind() == reflect.Func && e.Pointer() == s.pack.Pointer() {
 			// The interpreter's value for a type or package name.
 			return nil
