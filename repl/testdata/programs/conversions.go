@@ -4,6 +4,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -17,6 +18,16 @@ type Fault struct{ msg string }
 func (f *Fault) Error() string { return "fault: " + f.msg }
 
 type Shape interface{ Area() int }
+
+type Celsius float64
+
+func (c Celsius) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf(`"%.1fC"`, float64(c))), nil
+}
+
+type Level int
+
+func (l Level) MarshalText() ([]byte, error) { return []byte(fmt.Sprint("level-", int(l))), nil }
 
 func (s Sq) Area() int { return s.n * s.n }
 
@@ -56,4 +67,8 @@ func main() {
 	var sh Shape = Sq{3}
 	fmt.Println(sh.Area(), Shape(Sq{4}).Area())
 	fmt.Println(strings.Repeat("-", 3), fmt.Sprint(any(Sq{13})))
+	b, err := json.Marshal(map[string]any{"t": Celsius(21.5), "l": Level(2), "n": 3})
+	fmt.Println(string(b), err)
+	b, err = json.Marshal([]any{Celsius(1), any(Level(4))})
+	fmt.Println(string(b), err)
 }

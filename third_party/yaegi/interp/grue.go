@@ -9,6 +9,7 @@ package interp
 // meets it, and gives that value to code that asks (grue's REPL display).
 
 import (
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -36,6 +37,9 @@ func (v valueInterface) Format(f fmt.State, verb rune) {
 var (
 	errorType    = reflect.TypeOf((*error)(nil)).Elem()
 	stringerType = reflect.TypeOf((*fmt.Stringer)(nil)).Elem()
+
+	jsonMarshalerType = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
+	textMarshalerType = reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem()
 )
 
 // Printer returns the value v holds as an error or a fmt.Stringer, when
@@ -58,33 +62,47 @@ func (v valueInterface) printer(verb rune, sharp bool) (w reflect.Value, ok bool
 	default:
 		return w, false
 	}
-	if verb == 'v' && sharp || v.node == nil || v.node.typ == nil || v.node.typ.cat == valueT || v.node.interp == nil {
+	if verb == 'v' && sharp {
 		return w, false
 	}
-	ms := v.node.typ.methods()
-	var t reflect.Type
-	switch {
-	case ms["Error"] == "func() string":
-		t = errorType
-	case ms["String"] == "func() string":
-		t = stringerType
-	default:
+	if w, ok := v.as(errorType, "Error", "func() string"); ok {
+		return w, true
+	}
+	return v.as(stringerType, "String", "func() string")
+}
+
+// as returns the value v holds as a value of t, a compiled interface of
+// one method, name, when v's interpreted type has that method with the
+// signature sig (as the interpreter's methodSet writes it).
+func (v valueInterface) as(t reflect.Type, name, sig string) (w reflect.Value, ok bool) {
+	if v.node == nil || v.node.typ == nil || v.node.typ.cat == valueT || v.node.interp == nil {
+		return w, false
+	}
+	if v.node.typ.methods()[name] != sig {
 		return w, false
 	}
 	defer func() {
 		if recover() != nil {
-			ok = false // no wrapper to be had: print the value as it is
+			ok = false // no wrapper to be had: use the value as it is
 		}
 	}()
 	w = wrapperOf(v.node.interp.frame, v, t)
 	return w, w.IsValid() && w.Type().Implements(t)
 }
 
-// MarshalJSON writes the value that v holds as encoding/json writes it.
+// MarshalJSON writes the value that v holds as encoding/json writes it:
+// by its interpreted type's MarshalJSON or MarshalText method when it
+// has one.
 func (v valueInterface) MarshalJSON() ([]byte, error) {
 	x := v.InterpValue()
 	if !x.IsValid() || !x.CanInterface() {
 		return []byte("null"), nil
+	}
+	if w, ok := v.as(jsonMarshalerType, "MarshalJSON", "func() ([]uint8, error)"); ok {
+		return json.Marshal(w.Interface())
+	}
+	if w, ok := v.as(textMarshalerType, "MarshalText", "func() ([]uint8, error)"); ok {
+		return json.Marshal(w.Interface())
 	}
 	return json.Marshal(x.Interface())
 }
