@@ -547,6 +547,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pushBloc()
 			sc.loop = n
 
+		case selectStmt: // grue: a break in a select's clause ends the select (see grue.go)
+			sc = sc.pushBloc()
+			sc.loop = n
+
 		case importSpec:
 			// Already all done in GTA.
 			return false
@@ -1370,7 +1374,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return
 			}
 			n.start = n.child[0].start
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			exitClause(n.lastChild(), n.anc.anc) // exit node is selectStmt; grue: see grue.go
 
 		case commClause:
 			wireChild(n)
@@ -1381,7 +1385,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if len(n.child) > 1 {
 				n.start = n.child[1].start // Skip chan operation, performed by select
 			}
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			exitClause(n.lastChild(), n.anc.anc) // exit node is selectStmt; grue: see grue.go
 
 		case compositeLitExpr:
 			wireChild(n)
@@ -1921,6 +1925,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 		case selectStmt:
+			sc = sc.pop() // grue: see the scope pushed for break above
 			wireChild(n)
 			// Move action to block statement, so select node can be an exit point.
 			n.child[0].gen = _select

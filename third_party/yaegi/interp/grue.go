@@ -236,3 +236,20 @@ func convertInterface(n *node) {
 		return next
 	}
 }
+
+// exitClause makes the select statement sel what follows last, the last
+// statement of one of its clauses, unless last is a branch (break,
+// continue, goto, return), which goes where it says. Upstream made every
+// clause's last statement go to sel, so break L (L a loop around the
+// select), continue and goto at the end of a clause only left the
+// select: for { select { case <-done: break loop } } never ended. And
+// upstream's break inside a clause's if went to the loop around the
+// select, where Go leaves only the select: the select is now the target
+// of an unlabeled break in its clauses (cfg.go, sc.loop).
+func exitClause(last, sel *node) {
+	switch last.kind {
+	case breakStmt, continueStmt, gotoStmt, returnStmt:
+		return
+	}
+	last.tnext = sel
+}
