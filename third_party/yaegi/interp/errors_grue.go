@@ -156,14 +156,14 @@ func errorWrappers() map[reflect.Value][]reflect.Type {
 	}
 }
 
-// fixErrors gives the interpreter's errors package grue's Is and As.
+// fixErrors gives the interpreter's errors package grue's Is and As,
+// and fmt the wrappers of format_grue.go.
 func fixErrors(interp *Interpreter) {
-	p := interp.binPkg["errors"]
-	if p == nil {
-		return
+	useStringer(interp)
+	if p := interp.binPkg["errors"]; p != nil {
+		p["Is"] = reflect.ValueOf(errorsIs)
+		p["As"] = reflect.ValueOf(errorsAs)
 	}
-	p["Is"] = reflect.ValueOf(errorsIs)
-	p["As"] = reflect.ValueOf(errorsAs)
 
 	// The functions that print as fmt does (fmt's and log's) wrap an
 	// interpreted argument in the first of their mapTypes it implements:

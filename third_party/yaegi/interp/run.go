@@ -1478,8 +1478,12 @@ func callBin(n *node) {
 			}
 		case isRegularCall(c):
 			// Handle nested function calls: pass returned values as arguments
-			for j := range c.child[0].typ.ret {
+			for j, rt := range c.child[0].typ.ret {
 				ind := c.findex + j
+				if w := resultWrapper(n, rt, getMapType); w != nil { // grue: see grue.go
+					values = append(values, func(f *frame) reflect.Value { return w(f, valueInterfaceValue(f.data[ind])) })
+					continue
+				}
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
 			}
 		default:
@@ -1495,6 +1499,11 @@ func callBin(n *node) {
 				if !reflect.ValueOf(c.val).IsValid() { //  Handle "nil"
 					c.val = reflect.Zero(argType)
 				}
+			}
+
+			if w := fmtContainer(c, getMapType); w != nil { // grue: see grue.go
+				values = append(values, w)
+				break
 			}
 
 			if wt != nil && isInterfaceSrc(wt.arg[i]) {
@@ -1957,6 +1966,7 @@ func getMethodByName(n *node) {
 	i := n.findex
 	l := n.level
 
+	embedded := embeddedFields(n.child[0].typ) // grue: see grue.go
 	n.exec = func(f *frame) bltn {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
 		val0 := value0(f)
@@ -1968,7 +1978,7 @@ func getMethodByName(n *node) {
 			}
 			for i := 0; i < val0.NumField(); i++ {
 				fld := val0.Type().Field(i)
-				if !fld.Anonymous || !fld.IsExported() {
+				if !(fld.Anonymous || embedded[i]) || !fld.IsExported() {
 					continue
 				}
 				if val, ok = val0.Field(i).Interface().(valueInterface); ok {
