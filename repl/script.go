@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"os"
 	"reflect"
@@ -63,7 +64,7 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 		return err
 	}
 	exit := func(code int) { panic(exitCode(code)) }
-	if err := in.Use(interp.Exports{"os/os": {"Exit": reflect.ValueOf(exit)}}); err != nil {
+	if err := in.Use(interp.Exports{"os/os": {"Exit": reflect.ValueOf(exit)}, privatePkg + "/" + privatePkg: {"Clear": reflect.ValueOf(clearValue)}}); err != nil {
 		return err
 	}
 	// A Session around the interpreter, for its error handling and its
@@ -91,7 +92,8 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 // scriptSource is a script's source as the interpreter takes it: with
 // the rewrites that a cell gets for the interpreter's gaps (slices and
 // maps, and rewriteGaps's), line for line, and the min and max it
-// calls (which the interpreter lacks) declared after its last line. f is
+// calls, and clear (which the interpreter lacks), declared after its last
+// line. f is
 // the script parsed, perr why it did not parse.
 func (s *Session) scriptSource(ctx context.Context, text string, f *ast.File, perr error, loc source) (string, error) {
 	u, err := s.redirectGenerics(ctx, unit{text: text, line: 1}, loc)
@@ -106,9 +108,18 @@ func (s *Session) scriptSource(ctx context.Context, text string, f *ast.File, pe
 	}
 	text = s.rewriteGaps(ctx, u.text, func(name string) bool { return !unresolved[name] }, func(string) (methodSig, bool) { return methodSig{}, false })
 	ordered := false
-	for _, name := range []string{"min", "max"} { // clear needs the session's own package
+	for _, name := range []string{"min", "max", "clear"} {
 		if !unresolved[name] || !strings.Contains(text, name+"(") {
 			continue
+		}
+		if name == "clear" {
+			// clear calls the session's own package, imported on the
+			// package clause's line so that no line of the script moves.
+			with, ok := importAfterPackage(text, privatePkg)
+			if !ok {
+				continue
+			}
+			text = with
 		}
 		decl := builtinSource[name]
 		if strings.HasPrefix(decl, orderedDecl) {
@@ -185,4 +196,22 @@ func runNotebook(ctx context.Context, path, text string, opts Options) error {
 		}
 	}
 	return nil
+}
+
+// importAfterPackage returns src with `; import path "path"` after its
+// package clause, on that clause's line; false when src has none.
+func importAfterPackage(src, path string) (string, bool) {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(src))
+	var sc scanner.Scanner
+	sc.Init(file, []byte(src), nil, 0)
+	if _, tok, _ := sc.Scan(); tok != token.PACKAGE {
+		return src, false
+	}
+	pos, tok, lit := sc.Scan()
+	if tok != token.IDENT {
+		return src, false
+	}
+	end := file.Offset(pos) + len(lit)
+	return src[:end] + fmt.Sprintf("; import %s %q", path, path) + src[end:], true
 }

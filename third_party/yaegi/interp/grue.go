@@ -352,3 +352,19 @@ func embeddedFields(t *itype) map[int]bool {
 	}
 	return m
 }
+
+// heldArg returns v as a deferred call or a go statement keeps its
+// argument: a copy when v is a variable of the frame (addressable), which
+// the function goes on changing. Go evaluates those arguments at the
+// defer or go statement; upstream kept the variable itself, so x := 1;
+// defer fmt.Println(x); x = 2 printed 2, a defer in a loop saw the last
+// iteration's values, and go f(i) of a compiled f read i as the loop
+// changed it (a data race).
+func heldArg(v reflect.Value) reflect.Value {
+	if !v.IsValid() || !v.CanAddr() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}
