@@ -1,11 +1,10 @@
-// Arguments of deferred calls and go statements are evaluated at the
-// statement, as in Go; clear empties a map and zeroes a slice.
+// Arguments of deferred calls are evaluated at the defer statement, as
+// in Go; clear empties a map and zeroes a slice.
 package main
 
 import (
 	"fmt"
 	"strings"
-	"sync"
 )
 
 type T struct{ N int }
@@ -31,21 +30,6 @@ func main() {
 		}
 	}()
 	fmt.Println(out)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	seen := make([]bool, 5)
-	mark := func(k int) {
-		defer wg.Done()
-		mu.Lock()
-		seen[k] = true
-		mu.Unlock()
-	}
-	for i := 0; i < 5; i++ {
-		wg.Add(1)
-		go mark(i)
-	}
-	wg.Wait()
-	fmt.Println(seen)
 	var sb strings.Builder
 	s := "a"
 	defer sb.WriteString(s)

@@ -3842,7 +3842,11 @@ func _select(n *node) {
 		}
 	}
 
+	template := cases
 	n.exec = func(f *frame) bltn {
+		// grue: each run of the select gets its cases: goroutines running
+		// one function shared them (a data race; see README.grue.md).
+		cases := append([]reflect.SelectCase(nil), template...)
 		f.mutex.RLock()
 		cases[nbClause] = f.done
 		f.mutex.RUnlock()
