@@ -1495,7 +1495,7 @@ func addAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1629,7 +1629,7 @@ func andAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1696,7 +1696,7 @@ func andNotAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1763,7 +1763,7 @@ func mulAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1875,7 +1875,7 @@ func orAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1942,7 +1942,7 @@ func quoAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2054,7 +2054,7 @@ func remAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2121,7 +2121,7 @@ func shlAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2188,7 +2188,7 @@ func shrAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2255,7 +2255,7 @@ func subAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2367,7 +2367,7 @@ func xorAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2434,7 +2434,7 @@ func dec(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	switch typ.Kind() {
@@ -2490,7 +2490,7 @@ func inc(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
 	}
 
 	switch typ.Kind() {
@@ -2635,7 +2635,7 @@ func equal(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).Set(reflect.ValueOf(i0 == i1).Convert(typ))
+				dest(f).Set(reflect.ValueOf(ifaceEq(i0, i1)).Convert(typ))
 				return tnext
 			}
 		case c0.rval.IsValid():
@@ -2645,7 +2645,7 @@ func equal(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					if i0 == i1 {
+					if ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -2656,7 +2656,7 @@ func equal(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -2667,7 +2667,7 @@ func equal(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					if i0 == i1 {
+					if ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -2678,7 +2678,7 @@ func equal(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -2690,7 +2690,7 @@ func equal(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					if i0 == i1 {
+					if ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -2702,7 +2702,7 @@ func equal(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -2721,7 +2721,7 @@ func equal(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				if i0 == i1 {
+				if ifaceEq(i0, i1) {
 					dest(f).SetBool(true)
 					return tnext
 				}
@@ -2733,7 +2733,7 @@ func equal(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).SetBool(i0 == i1)
+				dest(f).SetBool(ifaceEq(i0, i1))
 				return tnext
 			}
 		}
@@ -3143,7 +3143,7 @@ func equal(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).Set(reflect.ValueOf(i0 == i1).Convert(typ))
+				dest(f).Set(reflect.ValueOf(ifaceEq(i0, i1)).Convert(typ))
 				return tnext
 			}
 		case c0.rval.IsValid():
@@ -3153,7 +3153,7 @@ func equal(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					if i0 == i1 {
+					if ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -3164,7 +3164,7 @@ func equal(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -3175,7 +3175,7 @@ func equal(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					if i0 == i1 {
+					if ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -3186,7 +3186,7 @@ func equal(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -3198,7 +3198,7 @@ func equal(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					if i0 == i1 {
+					if ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -3210,7 +3210,7 @@ func equal(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -4547,7 +4547,7 @@ func notEqual(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).Set(reflect.ValueOf(i0 != i1).Convert(typ))
+				dest(f).Set(reflect.ValueOf(!ifaceEq(i0, i1)).Convert(typ))
 				return tnext
 			}
 		case c0.rval.IsValid():
@@ -4557,7 +4557,7 @@ func notEqual(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					if i0 != i1 {
+					if !ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -4568,7 +4568,7 @@ func notEqual(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -4579,7 +4579,7 @@ func notEqual(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					if i0 != i1 {
+					if !ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -4590,7 +4590,7 @@ func notEqual(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -4602,7 +4602,7 @@ func notEqual(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					if i0 != i1 {
+					if !ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -4614,7 +4614,7 @@ func notEqual(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -4633,7 +4633,7 @@ func notEqual(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				if i0 != i1 {
+				if !ifaceEq(i0, i1) {
 					dest(f).SetBool(true)
 					return tnext
 				}
@@ -4645,7 +4645,7 @@ func notEqual(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).SetBool(i0 != i1)
+				dest(f).SetBool(!ifaceEq(i0, i1))
 				return tnext
 			}
 		}
@@ -5055,7 +5055,7 @@ func notEqual(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).Set(reflect.ValueOf(i0 != i1).Convert(typ))
+				dest(f).Set(reflect.ValueOf(!ifaceEq(i0, i1)).Convert(typ))
 				return tnext
 			}
 		case c0.rval.IsValid():
@@ -5065,7 +5065,7 @@ func notEqual(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					if i0 != i1 {
+					if !ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -5076,7 +5076,7 @@ func notEqual(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -5087,7 +5087,7 @@ func notEqual(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					if i0 != i1 {
+					if !ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -5098,7 +5098,7 @@ func notEqual(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEq(i0, i1))
 					return tnext
 				}
 			}
@@ -5110,7 +5110,7 @@ func notEqual(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					if i0 != i1 {
+					if !ifaceEq(i0, i1) {
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -5122,7 +5122,7 @@ func notEqual(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEq(i0, i1))
 					return tnext
 				}
 			}

@@ -695,6 +695,7 @@ func assign(n *node) {
 			} else {
 				ivalue[i] = genValue(dest.child[1])
 			}
+			ivalue[i] = mapKeyValue(dest.child[0].typ, ivalue[i]) // grue: see grue.go
 			dvalue[i] = genValue(dest.child[0])
 		} else {
 			dvalue[i] = genValue(dest)
@@ -1806,7 +1807,7 @@ func getIndexMap(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := mapKeyValue(n.child[0].typ, genValue(n.child[1])) // map index; grue: see grue.go
 
 		switch {
 		case n.fnext != nil:
@@ -1867,7 +1868,7 @@ func getIndexMap2(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := mapKeyValue(n.child[0].typ, genValue(n.child[1])) // map index; grue: see grue.go
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -2564,7 +2565,7 @@ func mapLit(n *node) {
 	keys := make([]func(*frame) reflect.Value, len(child))
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
-		keys[i] = genDestValue(n.typ.key, c.child[0])
+		keys[i] = mapKeyValue(n.typ, genDestValue(n.typ.key, c.child[0])) // grue: see grue.go
 		values[i] = genDestValue(n.typ.val, c.child[1])
 	}
 
@@ -3167,6 +3168,12 @@ func _case(n *node) {
 			v0 := value(f)
 			for _, v := range values {
 				v1 := v(f)
+				if v0.Kind() == reflect.Interface || v1.Kind() == reflect.Interface { // grue: see grue.go
+					if ifaceEq(v0.Interface(), v1.Interface()) {
+						return tnext
+					}
+					continue
+				}
 				if !v0.Type().AssignableTo(v1.Type()) {
 					v0 = v0.Convert(v1.Type())
 				}
@@ -3388,8 +3395,8 @@ func _real(n *node) {
 }
 
 func _delete(n *node) {
-	value0 := genValue(n.child[1]) // map
-	value1 := genValue(n.child[2]) // key
+	value0 := genValue(n.child[1])                              // map
+	value1 := mapKeyValue(n.child[1].typ, genValue(n.child[2])) // key; grue: see grue.go
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
