@@ -304,10 +304,20 @@ func fmtContainer(c *node, getMapType func(*itype) reflect.Type) func(*frame) re
 		return nil
 	}
 	value := genValue(c)
-	n := &node{typ: elem, interp: c.interp, pos: c.pos}
+	// The wrapper of an element is made from a frame of its own that holds
+	// it (slot reads it there, when the wrapper's method runs): the
+	// wrapper's generator is made once, not once an element.
+	slot := &node{typ: elem, interp: c.interp, pos: c.pos, findex: 0, level: 0}
+	gen := genInterfaceWrapper(slot, rt)
+	ft := elem.frameType()
 	return func(f *frame) reflect.Value {
 		v := value(f)
-		wrap := func(x reflect.Value) reflect.Value { return wrapperOf(f, valueInterface{n, x}, rt) }
+		wrap := func(x reflect.Value) reflect.Value {
+			fr := newFrame(f, 1, f.runid())
+			fr.data[0] = reflect.New(ft).Elem()
+			fr.data[0].Set(x)
+			return gen(fr)
+		}
 		switch v.Kind() {
 		case reflect.Slice, reflect.Array:
 			if v.Kind() == reflect.Slice && v.IsNil() {
