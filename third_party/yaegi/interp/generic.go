@@ -222,11 +222,16 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 		}
 	}
 
+	// grue: the types inferred, by type parameter (see grue.go).
+	inferred := map[string]*itype{}
 	var inferTypes func(*itype, *itype) ([]*itype, error)
 	inferTypes = func(param, input *itype) ([]*itype, error) {
 		switch param.cat {
 		case chanT, ptrT, sliceT:
 			return inferTypes(param.val, input.val)
+
+		case variadicT: // grue: an argument of xs ...T is a T
+			return inferTypes(param.val, input)
 
 		case mapT:
 			k, err := inferTypes(param.key, input.key)
@@ -276,28 +281,45 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 
 		case nilT:
 			if paramTypes[param.name] != nil {
+				if inferred[param.name] == nil {
+					inferred[param.name] = defaultType(sc, input) // grue: see grue.go
+				}
 				return []*itype{input}, nil
 			}
 
 		case genericT:
+			if inferred[param.name] == nil {
+				inferred[param.name] = defaultType(sc, input) // grue: see grue.go
+			}
 			return []*itype{input}, nil
 		}
 		return nil, nil
 	}
 
 	types := []*itype{}
-	for i, c := range ftn.child[1].child {
+	arg := 0 // grue: the argument that the parameters of c begin at
+	for _, c := range ftn.child[1].child {
+		if arg >= len(args) {
+			break
+		}
 		typ, err := nodeType(fun.interp, sc, c.lastChild())
 		if err != nil {
 			return nil, err
 		}
-		lt, err := inferTypes(typ, args[i].typ)
+		lt, err := inferTypes(typ, args[arg].typ)
 		if err != nil {
 			return nil, err
 		}
 		types = append(types, lt...)
+		if names := len(c.child) - 1; names > 1 {
+			arg += names
+		} else {
+			arg++
+		}
 	}
-
+	if ordered := typeParamOrder(ftn, inferred); ordered != nil { // grue: see grue.go
+		return ordered, nil
+	}
 	return types, nil
 }
 
