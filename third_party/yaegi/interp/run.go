@@ -1900,7 +1900,9 @@ func getFunc(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		fr := f.clone()
+		f.mutex.RLock() // grue: a running closure made here writes data[i] under the lock (a race; see README.grue.md)
 		o := getFrame(f, l).data[i]
+		f.mutex.RUnlock()
 
 		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
