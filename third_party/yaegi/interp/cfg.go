@@ -547,7 +547,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pushBloc()
 			sc.loop = n
 
-		case selectStmt: // grue: a break in a select's clause ends the select (see grue.go)
+		case selectStmt: // grue: a break in a select's clause ends the select (see flow_grue.go)
 			sc = sc.pushBloc()
 			sc.loop = n
 
@@ -1374,7 +1374,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return
 			}
 			n.start = n.child[0].start
-			exitClause(n.lastChild(), n.anc.anc) // exit node is selectStmt; grue: see grue.go
+			exitClause(n.lastChild(), n.anc.anc) // exit node is selectStmt; grue: see flow_grue.go
 
 		case commClause:
 			wireChild(n)
@@ -1385,7 +1385,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if len(n.child) > 1 {
 				n.start = n.child[1].start // Skip chan operation, performed by select
 			}
-			exitClause(n.lastChild(), n.anc.anc) // exit node is selectStmt; grue: see grue.go
+			exitClause(n.lastChild(), n.anc.anc) // exit node is selectStmt; grue: see flow_grue.go
 
 		case compositeLitExpr:
 			wireChild(n)

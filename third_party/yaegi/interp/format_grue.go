@@ -63,3 +63,91 @@ func useStringer(interp *Interpreter) {
 		interp.mapTypes[w] = append([]reflect.Type{reflect.TypeOf(_stringer{})}, interp.mapTypes[w]...)
 	}
 }
+
+// resultWrapper returns how to pass v, a result of type t of an
+// interpreted call, straight to compiled fmt (a function with mapTypes,
+// getMapType) when t has methods that fmt calls: wrapped as a value of
+// t would be (fmt.Println(d.Turn()) printed the int, not its String).
+// It returns nil when the result needs no wrapper.
+func resultWrapper(call *node, t *itype, getMapType func(*itype) reflect.Type) func(*frame, reflect.Value) reflect.Value {
+	if getMapType == nil || !srcMethods(t) {
+		return nil
+	}
+	rt := getMapType(t)
+	if rt == nil {
+		return nil
+	}
+	n := &node{typ: t, interp: call.interp, pos: call.pos}
+	return func(f *frame, v reflect.Value) reflect.Value {
+		if !v.IsValid() {
+			return v
+		}
+		return wrapperOf(f, valueInterface{n, v}, rt)
+	}
+}
+
+// fmtContainer returns, for c, a slice, an array or a map whose elements
+// (values) are of an interpreted type with a method that fmt calls,
+// passed to compiled fmt (a function with mapTypes, getMapType), how to
+// give fmt a copy with each element wrapped ([]any, map[K]any): fmt saw
+// []Dir{North} as []int and printed [0], not [N]. It returns nil for
+// anything else.
+func fmtContainer(c *node, getMapType func(*itype) reflect.Type) func(*frame) reflect.Value {
+	if getMapType == nil || c.typ == nil {
+		return nil
+	}
+	t := c.typ
+	if t.cat == linkedT && t.val != nil {
+		t = t.val
+	}
+	switch t.cat {
+	case sliceT, arrayT, mapT:
+	default:
+		return nil
+	}
+	elem := t.val
+	if !srcMethods(elem) {
+		return nil
+	}
+	rt := getMapType(elem)
+	if rt == nil {
+		return nil
+	}
+	value := genValue(c)
+	// The wrapper of an element is made from a frame of its own that holds
+	// it (slot reads it there, when the wrapper's method runs): the
+	// wrapper's generator is made once, not once an element.
+	slot := &node{typ: elem, interp: c.interp, pos: c.pos, findex: 0, level: 0}
+	gen := genInterfaceWrapper(slot, rt)
+	ft := elem.frameType()
+	return func(f *frame) reflect.Value {
+		v := value(f)
+		wrap := func(x reflect.Value) reflect.Value {
+			fr := newFrame(f, 1, f.runid())
+			fr.data[0] = reflect.New(ft).Elem()
+			fr.data[0].Set(x)
+			return gen(fr)
+		}
+		switch v.Kind() {
+		case reflect.Slice, reflect.Array:
+			if v.Kind() == reflect.Slice && v.IsNil() {
+				return v
+			}
+			out := make([]interface{}, v.Len())
+			for i := range out {
+				out[i] = wrap(v.Index(i)).Interface()
+			}
+			return reflect.ValueOf(out)
+		case reflect.Map:
+			if v.IsNil() {
+				return v
+			}
+			out := reflect.MakeMapWithSize(reflect.MapOf(v.Type().Key(), emptyInterfaceType), v.Len())
+			for it := v.MapRange(); it.Next(); {
+				out.SetMapIndex(it.Key(), wrap(it.Value()))
+			}
+			return out
+		}
+		return v
+	}
+}

@@ -222,7 +222,7 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 		}
 	}
 
-	// grue: the types inferred, by type parameter (see grue.go).
+	// grue: the types inferred, by type parameter (see generic_grue.go).
 	inferred := map[string]*itype{}
 	var inferTypes func(*itype, *itype) ([]*itype, error)
 	inferTypes = func(param, input *itype) ([]*itype, error) {
@@ -282,14 +282,14 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 		case nilT:
 			if paramTypes[param.name] != nil {
 				if inferred[param.name] == nil {
-					inferred[param.name] = defaultType(sc, input) // grue: see grue.go
+					inferred[param.name] = defaultType(sc, input) // grue: see generic_grue.go
 				}
 				return []*itype{input}, nil
 			}
 
 		case genericT:
 			if inferred[param.name] == nil {
-				inferred[param.name] = defaultType(sc, input) // grue: see grue.go
+				inferred[param.name] = defaultType(sc, input) // grue: see generic_grue.go
 			}
 			return []*itype{input}, nil
 		}
@@ -317,7 +317,7 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 			arg++
 		}
 	}
-	if ordered := typeParamOrder(ftn, inferred); ordered != nil { // grue: see grue.go
+	if ordered := typeParamOrder(ftn, inferred); ordered != nil { // grue: see generic_grue.go
 		return ordered, nil
 	}
 	return types, nil

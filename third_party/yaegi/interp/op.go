@@ -1495,7 +1495,7 @@ func addAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1629,7 +1629,7 @@ func andAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1696,7 +1696,7 @@ func andNotAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1763,7 +1763,7 @@ func mulAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1875,7 +1875,7 @@ func orAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -1942,7 +1942,7 @@ func quoAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2054,7 +2054,7 @@ func remAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2121,7 +2121,7 @@ func shlAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2188,7 +2188,7 @@ func shrAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2255,7 +2255,7 @@ func subAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2367,7 +2367,7 @@ func xorAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	if c1.rval.IsValid() {
@@ -2434,7 +2434,7 @@ func dec(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	switch typ.Kind() {
@@ -2490,7 +2490,7 @@ func inc(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see grue.go
+		indexValue = mapKeyValue(c0.child[0].typ, genValue(c0.child[1])) // grue: see equal_grue.go
 	}
 
 	switch typ.Kind() {

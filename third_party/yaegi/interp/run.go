@@ -695,7 +695,7 @@ func assign(n *node) {
 			} else {
 				ivalue[i] = genValue(dest.child[1])
 			}
-			ivalue[i] = mapKeyValue(dest.child[0].typ, ivalue[i]) // grue: see grue.go
+			ivalue[i] = mapKeyValue(dest.child[0].typ, ivalue[i]) // grue: see equal_grue.go
 			dvalue[i] = genValue(dest.child[0])
 		} else {
 			dvalue[i] = genValue(dest)
@@ -941,7 +941,7 @@ func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn fu
 			val := make([]reflect.Value, len(in)+1)
 			inTypes := make([]reflect.Type, len(in))
 			for i, v := range in {
-				val[i+1] = heldArg(v(f)) // grue: see grue.go
+				val[i+1] = heldArg(v(f)) // grue: see flow_grue.go
 				inTypes[i] = val[i+1].Type()
 			}
 			outTypes := make([]reflect.Type, len(out))
@@ -1281,7 +1281,7 @@ func call(n *node) {
 			val := make([]reflect.Value, len(values)+1)
 			val[0] = value(f)
 			for i, v := range values {
-				val[i+1] = heldArg(v(f)) // grue: see grue.go
+				val[i+1] = heldArg(v(f)) // grue: see flow_grue.go
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -1481,7 +1481,7 @@ func callBin(n *node) {
 			// Handle nested function calls: pass returned values as arguments
 			for j, rt := range c.child[0].typ.ret {
 				ind := c.findex + j
-				if w := resultWrapper(n, rt, getMapType); w != nil { // grue: see grue.go
+				if w := resultWrapper(n, rt, getMapType); w != nil { // grue: see format_grue.go
 					values = append(values, func(f *frame) reflect.Value { return w(f, valueInterfaceValue(f.data[ind])) })
 					continue
 				}
@@ -1502,7 +1502,7 @@ func callBin(n *node) {
 				}
 			}
 
-			if w := fmtContainer(c, getMapType); w != nil { // grue: see grue.go
+			if w := fmtContainer(c, getMapType); w != nil { // grue: see format_grue.go
 				values = append(values, w)
 				break
 			}
@@ -1516,7 +1516,7 @@ func callBin(n *node) {
 			var defType reflect.Type
 			if variadic >= 0 && i+rcvrOffset >= variadic {
 				defType = funcType.In(variadic)
-				if n.action != aCallSlice { // grue: an argument of f(xs ...T) is a T (see grue.go)
+				if n.action != aCallSlice { // grue: an argument of f(xs ...T) is a T (see README.grue.md)
 					defType = defType.Elem()
 				}
 			} else {
@@ -1563,7 +1563,7 @@ func callBin(n *node) {
 			val := make([]reflect.Value, l+1)
 			val[0] = value(f)
 			for i, v := range values {
-				val[i+1] = heldArg(getBinValue(getMapType, v, f)) // grue: see grue.go
+				val[i+1] = heldArg(getBinValue(getMapType, v, f)) // grue: see flow_grue.go
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -1573,7 +1573,7 @@ func callBin(n *node) {
 		n.exec = func(f *frame) bltn {
 			in := make([]reflect.Value, l)
 			for i, v := range values {
-				in[i] = heldArg(getBinValue(getMapType, v, f)) // grue: see grue.go
+				in[i] = heldArg(getBinValue(getMapType, v, f)) // grue: see flow_grue.go
 			}
 			go callFn(value(f), in)
 			return tnext
@@ -1807,7 +1807,7 @@ func getIndexMap(n *node) {
 			}
 		}
 	} else {
-		value1 := mapKeyValue(n.child[0].typ, genValue(n.child[1])) // map index; grue: see grue.go
+		value1 := mapKeyValue(n.child[0].typ, genValue(n.child[1])) // map index; grue: see equal_grue.go
 
 		switch {
 		case n.fnext != nil:
@@ -1868,7 +1868,7 @@ func getIndexMap2(n *node) {
 			}
 		}
 	} else {
-		value1 := mapKeyValue(n.child[0].typ, genValue(n.child[1])) // map index; grue: see grue.go
+		value1 := mapKeyValue(n.child[0].typ, genValue(n.child[1])) // map index; grue: see equal_grue.go
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -2567,7 +2567,7 @@ func mapLit(n *node) {
 	keys := make([]func(*frame) reflect.Value, len(child))
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
-		keys[i] = mapKeyValue(n.typ, genDestValue(n.typ.key, c.child[0])) // grue: see grue.go
+		keys[i] = mapKeyValue(n.typ, genDestValue(n.typ.key, c.child[0])) // grue: see equal_grue.go
 		values[i] = genDestValue(n.typ.val, c.child[1])
 	}
 
@@ -3170,7 +3170,7 @@ func _case(n *node) {
 			v0 := value(f)
 			for _, v := range values {
 				v1 := v(f)
-				if v0.Kind() == reflect.Interface || v1.Kind() == reflect.Interface { // grue: see grue.go
+				if v0.Kind() == reflect.Interface || v1.Kind() == reflect.Interface { // grue: see equal_grue.go
 					if ifaceEq(v0.Interface(), v1.Interface()) {
 						return tnext
 					}
@@ -3398,7 +3398,7 @@ func _real(n *node) {
 
 func _delete(n *node) {
 	value0 := genValue(n.child[1])                              // map
-	value1 := mapKeyValue(n.child[1].typ, genValue(n.child[2])) // key; grue: see grue.go
+	value1 := mapKeyValue(n.child[1].typ, genValue(n.child[2])) // key; grue: see equal_grue.go
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
