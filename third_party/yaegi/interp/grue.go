@@ -257,3 +257,17 @@ func embeddedFields(t *itype) map[int]bool {
 	}
 	return m
 }
+
+// fixReflect gives the interpreter's reflect package TypeOf, ValueOf and
+// DeepEqual that see the value a valueInterface or a wrapper holds:
+// reflect.TypeOf(v) of an any holding a *Sq said struct (the
+// valueInterface), and reflect.ValueOf(v).Field(0) was its node.
+func fixReflect(interp *Interpreter) {
+	p := interp.binPkg["reflect"]
+	if p == nil {
+		return
+	}
+	p["TypeOf"] = reflect.ValueOf(func(i interface{}) reflect.Type { return reflect.TypeOf(heldOf(i)) })
+	p["ValueOf"] = reflect.ValueOf(func(i interface{}) reflect.Value { return reflect.ValueOf(heldOf(i)) })
+	p["DeepEqual"] = reflect.ValueOf(func(x, y interface{}) bool { return reflect.DeepEqual(heldOf(x), heldOf(y)) })
+}

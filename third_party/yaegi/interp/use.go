@@ -163,7 +163,8 @@ func (interp *Interpreter) Use(values Exports) error {
 // Note that it is possible to escape the virtualized stdio by
 // read/write directly to file descriptors 0, 1, 2.
 func fixStdlib(interp *Interpreter) {
-	fixErrors(interp) // grue: see errors_grue.go
+	fixErrors(interp)  // grue: see errors_grue.go
+	fixReflect(interp) // grue: see grue.go
 
 	p := interp.binPkg["fmt"]
 	if p == nil {
