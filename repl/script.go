@@ -91,9 +91,8 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 
 // scriptSource is a script's source as the interpreter takes it: with
 // the rewrites that a cell gets for the interpreter's gaps (slices and
-// maps, and rewriteGaps's), line for line, and the min and max it
-// calls, and clear (which the interpreter lacks), declared after its last
-// line. f is
+// maps, and rewriteGaps's), line for line, and the min, max and clear it
+// calls (which the interpreter lacks) declared after its last line. f is
 // the script parsed, perr why it did not parse.
 func (s *Session) scriptSource(ctx context.Context, text string, f *ast.File, perr error, loc source) (string, error) {
 	u, err := s.redirectGenerics(ctx, unit{text: text, line: 1}, loc)

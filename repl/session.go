@@ -575,8 +575,8 @@ func (s *Session) show(vals []reflect.Value) {
 // Room rather than struct: yaegi makes a cell's struct types with
 // reflect.StructOf, which gives them none.
 func (s *Session) display(v reflect.Value) string {
-	if _, ok := printed(v); ok {
-		return display(v, s.opts.Width)
+	if text, ok := printed(v); ok {
+		return Fold(text, s.opts.Width)
 	}
 	d := deref(v)
 	e := d
