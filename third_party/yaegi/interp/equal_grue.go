@@ -68,3 +68,24 @@ func mapKeyValue(t *itype, key func(*frame) reflect.Value) func(*frame) reflect.
 		return reflect.ValueOf(h)
 	}
 }
+
+// constMapKey returns the value of c, a constant index of a map of type
+// t, as a key of that map. A typed constant of a named type (North of
+// type Dir, declared with iota) kept its value as a constant.Value, and
+// m[North] panicked in reflect.MapIndex ("value of type constant.Value
+// is not assignable to type int").
+func constMapKey(c *node, t *itype) reflect.Value {
+	convertConstantValue(c)
+	k := c.rval
+	rt := t.TypeOf()
+	for rt != nil && rt.Kind() == reflect.Ptr {
+		rt = rt.Elem()
+	}
+	if rt == nil || rt.Kind() != reflect.Map || !k.IsValid() {
+		return k
+	}
+	if kt := rt.Key(); kt.Kind() != reflect.Interface && k.Type() != kt && k.Type().ConvertibleTo(kt) {
+		k = k.Convert(kt)
+	}
+	return k
+}

@@ -1783,7 +1783,7 @@ func getIndexMap(n *node) {
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := constMapKey(n.child[1], n.child[0].typ) // grue: see equal_grue.go
 
 		switch {
 		case n.fnext != nil:
@@ -1847,7 +1847,7 @@ func getIndexMap2(n *node) {
 		return
 	}
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := constMapKey(n.child[1], n.child[0].typ) // grue: see equal_grue.go
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
