@@ -38,3 +38,17 @@ func heldArg(v reflect.Value) reflect.Value {
 	c.Set(v)
 	return c
 }
+
+// originFrame is the frame that f is a clone of (a func literal's
+// closure runs in a clone of the frame it was made in), or f itself:
+// recover reads the panic from it. A func literal deferred in a loop
+// (defer func() { use(i) }()) ran on the live frame, so it saw the last
+// iteration's variables; it now runs as the closure made at the defer
+// statement, and recover in it still finds the panic of the function
+// that deferred it.
+func (f *frame) originFrame() *frame {
+	if f.origin != nil {
+		return f.origin
+	}
+	return f
+}

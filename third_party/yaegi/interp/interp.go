@@ -118,6 +118,8 @@ type frame struct {
 	deferred  [][]reflect.Value  // defer stack
 	recovered interface{}        // to handle panic recover
 	done      reflect.SelectCase // for cancellation of channel operations
+
+	origin *frame // grue: the frame a clone was made of, whose recovered panic recover gives (see flow_grue.go)
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
@@ -148,6 +150,7 @@ func (f *frame) clone() *frame {
 		id:        f.runid(),
 		done:      f.done,
 		debug:     f.debug,
+		origin:    f.originFrame(), // grue: see flow_grue.go
 	}
 	nf.data = make([]reflect.Value, len(f.data))
 	copy(nf.data, f.data)

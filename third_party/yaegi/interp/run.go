@@ -205,27 +205,34 @@ func panicFunc(s *scope) string {
 func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	var exec bltn
 	defer func() {
+		// grue: the deferred calls run without f's lock, which a closure
+		// made in f takes when it returns: defer f() of f := func() {...}
+		// deadlocked (see flow_grue.go).
+		r := recover()
 		f.mutex.Lock()
-		f.recovered = recover()
-		for _, val := range f.deferred {
+		f.recovered = r
+		deferred := f.deferred
+		f.mutex.Unlock()
+		for _, val := range deferred {
 			val[0].Call(val[1:])
 		}
-		if f.recovered != nil {
+		f.mutex.RLock()
+		recovered := f.recovered
+		f.mutex.RUnlock()
+		if recovered != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {
 				oNode = n
 			}
-			errorer, ok := f.recovered.(error)
+			errorer, ok := recovered.(error)
 			// in this specific case, the stdlib would/will suppress the panic, so we
 			// suppress the logging here accordingly, to get a similar and consistent
 			// behavior.
 			if !ok || errorer.Error() != errAbortHandler.Error() {
 				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
 			}
-			f.mutex.Unlock()
-			panic(f.recovered)
+			panic(recovered)
 		}
-		f.mutex.Unlock()
 	}()
 
 	dbg := n.interp.debugger
@@ -906,7 +913,8 @@ func _recover(n *node) {
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
-		if f.anc.recovered == nil {
+		anc := f.anc.originFrame() // grue: see flow_grue.go
+		if anc.recovered == nil {
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext
@@ -916,11 +924,11 @@ func _recover(n *node) {
 		}
 
 		if isEmptyInterface(n.typ) {
-			dest(f).Set(reflect.ValueOf(f.anc.recovered))
+			dest(f).Set(reflect.ValueOf(anc.recovered))
 		} else {
-			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(f.anc.recovered)}))
+			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(anc.recovered)}))
 		}
-		f.anc.recovered = nil
+		anc.recovered = nil
 		return tnext
 	}
 }
@@ -1276,7 +1284,13 @@ func call(n *node) {
 
 	if n.anc.kind == deferStmt {
 		// Store function call in frame for deferred execution.
-		value = genFunctionWrapper(c0)
+		if c0.action == aGetFunc {
+			// grue: a func literal is the closure made at the defer
+			// statement, of that moment's variables (see flow_grue.go).
+			value = genValue(c0)
+		} else {
+			value = genFunctionWrapper(c0)
+		}
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, len(values)+1)
 			val[0] = value(f)
