@@ -77,12 +77,29 @@ func resultWrapper(call *node, t *itype, getMapType func(*itype) reflect.Type) f
 	if rt == nil {
 		return nil
 	}
-	n := &node{typ: t, interp: call.interp, pos: call.pos}
+	wrap := slotWrapper(call, t, rt)
 	return func(f *frame, v reflect.Value) reflect.Value {
 		if !v.IsValid() {
 			return v
 		}
-		return wrapperOf(f, valueInterface{n, v}, rt)
+		return wrap(f, v)
+	}
+}
+
+// slotWrapper returns how to make a value of t, an interpreted type, a
+// value of rt, a compiled interface, for code at node at: each value is
+// held in a frame of its own, which the wrapper's methods read it from
+// when they run, so the wrapper's generator is made once, not once a
+// value.
+func slotWrapper(at *node, t *itype, rt reflect.Type) func(*frame, reflect.Value) reflect.Value {
+	slot := &node{typ: t, interp: at.interp, pos: at.pos, findex: 0, level: 0}
+	gen := genInterfaceWrapper(slot, rt)
+	ft := t.frameType()
+	return func(f *frame, x reflect.Value) reflect.Value {
+		fr := newFrame(f, 1, f.runid())
+		fr.data[0] = reflect.New(ft).Elem()
+		fr.data[0].Set(x)
+		return gen(fr)
 	}
 }
 
@@ -114,20 +131,10 @@ func fmtContainer(c *node, getMapType func(*itype) reflect.Type) func(*frame) re
 		return nil
 	}
 	value := genValue(c)
-	// The wrapper of an element is made from a frame of its own that holds
-	// it (slot reads it there, when the wrapper's method runs): the
-	// wrapper's generator is made once, not once an element.
-	slot := &node{typ: elem, interp: c.interp, pos: c.pos, findex: 0, level: 0}
-	gen := genInterfaceWrapper(slot, rt)
-	ft := elem.frameType()
+	wrapElem := slotWrapper(c, elem, rt)
 	return func(f *frame) reflect.Value {
 		v := value(f)
-		wrap := func(x reflect.Value) reflect.Value {
-			fr := newFrame(f, 1, f.runid())
-			fr.data[0] = reflect.New(ft).Elem()
-			fr.data[0].Set(x)
-			return gen(fr)
-		}
+		wrap := func(x reflect.Value) reflect.Value { return wrapElem(f, x) }
 		switch v.Kind() {
 		case reflect.Slice, reflect.Array:
 			if v.Kind() == reflect.Slice && v.IsNil() {
