@@ -1,0 +1,177 @@
+package main
+
+// BenchmarkPlayProcess plays the whole Zork I walkthrough as a process, once
+// with grue and once with dfrotz, so that one run prints both side by side:
+//
+//	go test -run XXX -bench PlayProcess ./cmd/grue
+//
+// The grue binary is built once per run with the go tool on PATH.
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// playBenchGames returns the shared games folder: $GRUE_GAMES (relative to
+// the repository root when relative) or ../shared/games beside the
+// repository. The test runs in cmd/grue-workbench, two levels below the
+// root.
+func playBenchGames() string {
+	root := filepath.Join("..", "..")
+	dir := os.Getenv("GRUE_GAMES")
+	switch {
+	case dir == "":
+		return filepath.Join(root, "..", "shared", "games")
+	case filepath.IsAbs(dir):
+		return dir
+	}
+	if fi, err := os.Stat(filepath.Join(root, dir)); err == nil && fi.IsDir() {
+		return filepath.Join(root, dir)
+	}
+	return dir
+}
+
+// playBenchNeed skips, or fails when CI=true, for a missing input.
+func playBenchNeed(b *testing.B, msg string) {
+	b.Helper()
+	if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
+		b.Fatal(msg + " (CI=true: missing inputs are failures)")
+	}
+	b.Skip(msg)
+}
+
+// buildGrue builds grue and grue-workbench (./cmd/grue and this package)
+// into dir with the go tool on PATH, and returns grue's path.
+func buildGrue(b *testing.B, dir string) string {
+	b.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		b.Skip("go tool not found: " + err.Error())
+	}
+	bin := filepath.Join(dir, "grue")
+	out, err := exec.Command(goTool, "build", "-o", dir+string(filepath.Separator), "../grue", ".").CombinedOutput()
+	if err != nil {
+		b.Fatalf("go build ./cmd/grue ./cmd/grue-workbench: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func BenchmarkPlayProcess(b *testing.B) {
+	games := playBenchGames()
+	story, err := filepath.Abs(filepath.Join(games, "zork1.z3"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(story); err != nil {
+		playBenchNeed(b, "zork1.z3 not found (set GRUE_GAMES): "+err.Error())
+	}
+	script, err := os.ReadFile(filepath.Join(games, "zork1.walkthrough.txt"))
+	if err != nil {
+		playBenchNeed(b, "zork1.walkthrough.txt not found (set GRUE_GAMES): "+err.Error())
+	}
+	commands := len(strings.Split(strings.TrimSuffix(string(script), "\n"), "\n"))
+
+	run := func(b *testing.B, name string, args ...string) {
+		b.ReportAllocs()
+		first := true
+		for b.Loop() {
+			cmd := exec.Command(name, args...)
+			cmd.Dir = b.TempDir()
+			cmd.Stdin = bytes.NewReader(script)
+			var out, errOut bytes.Buffer
+			cmd.Stdout = &out
+			cmd.Stderr = &errOut
+			if err := cmd.Run(); err != nil {
+				b.Fatalf("%s: %v\nstderr: %s", filepath.Base(name), err, errOut.String())
+			}
+			if first {
+				first = false
+				const want = "Your score is 350 (total of 350 points)"
+				if !strings.Contains(out.String(), want) {
+					tail := out.String()
+					tail = tail[max(0, len(tail)-600):]
+					b.Fatalf("%s did not finish the walkthrough (no %q); its output ends:\n%s", filepath.Base(name), want, tail)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*commands), "ns/command")
+	}
+
+	binDir := b.TempDir()
+	var bin string // built on first use, once per run
+	b.Run("grue", func(b *testing.B) {
+		if bin == "" {
+			bin = buildGrue(b, binDir)
+		}
+		run(b, bin, "play", "--plain", "--seed", "12", story)
+	})
+	b.Run("dfrotz", func(b *testing.B) {
+		dfrotz, err := exec.LookPath("dfrotz")
+		if err != nil {
+			if _, serr := os.Stat("/usr/games/dfrotz"); serr != nil {
+				playBenchNeed(b, "dfrotz not found (apt-get install -y frotz)")
+			}
+			dfrotz = "/usr/games/dfrotz"
+		}
+		run(b, dfrotz, "-m", "-p", "-q", "-s", "12", "-w", "80", story)
+	})
+}
+
+// BenchmarkStartProcess measures start-up: a grue command that ends at once
+// (play and serve with no input; agent with one step of the walkthrough
+// baseline), and dfrotz with no input, as whole processes:
+//
+//	go test -run XXX -bench StartProcess ./cmd/grue
+//
+// The target is 5 ms for each grue command.
+func BenchmarkStartProcess(b *testing.B) {
+	games, err := filepath.Abs(playBenchGames())
+	if err != nil {
+		b.Fatal(err)
+	}
+	story := filepath.Join(games, "zork1.z3")
+	if _, err := os.Stat(story); err != nil {
+		playBenchNeed(b, "zork1.z3 not found (set GRUE_GAMES): "+err.Error())
+	}
+	run := func(b *testing.B, name string, args ...string) {
+		dir := b.TempDir()
+		for b.Loop() {
+			cmd := exec.Command(name, args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GRUE_GAMES="+games) // the walkthrough baseline's script
+			var errOut bytes.Buffer
+			cmd.Stderr = &errOut
+			if err := cmd.Run(); err != nil {
+				b.Fatalf("%s %v: %v\nstderr: %s", filepath.Base(name), args, err, errOut.String())
+			}
+		}
+	}
+	binDir := b.TempDir()
+	var bin string
+	grue := func(args ...string) func(*testing.B) {
+		return func(b *testing.B) {
+			if bin == "" {
+				bin = buildGrue(b, binDir)
+			}
+			run(b, bin, args...)
+		}
+	}
+	b.Run("grue-play", grue("play", "--plain", story))
+	b.Run("grue-serve", grue("serve"))
+	b.Run("grue-agent", grue("agent", "--game", story, "--policy", "walkthrough", "--steps", "1", "--json"))
+	b.Run("dfrotz", func(b *testing.B) {
+		dfrotz, err := exec.LookPath("dfrotz")
+		if err != nil {
+			if _, serr := os.Stat("/usr/games/dfrotz"); serr != nil {
+				playBenchNeed(b, "dfrotz not found (apt-get install -y frotz)")
+			}
+			dfrotz = "/usr/games/dfrotz"
+		}
+		run(b, dfrotz, "-m", "-p", "-q", story)
+	})
+}
