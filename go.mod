@@ -76,4 +76,6 @@ require (
 
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
 
+replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
+
 replace github.com/traefik/yaegi => ./third_party/yaegi
