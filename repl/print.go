@@ -152,7 +152,7 @@ func special(v reflect.Value) (s string, ok bool) {
 	}()
 	switch x := v.Interface().(type) {
 	case error:
-		return "error: " + x.Error(), true
+		return "error: " + fmt.Sprint(x), true // "<nil>" for a nil pointer whose method panics on it, as fmt prints it
 	case fmt.Stringer:
 		return x.String(), true
 	}

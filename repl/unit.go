@@ -148,7 +148,9 @@ func (s *Session) noteErrors(stmt ast.Stmt) {
 			continue
 		}
 		if err, ok := asError(deref(g[id.Name])); ok && err != nil {
-			fmt.Fprintf(s.out, "%s = %s\n", id.Name, display(reflect.ValueOf(err.Error()), s.opts.Width))
+			// fmt.Sprint, not err.Error(): an error holding a nil pointer
+			// whose method panics on it shows as fmt shows it, "<nil>".
+			fmt.Fprintf(s.out, "%s = %s\n", id.Name, display(reflect.ValueOf(fmt.Sprint(err)), s.opts.Width))
 		}
 	}
 }

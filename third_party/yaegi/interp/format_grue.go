@@ -24,7 +24,12 @@ func formatHeld(f fmt.State, verb rune, held interface{}, text func() string) {
 	switch verb {
 	case 'v', 's', 'q', 'x', 'X':
 		if !(verb == 'v' && f.Flag('#')) && text != nil {
-			fmt.Fprintf(f, fmt.FormatString(f, verb), text())
+			s, ok := heldText(held, text)
+			if !ok {
+				fmt.Fprint(f, "<nil>") // as fmt's catchPanic: no width, no flags
+				return
+			}
+			fmt.Fprintf(f, fmt.FormatString(f, verb), s)
 			return
 		}
 	}
@@ -33,6 +38,26 @@ func formatHeld(f fmt.State, verb rune, held interface{}, text func() string) {
 		return
 	}
 	fmt.Fprintf(f, fmt.FormatString(f, verb), held)
+}
+
+// heldText is text(), the held value's String or Error method. As fmt
+// does for a compiled value, a method that panics on a nil pointer gives
+// ok false, for "<nil>"; any other panic goes on to fmt, which reports it.
+func heldText(held interface{}, text func() string) (s string, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			v := reflect.ValueOf(held)
+			if vi, isVI := held.(valueInterface); isVI {
+				v = vi.value
+			}
+			if v.Kind() == reflect.Pointer && v.IsNil() {
+				s, ok = "", false
+				return
+			}
+			panic(r)
+		}
+	}()
+	return text(), true
 }
 
 // _stringer is fmt.Stringer's wrapper with fmt's verbs (see formatHeld);
