@@ -271,3 +271,13 @@ func fixReflect(interp *Interpreter) {
 	p["ValueOf"] = reflect.ValueOf(func(i interface{}) reflect.Value { return reflect.ValueOf(heldOf(i)) })
 	p["DeepEqual"] = reflect.ValueOf(func(x, y interface{}) bool { return reflect.DeepEqual(heldOf(x), heldOf(y)) })
 }
+
+// nilStaysNil reports whether a nil value v, of a source of type category
+// tc, becomes the nil interface when converted to an interface type: only
+// when it is itself an interface or the untyped nil. A nil pointer (map,
+// slice, func, chan) of a concrete type makes a non-nil interface that
+// holds it, as in Go: `var p *MyErr; return p` from a func returning error
+// is not nil.
+func nilStaysNil(v reflect.Value, tc tcat) bool {
+	return v.Kind() == reflect.Interface || tc == nilT || tc == interfaceT
+}

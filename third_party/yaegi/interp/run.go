@@ -1095,7 +1095,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		}
 		switch v.Kind() {
 		case reflect.Chan, reflect.Func, reflect.Interface, reflect.Map, reflect.Ptr, reflect.Slice:
-			if v.IsNil() {
+			if v.IsNil() && nilStaysNil(v, tc) { // grue: see grue.go
 				return reflect.New(typ).Elem()
 			}
 		}
