@@ -14,7 +14,10 @@ package interp
 
 import (
 	"fmt"
+	"io"
+	"math"
 	"reflect"
+	"sort"
 )
 
 // formatHeld formats for fmt.Formatter: text() (the String or Error
@@ -129,11 +132,13 @@ func slotWrapper(at *node, t *itype, rt reflect.Type) func(*frame, reflect.Value
 }
 
 // fmtContainer returns, for c, a slice, an array or a map whose elements
-// (values) are of an interpreted type with a method that fmt calls,
-// passed to compiled fmt (a function with mapTypes, getMapType), how to
-// give fmt a copy with each element wrapped ([]any, map[K]any): fmt saw
-// []Dir{North} as []int and printed [0], not [N]. It returns nil for
-// anything else.
+// (values, or a map's keys) are of an interpreted type with a method that
+// fmt calls, passed to compiled fmt (a function with mapTypes,
+// getMapType), how to give fmt a copy with each of them wrapped ([]any,
+// map[K]any, map[any]V): fmt saw []Dir{North} as []int and printed [0],
+// not [N], and map[Dir]int{East: 5} as map[1:5], not map[E:5]. fmt sorts
+// wrapped keys by the value they hold, as it sorts the originals. It
+// returns nil for anything else.
 func fmtContainer(c *node, getMapType func(*itype) reflect.Type) func(*frame) reflect.Value {
 	if getMapType == nil || c.typ == nil {
 		return nil
@@ -147,19 +152,33 @@ func fmtContainer(c *node, getMapType func(*itype) reflect.Type) func(*frame) re
 	default:
 		return nil
 	}
-	elem := t.val
-	if !srcMethods(elem) {
-		return nil
+	wrapper := func(st *itype) func(*frame, reflect.Value) reflect.Value {
+		if st == nil || !srcMethods(st) {
+			return nil
+		}
+		rt := getMapType(st)
+		if rt == nil {
+			return nil
+		}
+		return slotWrapper(c, st, rt)
 	}
-	rt := getMapType(elem)
-	if rt == nil {
+	wrapElem := wrapper(t.val)
+	var wrapKey func(*frame, reflect.Value) reflect.Value
+	if t.cat == mapT {
+		wrapKey = wrapper(t.key)
+	}
+	if wrapElem == nil && wrapKey == nil {
 		return nil
 	}
 	value := genValue(c)
-	wrapElem := slotWrapper(c, elem, rt)
 	return func(f *frame) reflect.Value {
 		v := value(f)
-		wrap := func(x reflect.Value) reflect.Value { return wrapElem(f, x) }
+		wrap := func(w func(*frame, reflect.Value) reflect.Value, x reflect.Value) reflect.Value {
+			if w == nil {
+				return x
+			}
+			return w(f, x)
+		}
 		switch v.Kind() {
 		case reflect.Slice, reflect.Array:
 			if v.Kind() == reflect.Slice && v.IsNil() {
@@ -167,19 +186,85 @@ func fmtContainer(c *node, getMapType func(*itype) reflect.Type) func(*frame) re
 			}
 			out := make([]interface{}, v.Len())
 			for i := range out {
-				out[i] = wrap(v.Index(i)).Interface()
+				out[i] = wrap(wrapElem, v.Index(i)).Interface()
 			}
 			return reflect.ValueOf(out)
 		case reflect.Map:
 			if v.IsNil() {
 				return v
 			}
+			if wrapKey != nil {
+				// The wrappers hold funcs and cannot be map keys: fmt
+				// gets a Formatter that prints the map as it would.
+				m := fmtMap{orig: v}
+				for it := v.MapRange(); it.Next(); {
+					m.keys = append(m.keys, it.Key())
+					m.vals = append(m.vals, it.Value())
+				}
+				sort.Sort(m)
+				m.wrapped = make([][2]interface{}, len(m.keys))
+				for i := range m.keys {
+					m.wrapped[i] = [2]interface{}{wrap(wrapKey, m.keys[i]).Interface(), wrap(wrapElem, m.vals[i]).Interface()}
+				}
+				return reflect.ValueOf(m)
+			}
 			out := reflect.MakeMapWithSize(reflect.MapOf(v.Type().Key(), emptyInterfaceType), v.Len())
 			for it := v.MapRange(); it.Next(); {
-				out.SetMapIndex(it.Key(), wrap(it.Value()))
+				out.SetMapIndex(it.Key(), wrap(wrapElem, it.Value()))
 			}
 			return out
 		}
 		return v
 	}
+}
+
+// fmtMap is a map whose keys are of an interpreted type with a method
+// that fmt calls, as fmt gets it: its entries sorted by key as fmt sorts
+// a map's keys (numbers by value, strings, false before true), each key
+// and value wrapped, printed as fmt prints a map, "map[k:v k:v]", with
+// the verb and flags applied to each. %#v prints the map itself.
+type fmtMap struct {
+	orig       reflect.Value
+	keys, vals []reflect.Value
+	wrapped    [][2]interface{}
+}
+
+func (m fmtMap) Len() int { return len(m.keys) }
+func (m fmtMap) Swap(i, j int) {
+	m.keys[i], m.keys[j] = m.keys[j], m.keys[i]
+	m.vals[i], m.vals[j] = m.vals[j], m.vals[i]
+}
+func (m fmtMap) Less(i, j int) bool {
+	a, b := m.keys[i], m.keys[j]
+	switch a.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() < b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() < b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() < b.Float() || math.IsNaN(a.Float()) && !math.IsNaN(b.Float())
+	case reflect.String:
+		return a.String() < b.String()
+	case reflect.Bool:
+		return !a.Bool() && b.Bool()
+	}
+	return fmt.Sprint(a.Interface()) < fmt.Sprint(b.Interface())
+}
+
+func (m fmtMap) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		fmt.Fprintf(f, "%#v", m.orig.Interface())
+		return
+	}
+	elem := fmt.FormatString(f, verb)
+	io.WriteString(f, "map[")
+	for i, kv := range m.wrapped {
+		if i > 0 {
+			io.WriteString(f, " ")
+		}
+		fmt.Fprintf(f, elem, kv[0])
+		io.WriteString(f, ":")
+		fmt.Fprintf(f, elem, kv[1])
+	}
+	io.WriteString(f, "]")
 }
