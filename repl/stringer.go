@@ -3,6 +3,7 @@ package repl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"reflect"
@@ -54,7 +55,44 @@ func (s *Session) methodText(ctx context.Context, u unit, v reflect.Value) (stri
 		}
 		break // the method panicked (as Error does on a nil pointer): fmt would not try String
 	}
+	if s.holdsMethods(v.Type()) && v.Len() <= maxMethodElems {
+		// A slice, array or map of such values (or keyed by them) shows
+		// as the interpreter's fmt prints it, by their methods, cut after
+		// as many lines as a table shows.
+		vals, err := s.EvalValues(ctx, "fmt.Sprint("+u.text+")")
+		if err == nil && len(vals) == 1 && vals[0].Kind() == reflect.String {
+			lines := strings.Split(Fold(vals[0].String(), s.opts.Width), "\n")
+			if len(lines) > maxTableRows {
+				lines = append(lines[:maxTableRows], fmt.Sprintf("… %d more lines", len(lines)-maxTableRows))
+			}
+			return strings.Join(lines, "\n"), true
+		}
+	}
 	return "", false // the value shows as it is
+}
+
+// maxMethodElems is the longest slice, array or map that shows by its
+// elements' methods; a longer one shows as the display shows any other,
+// by their values, cut short, without calling a method for each.
+const maxMethodElems = 10000
+
+// holdsMethods reports whether t is a slice, an array or a map whose
+// elements (or keys) may be of a type that a cell declared with a String
+// or Error method.
+func (s *Session) holdsMethods(t reflect.Type) bool {
+	var inner []reflect.Type
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		inner = []reflect.Type{t.Elem()}
+	case reflect.Map:
+		inner = []reflect.Type{t.Key(), t.Elem()}
+	}
+	for _, e := range inner {
+		if s.hasMethod(e, "String") || s.hasMethod(e, "Error") {
+			return true
+		}
+	}
+	return false
 }
 
 // hasMethod reports whether a type that a cell declared may be t and
