@@ -14,6 +14,7 @@ package interp
 
 import (
 	"fmt"
+	"go/token"
 	"io"
 	"math"
 	"reflect"
@@ -149,6 +150,13 @@ func fmtContainer(c *node, getMapType func(*itype) reflect.Type) func(*frame) re
 	}
 	switch t.cat {
 	case sliceT, arrayT, mapT:
+	case structT:
+		return fmtStructArg(c, t, false, getMapType)
+	case ptrT:
+		if t.val != nil && t.val.cat == structT && getMapType(t) == nil {
+			return fmtStructArg(c, t.val, true, getMapType)
+		}
+		return nil
 	default:
 		return nil
 	}
@@ -267,4 +275,124 @@ func (m fmtMap) Format(f fmt.State, verb rune) {
 		fmt.Fprintf(f, elem, kv[1])
 	}
 	io.WriteString(f, "]")
+}
+
+// fmtStructArg returns, for c, a struct (or, ptr set, a pointer to one)
+// of an interpreted type whose exported fields include values of a type
+// with a method that fmt calls, passed to compiled fmt, how to give fmt
+// an fmtStruct: fmt saw struct{ L Level }{2} as {2} and printed it so,
+// where Go prints {high}. It returns nil for anything else, a struct
+// type with a String method of its own included.
+func fmtStructArg(c *node, t *itype, ptr bool, getMapType func(*itype) reflect.Type) func(*frame) reflect.Value {
+	if getMapType(t) != nil {
+		return nil // the struct's own method: the usual wrapper
+	}
+	build := structFields(c, t, getMapType, 0)
+	if build == nil {
+		return nil
+	}
+	value := genValue(c)
+	return func(f *frame) reflect.Value {
+		v := value(f)
+		if ptr {
+			if v.Kind() != reflect.Pointer || v.IsNil() {
+				return v
+			}
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			return v
+		}
+		s := build(f, v)
+		s.ptr = ptr
+		return reflect.ValueOf(s)
+	}
+}
+
+// structFields returns how to make the fmtStruct of a value of t, or nil
+// when no field of t, or of a struct field of t, needs a wrapper. As in
+// Go, only exported fields show by their methods.
+func structFields(c *node, t *itype, getMapType func(*itype) reflect.Type, depth int) func(*frame, reflect.Value) fmtStruct {
+	if t.cat == linkedT && t.val != nil {
+		t = t.val
+	}
+	if t.cat != structT || depth > 4 {
+		return nil
+	}
+	n := len(t.field)
+	wrap := make([]func(*frame, reflect.Value) reflect.Value, n)
+	nested := make([]func(*frame, reflect.Value) fmtStruct, n)
+	names := make([]string, n)
+	any := false
+	for i, fld := range t.field {
+		names[i] = fld.name
+		ft := fld.typ
+		if ft == nil || !token.IsExported(fld.name) {
+			continue
+		}
+		if srcMethods(ft) {
+			if rt := getMapType(ft); rt != nil {
+				wrap[i] = slotWrapper(c, ft, rt)
+				any = true
+			}
+			continue
+		}
+		if nested[i] = structFields(c, ft, getMapType, depth+1); nested[i] != nil {
+			any = true
+		}
+	}
+	if !any {
+		return nil
+	}
+	return func(f *frame, v reflect.Value) fmtStruct {
+		s := fmtStruct{orig: v, names: names, fields: make([]interface{}, n)}
+		for i := 0; i < n && i < v.NumField(); i++ {
+			fv := v.Field(i)
+			switch {
+			case wrap[i] != nil:
+				s.fields[i] = wrap[i](f, fv).Interface()
+			case nested[i] != nil && fv.Kind() == reflect.Struct:
+				s.fields[i] = nested[i](f, fv)
+			case fv.CanInterface():
+				s.fields[i] = fv.Interface()
+			default:
+				s.fields[i] = fv.String()
+			}
+		}
+		return s
+	}
+}
+
+// fmtStruct is a struct as fmt gets it when some of its fields show by
+// their methods: printed as fmt prints a struct, "{a b}", "{A:a B:b}"
+// with %+v and "&{...}" for a pointer, the verb and flags applied to each
+// field. %#v prints the struct itself.
+type fmtStruct struct {
+	orig   reflect.Value
+	ptr    bool
+	names  []string
+	fields []interface{}
+}
+
+func (s fmtStruct) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		fmt.Fprintf(f, "%#v", s.orig.Interface())
+		return
+	}
+	plus := verb == 'v' && f.Flag('+')
+	elem := fmt.FormatString(f, verb)
+	if s.ptr {
+		io.WriteString(f, "&")
+	}
+	io.WriteString(f, "{")
+	for i, x := range s.fields {
+		if i > 0 {
+			io.WriteString(f, " ")
+		}
+		if plus {
+			io.WriteString(f, s.names[i]+":")
+		}
+		fmt.Fprintf(f, elem, x)
+	}
+	io.WriteString(f, "}")
 }
