@@ -2861,6 +2861,11 @@ func setExec(n *node) {
 	if n.exec != nil {
 		return
 	}
+	if n.genning { // grue: see flow_grue.go
+		m := n
+		n.exec = func(f *frame) bltn { return m.exec(f) }
+		return
+	}
 	seen := map[*node]bool{}
 	var set func(n *node)
 
@@ -2870,7 +2875,7 @@ func setExec(n *node) {
 		}
 		seen[n] = true
 		if n.tnext != nil && n.tnext.exec == nil {
-			if seen[n.tnext] {
+			if seen[n.tnext] || n.tnext.genning { // grue: see flow_grue.go
 				m := n.tnext
 				n.tnext.exec = func(f *frame) bltn { return m.exec(f) }
 			} else {
@@ -2878,14 +2883,16 @@ func setExec(n *node) {
 			}
 		}
 		if n.fnext != nil && n.fnext.exec == nil {
-			if seen[n.fnext] {
+			if seen[n.fnext] || n.fnext.genning {
 				m := n.fnext
 				n.fnext.exec = func(f *frame) bltn { return m.exec(f) }
 			} else {
 				set(n.fnext)
 			}
 		}
+		n.genning = true
 		n.gen(n)
+		n.genning = false
 	}
 
 	set(n)

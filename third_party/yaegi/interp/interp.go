@@ -32,6 +32,7 @@ type node struct {
 	start      *node          // entry point in subtree (CFG)
 	tnext      *node          // true branch successor (CFG)
 	fnext      *node          // false branch successor (CFG)
+	genning    bool           // grue: its exec is being generated (see flow_grue.go)
 	interp     *Interpreter   // interpreter context
 	index      int64          // node index (dot display)
 	findex     int            // index of value in frame or frame size (func def, type def)
