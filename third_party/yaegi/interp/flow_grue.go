@@ -4,7 +4,10 @@ package interp
 // upstream got wrong in ordinary Go: a break out of a select inside a
 // loop, and the arguments of deferred calls and go statements.
 
-import "reflect"
+import (
+	"fmt"
+	"reflect"
+)
 
 // exitClause makes the select statement sel what follows last, the last
 // statement of one of its clauses, unless last is a branch (break,
@@ -63,3 +66,48 @@ func (f *frame) originFrame() *frame {
 // was still nil, and generated it again, without end, until the stack
 // overflowed and the process died. node.genning marks a node whose
 // generator is running; setExec joins it with a trampoline too.
+
+// maxCallDepth bounds how deeply interpreted calls nest on one goroutine.
+// Each level costs the interpreter about a kilobyte of Go stack, and Go
+// ends the whole process, a REPL session with it, once a goroutine's
+// stack passes 1 GB (about 900,000 levels of a small function, after
+// seconds); a compiled Go program fails the same way, but a session
+// should outlive a runaway recursion in a cell. Past the bound the call
+// panics with stackOverflow instead, which a cell reports as its error
+// and which deferred functions and recover see as in any panic. A frame's
+// depth counts the frames made below it (frame.depth), a goroutine's
+// first frame starting again at 0.
+const maxCallDepth = 100000
+
+// stackOverflow is the panic of a call nested deeper than maxCallDepth.
+type stackOverflow struct{}
+
+func (stackOverflow) Error() string {
+	return fmt.Sprintf("runtime error: stack overflow: interpreted calls nested more than %d deep", maxCallDepth)
+}
+
+// RuntimeError makes it a runtime.Error, as Go's own run-time panics are.
+func (stackOverflow) RuntimeError() {}
+
+// passPanic lets a panic (or runtime.Goexit) go on through runCfg's frame
+// f when f has no deferred calls to run, printing the frame's line of the
+// interpreted traceback as runCfg does; it reports whether it did. runCfg
+// recovered every panic in every frame to run the frame's deferred calls
+// and panicked again; each panic raised in a deferred call while another
+// unwinds stays linked to it, so unwinding n frames cost time in n²: a
+// panic 20,000 calls deep took half a minute to reach its recover. A
+// frame with deferred calls still recovers, runs them and panics again.
+func passPanic(n *node, f *frame, exec bltn) bool {
+	f.mutex.RLock()
+	deferred := len(f.deferred)
+	f.mutex.RUnlock()
+	if deferred > 0 {
+		return false
+	}
+	oNode := originalExecNode(n, exec)
+	if oNode == nil {
+		oNode = n
+	}
+	fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
+	return true
+}

@@ -121,6 +121,7 @@ type frame struct {
 	done      reflect.SelectCase // for cancellation of channel operations
 
 	origin *frame // grue: the frame a clone was made of, whose recovered panic recover gives (see flow_grue.go)
+	depth  int    // grue: frames below this one on its goroutine (see flow_grue.go, maxCallDepth)
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
@@ -134,6 +135,7 @@ func newFrame(anc *frame, length int, id uint64) *frame {
 	} else {
 		f.done = anc.done
 		f.root = anc.root
+		f.depth = anc.depth + 1 // grue: see flow_grue.go
 	}
 	return f
 }

@@ -204,7 +204,11 @@ func panicFunc(s *scope) string {
 // runCfg executes a node AST by walking its CFG and running node builtin at each step.
 func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	var exec bltn
+	finished := false
 	defer func() {
+		if !finished && passPanic(n, f, exec) { // grue: see flow_grue.go
+			return
+		}
 		// grue: the deferred calls run without f's lock, which a closure
 		// made in f takes when it returns: defer f() of f := func() {...}
 		// deadlocked (see flow_grue.go).
@@ -240,8 +244,10 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		for exec := n.exec; exec != nil && f.runid() == n.interp.runid(); {
 			exec = exec(f)
 		}
+		finished = true
 		return
 	}
+	finished = true // grue: under the debugger every frame recovers, as upstream's did
 
 	if n.exec == nil {
 		return
@@ -1410,8 +1416,12 @@ func call(n *node) {
 
 		// Execute function body
 		if goroutine {
+			nf.depth = 0 // grue: a goroutine has a stack of its own
 			go runCfg(def.child[3].start, nf, def, n)
 			return tnext
+		}
+		if nf.depth > maxCallDepth { // grue: see flow_grue.go
+			panic(stackOverflow{})
 		}
 		runCfg(def.child[3].start, nf, def, n)
 
