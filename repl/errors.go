@@ -71,6 +71,10 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(e.Msg)
 	for _, t := range e.Trace {
+		if strings.HasPrefix(t, "…") {
+			b.WriteString("\n\t" + t) // a count of frames foldTrace left out
+			continue
+		}
 		b.WriteString("\n\tat " + t)
 	}
 	return b.String()
@@ -182,7 +186,39 @@ func (src source) trace(frames []string) []string {
 		}
 		trace = append(trace, fmt.Sprintf("%s (%s)", name, where))
 	}
-	return trace
+	return foldTrace(trace)
+}
+
+// Most frames a trace keeps, and the runs of one frame it shows in full.
+const (
+	maxTrace  = 50
+	maxRepeat = 3
+)
+
+// foldTrace shortens a deep trace, as Python's traceback does: a frame
+// repeated more than maxRepeat times in a row (a recursion) is shown
+// maxRepeat times and then counted, and past maxTrace lines the rest is
+// counted too.
+func foldTrace(trace []string) []string {
+	var out []string
+	for i := 0; i < len(trace); {
+		j := i
+		for j < len(trace) && trace[j] == trace[i] {
+			j++
+		}
+		run := j - i
+		for k := 0; k < min(run, maxRepeat); k++ {
+			out = append(out, trace[i])
+		}
+		if run > maxRepeat {
+			out = append(out, fmt.Sprintf("… the frame above %d more times", run-maxRepeat))
+		}
+		i = j
+	}
+	if len(out) > maxTrace {
+		out = append(out[:maxTrace], fmt.Sprintf("… %d more frames", len(out)-maxTrace))
+	}
+	return out
 }
 
 // Messages for yaegi v0.16.1's known gaps, in the words of what to write
