@@ -281,3 +281,39 @@ func fixReflect(interp *Interpreter) {
 func nilStaysNil(v reflect.Value, tc tcat) bool {
 	return v.Kind() == reflect.Interface || tc == nilT || tc == interfaceT
 }
+
+// embedAnonymous reports whether a field that embeds t (whose reflect
+// type is rt) can be marked Anonymous in the struct type reflect builds,
+// when the struct has other fields: reflect.StructOf panics for an
+// embedded type with methods of its own (golang/go#15924), so upstream
+// marked none, and encoding/json, which promotes the fields of an
+// anonymous struct field, wrote {"Base":{"Name":"rex"}} for a Dog
+// embedding Base where Go writes {"Name":"rex"}. The types reflect builds
+// for interpreted structs have no methods (the interpreter keeps them),
+// so a struct the interpreter declared, or a pointer to one, is safe
+// unless it embeds a field of its own that could bring methods; compiled
+// types and interfaces (held in valueInterface, which has methods) are
+// not.
+func embedAnonymous(t *itype, rt reflect.Type) bool {
+	if t != nil && t.cat == ptrT {
+		t = t.val
+	}
+	for t != nil && t.cat == linkedT {
+		t = t.val
+	}
+	if t == nil || t.cat != structT || rt == nil {
+		return false
+	}
+	if rt.Kind() == reflect.Pointer {
+		rt = rt.Elem()
+	}
+	if rt.Kind() != reflect.Struct || rt.NumMethod() > 0 || reflect.PointerTo(rt).NumMethod() > 0 {
+		return false
+	}
+	for i := 0; i < rt.NumField(); i++ {
+		if rt.Field(i).Anonymous {
+			return false
+		}
+	}
+	return true
+}

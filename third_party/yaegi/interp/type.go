@@ -2154,7 +2154,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				Type: f.typ.refType(ctx),
 				Tag:  reflect.StructTag(f.tag),
 			}
-			if len(t.field) == 1 && f.embed {
+			if f.embed && (len(t.field) == 1 || embedAnonymous(f.typ, field.Type)) { // grue: see grue.go
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
 				field.Anonymous = true
