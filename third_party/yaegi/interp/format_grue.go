@@ -396,3 +396,62 @@ func (s fmtStruct) Format(f fmt.State, verb rune) {
 	}
 	io.WriteString(f, "}")
 }
+
+// genMappedInterface gives a value of an interpreted interface type (a
+// Shape holding a *Circle) passed to a compiled function with mapTypes
+// (fmt's printing, log, encoding/json and xml) as that function needs it:
+// the valueInterface itself when the value's own type has a method the
+// function calls (String, Error, Format, MarshalJSON...), which
+// getBinValue then wraps (or, for an Unmarshaler, a pointer to its
+// wrapper: see unmarshalTarget), else the value it holds, as upstream did
+// for every value. Upstream always passed the value it holds, so
+// fmt.Println(s) printed &{1} where Go calls String.
+func genMappedInterface(n *node, getMapType func(*itype) reflect.Type) func(*frame) reflect.Value {
+	value := genValue(n)
+	held := genValueInterfaceValue(n)
+	return func(f *frame) reflect.Value {
+		if v := value(f); v.IsValid() && v.CanInterface() {
+			if vi, ok := v.Interface().(valueInterface); ok && vi.node != nil && vi.node.typ != nil {
+				if rt := getMapType(vi.node.typ); rt != nil {
+					if isUnmarshaler(rt) && vi.value.Kind() == reflect.Pointer {
+						return unmarshalTarget(func(*frame) reflect.Value { return wrapperOf(f, vi, rt) })(f)
+					}
+					return v
+				}
+			}
+		}
+		return held(f)
+	}
+}
+
+// isUnmarshaler reports whether t, the interface a compiled function's
+// mapTypes chose for an argument, is one that decodes into its value:
+// json.Unmarshaler, xml.Unmarshaler, encoding.TextUnmarshaler.
+func isUnmarshaler(t reflect.Type) bool {
+	if t == nil || t.Kind() != reflect.Interface {
+		return false
+	}
+	for _, m := range []string{"UnmarshalJSON", "UnmarshalXML", "UnmarshalText"} {
+		if _, ok := t.MethodByName(m); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// unmarshalTarget passes the wrapper that makes a pointer to a value of
+// an interpreted type with an UnmarshalJSON (XML, Text) method a
+// json.Unmarshaler as a pointer to it: json.Unmarshal(data, &b) refused
+// the wrapper, a struct, with "Unmarshal(non-pointer ...)". The wrapper's
+// method calls the interpreted one on the original pointer.
+func unmarshalTarget(value func(*frame) reflect.Value) func(*frame) reflect.Value {
+	return func(f *frame) reflect.Value {
+		v := value(f)
+		if !v.IsValid() || v.Kind() != reflect.Struct {
+			return v
+		}
+		p := reflect.New(v.Type())
+		p.Elem().Set(v)
+		return p
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"go/constant"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -1475,7 +1476,9 @@ func callBin(n *node) {
 	// getMapType returns a reflect type suitable for interface wrapper for functions
 	// with some special processing in case of interface{} argument, i.e. fmt.Printf.
 	var getMapType func(*itype) reflect.Type
+	printing := false // grue: fmt's or log's printing (see format_grue.go)
 	if lr, ok := n.interp.mapTypes[c0.rval]; ok {
+		printing = slices.Contains(lr, stringerType)
 		getMapType = func(typ *itype) reflect.Type {
 			for _, rt := range lr {
 				if typ.implements(&itype{cat: valueT, rtype: rt}) {
@@ -1526,7 +1529,10 @@ func callBin(n *node) {
 				}
 			}
 
-			if w := fmtContainer(c, getMapType); w != nil { // grue: see format_grue.go
+			if !printing {
+				// fmtContainer is for printing only: encoding/json and
+				// xml have mapTypes too.
+			} else if w := fmtContainer(c, getMapType); w != nil { // grue: see format_grue.go
 				values = append(values, w)
 				break
 			}
@@ -1555,6 +1561,8 @@ func callBin(n *node) {
 			switch {
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
+			case isInterfaceSrc(c.typ) && getMapType != nil: // grue: see format_grue.go
+				values = append(values, genMappedInterface(c, getMapType))
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
 			case isFuncSrc(c.typ):
@@ -1575,6 +1583,9 @@ func callBin(n *node) {
 				values = append(values, genValue(c))
 			default:
 				values = append(values, genInterfaceWrapper(c, defType))
+			}
+			if !printing && isPtrSrc(c.typ) && isUnmarshaler(defType) { // grue: see format_grue.go
+				values[len(values)-1] = unmarshalTarget(values[len(values)-1])
 			}
 		}
 	}
