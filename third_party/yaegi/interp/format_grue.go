@@ -160,8 +160,43 @@ func fmtContainer(c *node, getMapType func(*itype) reflect.Type) func(*frame) re
 	default:
 		return nil
 	}
+	conv := containerConv(c, t, getMapType, 0)
+	if conv == nil {
+		return nil
+	}
+	value := genValue(c)
+	return func(f *frame) reflect.Value { return conv(f, value(f)) }
+}
+
+// containerConv returns how to convert a value of t, a slice, an array or
+// a map, for fmt's printing (see fmtContainer), or nil when none of its
+// elements or keys needs it. depth bounds the recursion through struct
+// and container types that contain themselves.
+func containerConv(c *node, t *itype, getMapType func(*itype) reflect.Type, depth int) func(*frame, reflect.Value) reflect.Value {
+	for t != nil && t.cat == linkedT && t.val != nil {
+		t = t.val
+	}
+	if t == nil || depth > 4 {
+		return nil
+	}
+	switch t.cat {
+	case sliceT, arrayT, mapT:
+	default:
+		return nil
+	}
 	wrapper := func(st *itype) func(*frame, reflect.Value) reflect.Value {
-		if st == nil || !srcMethods(st) {
+		if st == nil {
+			return nil
+		}
+		if !srcMethods(st) {
+			if build := structFields(c, st, getMapType, depth+1); build != nil {
+				return func(f *frame, x reflect.Value) reflect.Value {
+					if x.Kind() != reflect.Struct {
+						return x
+					}
+					return reflect.ValueOf(build(f, x))
+				}
+			}
 			return nil
 		}
 		rt := getMapType(st)
@@ -178,9 +213,7 @@ func fmtContainer(c *node, getMapType func(*itype) reflect.Type) func(*frame) re
 	if wrapElem == nil && wrapKey == nil {
 		return nil
 	}
-	value := genValue(c)
-	return func(f *frame) reflect.Value {
-		v := value(f)
+	return func(f *frame, v reflect.Value) reflect.Value {
 		wrap := func(w func(*frame, reflect.Value) reflect.Value, x reflect.Value) reflect.Value {
 			if w == nil {
 				return x
@@ -279,10 +312,12 @@ func (m fmtMap) Format(f fmt.State, verb rune) {
 
 // fmtStructArg returns, for c, a struct (or, ptr set, a pointer to one)
 // of an interpreted type whose exported fields include values of a type
-// with a method that fmt calls, passed to compiled fmt, how to give fmt
-// an fmtStruct: fmt saw struct{ L Level }{2} as {2} and printed it so,
-// where Go prints {high}. It returns nil for anything else, a struct
-// type with a String method of its own included.
+// with a method that fmt calls, or which has unexported fields, passed to
+// compiled fmt, how to give fmt an fmtStruct: fmt saw struct{ L Level
+// }{2} as {2} and printed it so, where Go prints {high}, and %+v named
+// an unexported field k by the exported name reflect needs, Xk. It
+// returns nil for anything else, a struct type with a String method of
+// its own included.
 func fmtStructArg(c *node, t *itype, ptr bool, getMapType func(*itype) reflect.Type) func(*frame) reflect.Value {
 	if getMapType(t) != nil {
 		return nil // the struct's own method: the usual wrapper
@@ -327,7 +362,11 @@ func structFields(c *node, t *itype, getMapType func(*itype) reflect.Type, depth
 	for i, fld := range t.field {
 		names[i] = fld.name
 		ft := fld.typ
-		if ft == nil || !token.IsExported(fld.name) {
+		if !token.IsExported(fld.name) {
+			any = true // %+v must name it as declared, not as reflect's exported X-name
+			continue
+		}
+		if ft == nil {
 			continue
 		}
 		if srcMethods(ft) {
@@ -335,6 +374,11 @@ func structFields(c *node, t *itype, getMapType func(*itype) reflect.Type, depth
 				wrap[i] = slotWrapper(c, ft, rt)
 				any = true
 			}
+			continue
+		}
+		if conv := containerConv(c, ft, getMapType, depth+1); conv != nil {
+			wrap[i] = conv
+			any = true
 			continue
 		}
 		if nested[i] = structFields(c, ft, getMapType, depth+1); nested[i] != nil {
