@@ -898,8 +898,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 			}
 			if c0.rval.IsValid() && c1.rval.IsValid() && (!isInterface(n.typ)) && constOp[n.action] != nil {
-				n.typ.TypeOf()       // Force compute of reflection type.
-				constOp[n.action](n) // Compute a constant result now rather than during exec.
+				n.typ.TypeOf()                          // Force compute of reflection type.
+				constOp[n.action](n)                    // Compute a constant result now rather than during exec.
+				if err = constOverflow(n); err != nil { // grue: see grue.go
+					break
+				}
 			}
 			switch {
 			case n.rval.IsValid():

@@ -12,6 +12,8 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
@@ -316,4 +318,71 @@ func embedAnonymous(t *itype, rt reflect.Type) bool {
 		}
 	}
 	return true
+}
+
+// constOverflow reports the compile-time error Go gives when arithmetic
+// on typed integer constants leaves the type: uint8(200) + uint8(100)
+// is "constant 300 overflows uint8" in Go, and was 44 in the interpreter,
+// which computes such an operation on the typed values with wraparound.
+// n is a binary expression whose operands are both constants and whose
+// result constOp has just computed.
+func constOverflow(n *node) error {
+	switch n.action {
+	case aAdd, aSub, aMul, aShl:
+	default:
+		return nil
+	}
+	if !n.rval.IsValid() || n.typ == nil || n.typ.untyped {
+		return nil
+	}
+	t := n.typ.TypeOf()
+	if t == nil || !isInt(t) {
+		return nil
+	}
+	if c, ok := n.rval.Interface().(constant.Value); ok {
+		// The result kept as an exact constant of a typed expression.
+		if representableConst(c, t) {
+			return nil
+		}
+		return n.cfgErrorf("constant %s overflows %s", c.ExactString(), n.typ.id())
+	}
+	exact := func(v reflect.Value) (constant.Value, bool) {
+		if !v.IsValid() {
+			return nil, false
+		}
+		if c, ok := v.Interface().(constant.Value); ok {
+			return c, true
+		}
+		switch {
+		case isUint(v.Type()):
+			return constant.MakeUint64(vUint(v)), true
+		case isInt(v.Type()):
+			return constant.MakeInt64(vInt(v)), true
+		}
+		return nil, false
+	}
+	x, ok0 := exact(n.child[0].rval)
+	y, ok1 := exact(n.child[1].rval)
+	if !ok0 || !ok1 {
+		return nil
+	}
+	var c constant.Value
+	switch n.action {
+	case aAdd:
+		c = constant.BinaryOp(x, token.ADD, y)
+	case aSub:
+		c = constant.BinaryOp(x, token.SUB, y)
+	case aMul:
+		c = constant.BinaryOp(x, token.MUL, y)
+	case aShl:
+		s, ok := constant.Uint64Val(y)
+		if !ok {
+			return nil
+		}
+		c = constant.Shift(x, token.SHL, uint(s))
+	}
+	if c == nil || representableConst(c, t) {
+		return nil
+	}
+	return n.cfgErrorf("constant %s overflows %s", c.ExactString(), n.typ.id())
 }
