@@ -2893,9 +2893,11 @@ func setExec(n *node) {
 				set(n.fnext)
 			}
 		}
-		n.genning = true
-		n.gen(n)
-		n.genning = false
+		func() {
+			n.genning = true
+			defer func() { n.genning = false }()
+			n.gen(n)
+		}()
 	}
 
 	set(n)

@@ -1529,12 +1529,13 @@ func callBin(n *node) {
 				}
 			}
 
-			if !printing {
-				// fmtContainer is for printing only: encoding/json and
-				// xml have mapTypes too.
-			} else if w := fmtContainer(c, getMapType); w != nil { // grue: see format_grue.go
-				values = append(values, w)
-				break
+			// grue: fmtContainer is for printing only; encoding/json
+			// and xml have mapTypes too (see format_grue.go).
+			if printing {
+				if w := fmtContainer(c, getMapType); w != nil {
+					values = append(values, w)
+					break
+				}
 			}
 
 			if wt != nil && isInterfaceSrc(wt.arg[i]) {

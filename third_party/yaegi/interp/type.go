@@ -2156,7 +2156,8 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			}
 			if f.embed && (len(t.field) == 1 || embedAnonymous(f.typ, field.Type)) { // grue: see grue.go
 				// Mark the field as embedded (anonymous) only if it is the
-				// only one, to avoid a panic due to golang/go#15924 issue.
+				// only one, to avoid a panic due to golang/go#15924 issue
+				// (grue: or when embedAnonymous finds that it cannot panic).
 				field.Anonymous = true
 			}
 			fields = append(fields, field)
