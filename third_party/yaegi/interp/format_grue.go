@@ -499,3 +499,25 @@ func unmarshalTarget(value func(*frame) reflect.Value) func(*frame) reflect.Valu
 		return p
 	}
 }
+
+// anyParam reports whether argument i of a compiled function of type ft
+// goes to a parameter of type interface{}: one of the values fmt.Println
+// or fmt.Fprintf prints (their ...any), the value json.Marshal encodes,
+// but not Fprintf's io.Writer or its format, nor a slice passed whole to
+// the variadic parameter. Only such arguments are rewritten for the
+// methods fmt and json call (fmtContainer, genMappedInterface).
+func anyParam(ft reflect.Type, variadic, i int, callSlice bool) bool {
+	var t reflect.Type
+	switch {
+	case variadic >= 0 && i >= variadic:
+		if callSlice {
+			return false
+		}
+		t = ft.In(variadic).Elem()
+	case i < ft.NumIn():
+		t = ft.In(i)
+	default:
+		return false
+	}
+	return t.Kind() == reflect.Interface && t.NumMethod() == 0
+}

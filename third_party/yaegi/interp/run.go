@@ -1529,9 +1529,11 @@ func callBin(n *node) {
 				}
 			}
 
-			// grue: fmtContainer is for printing only; encoding/json
-			// and xml have mapTypes too (see format_grue.go).
-			if printing {
+			// grue: fmtContainer is for the values printed only: not for
+			// encoding/json and xml, which have mapTypes too, nor for
+			// Fprintf's io.Writer (see format_grue.go).
+			toAny := anyParam(funcType, variadic, i+rcvrOffset, n.action == aCallSlice)
+			if printing && toAny {
 				if w := fmtContainer(c, getMapType); w != nil {
 					values = append(values, w)
 					break
@@ -1562,7 +1564,7 @@ func callBin(n *node) {
 			switch {
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
-			case isInterfaceSrc(c.typ) && getMapType != nil: // grue: see format_grue.go
+			case isInterfaceSrc(c.typ) && getMapType != nil && toAny: // grue: see format_grue.go
 				values = append(values, genMappedInterface(c, getMapType))
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
