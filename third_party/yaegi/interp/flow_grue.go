@@ -104,10 +104,17 @@ func passPanic(n *node, f *frame, exec bltn) bool {
 	if deferred > 0 {
 		return false
 	}
+	printPanicFrame(n, exec)
+	return true
+}
+
+// printPanicFrame writes runCfg's frame's line of the interpreted
+// traceback of a panic to the interpreter's stderr: "2:2: panic:
+// main.f(...)".
+func printPanicFrame(n *node, exec bltn) {
 	oNode := originalExecNode(n, exec)
 	if oNode == nil {
 		oNode = n
 	}
 	fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
-	return true
 }

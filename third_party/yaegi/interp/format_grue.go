@@ -458,7 +458,7 @@ func genMappedInterface(n *node, getMapType func(*itype) reflect.Type) func(*fra
 			if vi, ok := v.Interface().(valueInterface); ok && vi.node != nil && vi.node.typ != nil {
 				if rt := getMapType(vi.node.typ); rt != nil {
 					if isUnmarshaler(rt) && vi.value.Kind() == reflect.Pointer {
-						return unmarshalTarget(func(*frame) reflect.Value { return wrapperOf(f, vi, rt) })(f)
+						return addrOf(wrapperOf(f, vi, rt))
 					}
 					return v
 				}
@@ -489,15 +489,18 @@ func isUnmarshaler(t reflect.Type) bool {
 // the wrapper, a struct, with "Unmarshal(non-pointer ...)". The wrapper's
 // method calls the interpreted one on the original pointer.
 func unmarshalTarget(value func(*frame) reflect.Value) func(*frame) reflect.Value {
-	return func(f *frame) reflect.Value {
-		v := value(f)
-		if !v.IsValid() || v.Kind() != reflect.Struct {
-			return v
-		}
-		p := reflect.New(v.Type())
-		p.Elem().Set(v)
-		return p
+	return func(f *frame) reflect.Value { return addrOf(value(f)) }
+}
+
+// addrOf returns a pointer to a copy of v, a wrapper struct; any other
+// value as it is.
+func addrOf(v reflect.Value) reflect.Value {
+	if !v.IsValid() || v.Kind() != reflect.Struct {
+		return v
 	}
+	p := reflect.New(v.Type())
+	p.Elem().Set(v)
+	return p
 }
 
 // anyParam reports whether argument i of a compiled function of type ft

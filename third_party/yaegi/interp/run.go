@@ -225,16 +225,12 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		recovered := f.recovered
 		f.mutex.RUnlock()
 		if recovered != nil {
-			oNode := originalExecNode(n, exec)
-			if oNode == nil {
-				oNode = n
-			}
 			errorer, ok := recovered.(error)
 			// in this specific case, the stdlib would/will suppress the panic, so we
 			// suppress the logging here accordingly, to get a similar and consistent
 			// behavior.
 			if !ok || errorer.Error() != errAbortHandler.Error() {
-				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
+				printPanicFrame(n, exec) // grue: shared with passPanic (flow_grue.go)
 			}
 			panic(recovered)
 		}
