@@ -2865,8 +2865,7 @@ func setExec(n *node) {
 		return
 	}
 	if n.genning { // grue: see flow_grue.go
-		m := n
-		n.exec = func(f *frame) bltn { return m.exec(f) }
+		trampoline(n)
 		return
 	}
 	seen := map[*node]bool{}
@@ -2879,16 +2878,14 @@ func setExec(n *node) {
 		seen[n] = true
 		if n.tnext != nil && n.tnext.exec == nil {
 			if seen[n.tnext] || n.tnext.genning { // grue: see flow_grue.go
-				m := n.tnext
-				n.tnext.exec = func(f *frame) bltn { return m.exec(f) }
+				trampoline(n.tnext)
 			} else {
 				set(n.tnext)
 			}
 		}
 		if n.fnext != nil && n.fnext.exec == nil {
 			if seen[n.fnext] || n.fnext.genning {
-				m := n.fnext
-				n.fnext.exec = func(f *frame) bltn { return m.exec(f) }
+				trampoline(n.fnext)
 			} else {
 				set(n.fnext)
 			}

@@ -67,6 +67,12 @@ func (f *frame) originFrame() *frame {
 // overflowed and the process died. node.genning marks a node whose
 // generator is running; setExec joins it with a trampoline too.
 
+// trampoline sets m's exec to one that calls m's exec as it is when run:
+// the exec its generator will have made by then.
+func trampoline(m *node) {
+	m.exec = func(f *frame) bltn { return m.exec(f) }
+}
+
 // maxCallDepth bounds how deeply interpreted calls nest on one goroutine.
 // Each level costs the interpreter about a kilobyte of Go stack, and Go
 // ends the whole process, a REPL session with it, once a goroutine's
