@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestReadFileRegular(t *testing.T) {
@@ -27,6 +28,34 @@ func TestReadFileRegular(t *testing.T) {
 	}
 	if b, err := ReadFile(link, 10); err != nil || string(b) != "hello" {
 		t.Errorf("through a symbolic link: %q, %v; want hello", b, err)
+	}
+}
+
+// TestReadAllSizeIsAHint reads files whose length differs from the size
+// they had when opened (they grew or shrank since), in reads of one byte:
+// each is read whole up to the limit, or to one byte past it.
+func TestReadAllSizeIsAHint(t *testing.T) {
+	for _, tc := range []struct {
+		text        string
+		size, limit int64
+		want        string
+	}{
+		{"hello", 5, 10, "hello"},
+		{"hello, world", 5, 100, "hello, world"}, // grew
+		{"hi", 5, 10, "hi"},                      // shrank
+		{"", 5, 10, ""},
+		{"hello, world", 0, 100, "hello, world"},
+		{"hello, world", 5, 6, "hello, "}, // grew past the limit: one byte more
+		{"hello", 5, 5, "hello"},
+		{"hello", 1 << 40, 1 << 50, "hello"}, // a size too large to allocate
+	} {
+		b, err := readAll(iotest.OneByteReader(strings.NewReader(tc.text)), tc.size, tc.limit)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("readAll(%q, size %d, limit %d) = %q, %v; want %q", tc.text, tc.size, tc.limit, b, err, tc.want)
+		}
+	}
+	if _, err := readAll(iotest.TimeoutReader(strings.NewReader("hello")), 5, 10); !errors.Is(err, iotest.ErrTimeout) {
+		t.Errorf("a failing read: %v, want %v", err, iotest.ErrTimeout)
 	}
 }
 
