@@ -89,7 +89,7 @@ func (s *Server) gameFor(ctx context.Context, tool string, args map[string]any) 
 	s.mu.Unlock()
 	ss.mu.Lock()
 	if ss.g == nil {
-		g, err := s.serverGame()
+		g, err := s.newGame(s.first, s.cfg.seed)
 		if err != nil {
 			ss.mu.Unlock()
 			return nil, toolError("%s: %v", tool, err)

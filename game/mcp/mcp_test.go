@@ -402,10 +402,9 @@ func TestToolNames(t *testing.T) {
 	}
 }
 
-// TestMCPFirstSessionsOwnGames: the game NewServer starts to check that
-// its game opens becomes the first session's, and only its: a second
-// session, and a new_game of the server's game and seed, start from the
-// beginning whatever the first has played.
+// TestMCPFirstSessionsOwnGames: the first session's game is its own: a
+// second session, and a new_game of the server's game and seed, start from
+// the beginning whatever the first has played.
 func TestMCPFirstSessionsOwnGames(t *testing.T) {
 	s, err := NewServer()
 	if err != nil {

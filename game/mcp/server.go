@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -115,9 +114,6 @@ type Server struct {
 	handlers map[string]server.ToolHandlerFunc
 
 	first loadedStory // the story every session starts with
-	// spare is the game NewServer started to check that its game opens,
-	// until a session that plays the server's game with its seed takes it.
-	spare atomic.Pointer[game.Game]
 	ids   *sessionIDs // HTTP session IDs
 
 	mu       sync.Mutex
@@ -166,7 +162,11 @@ func ToolNames() []string {
 // memoryTurns is how many recent actions memory() shows.
 const memoryTurns = 5
 
-// NewServer makes a server and checks that its game opens.
+// NewServer makes a server and loads its game's story: an unknown game, or
+// a file that is not a story, is an error here. No game starts until a
+// session's first tool call (starting one was about a sixth of grue
+// serve's start, docs/performance.md), so a story that fails before its
+// first prompt is reported to the first session that plays it.
 func NewServer(opts ...ServerOption) (*Server, error) {
 	cfg := serverConfig{game: stories.DefaultName, seed: 1, version: "dev",
 		undoDepth: DefaultUndoDepth, maxSessions: DefaultMaxSessions, maxBody: DefaultMaxBody,
@@ -194,11 +194,6 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 		return nil, err
 	}
 	s.first = loadedStory{story: story, name: name}
-	g, err := s.newGame(s.first, cfg.seed)
-	if err != nil {
-		return nil, err
-	}
-	s.spare.Store(g)
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.drop(cs.SessionID())
@@ -224,7 +219,6 @@ func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
 // Close stops the idle-session reaper and forgets every game.
 func (s *Server) Close() {
 	s.stopOnce.Do(func() { close(s.closed) })
-	s.spare.Store(nil)
 	s.mu.Lock()
 	s.sessions = map[string]*session{}
 	s.games = map[string]*session{}
@@ -351,9 +345,6 @@ func (s *Server) newGame(ls loadedStory, seed int64) (*game.Game, error) {
 // open starts the game target (what resolve returned) with seed.
 func (s *Server) open(target string, seed int64) (*game.Game, error) {
 	if target == s.cfg.game {
-		if seed == s.cfg.seed {
-			return s.serverGame()
-		}
 		return s.newGame(s.first, seed)
 	}
 	ls, err := s.stories.load(target)
@@ -361,16 +352,6 @@ func (s *Server) open(target string, seed int64) (*game.Game, error) {
 		return nil, err
 	}
 	return s.newGame(ls, seed)
-}
-
-// serverGame starts the server's game with its seed: the one NewServer
-// started, the first time, so that the first session does not start
-// another.
-func (s *Server) serverGame() (*game.Game, error) {
-	if g := s.spare.Swap(nil); g != nil {
-		return g, nil
-	}
-	return s.newGame(s.first, s.cfg.seed)
 }
 
 // maxScore is the game's maximum score: the catalog's, or the default
