@@ -2,12 +2,13 @@ package agent
 
 import (
 	"fmt"
-
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/grue-lab/grue/internal/lazyregexp"
+	"github.com/grue-lab/grue/internal/wordset"
 )
 
 // The text protocol, as the earlier Python agent spoke it: the model answers
@@ -66,8 +67,9 @@ var keySpellings = map[string]string{
 	"tool input": keyArgs, "args_json": keyArgs,
 }
 
-// spellingsByLength is keySpellings' keys, longest first.
-var spellingsByLength = func() []string {
+// spellingsByLength is keySpellings' keys, longest first (sorted on first
+// use, not at every grue command's start).
+var spellingsByLength = sync.OnceValue(func() []string {
 	var ks []string
 	for k := range keySpellings {
 		ks = append(ks, k)
@@ -79,7 +81,7 @@ var spellingsByLength = func() []string {
 		return ks[i] < ks[j]
 	})
 	return ks
-}()
+})
 
 // section is a key and the text that follows it, up to the next key.
 type section struct {
@@ -290,7 +292,7 @@ func keyLine(line string) (key, written, value string, decorated, ok bool) {
 	if u := strings.TrimLeft(t, "*_`"); len(u) < len(t) {
 		t, decorated = u, true
 	}
-	for _, sp := range spellingsByLength {
+	for _, sp := range spellingsByLength() {
 		if len(t) < len(sp) || !strings.EqualFold(t[:len(sp)], sp) {
 			continue
 		}
@@ -577,18 +579,12 @@ var (
 // commandVerbs are the first words of commands that a reply may consist
 // of alone ("north", "take lamp"); a short reply starting otherwise ("I
 // dunno") is prose, not a command; "i" is inventory only alone.
-var commandVerbs = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`look l examine x take get drop open close read go walk enter exit
+var commandVerbs = wordset.New(`look l examine x take get drop open close read go walk enter exit
 		inventory i wait z put give ask tell turn light unlock lock push pull move climb attack kill
 		eat drink wear remove search listen smell touch say jump pick fill pour cut dig burn break
 		throw show insert wave rub knock ring sleep wake score talk hit tie untie follow board
 		north south east west northeast northwest southeast southwest up down in out
-		n s e w ne nw se sw u d`) {
-		m[w] = true
-	}
-	return m
-}()
+		n s e w ne nw se sw u d`)
 
 // fallback looks for a call in a reply without the layout, in order:
 // name(args), a JSON object naming a tool or holding an action, a
@@ -621,7 +617,7 @@ func (p *Parsed) fallback(text string) {
 	t := strings.TrimSpace(strings.Trim(strings.TrimSpace(text), "`*\"'“”"))
 	t = strings.TrimRight(t, ".!")
 	if f := strings.Fields(t); len(f) > 0 && len(f) <= 5 && bareCommand.MatchString(t) &&
-		commandVerbs[strings.ToLower(f[0])] && (len(f) == 1 || !strings.EqualFold(f[0], "i")) {
+		commandVerbs.Has(strings.ToLower(f[0])) && (len(f) == 1 || !strings.EqualFold(f[0], "i")) {
 		p.Tool, p.Bare = DefaultTool, t
 		p.repair(RepairRegexFallback, clip(text, 40), t, "the reply is a bare command")
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/internal/lazyregexp"
+	"github.com/grue-lab/grue/internal/wordset"
 )
 
 // Repairs fit a parsed reply to the agent's tools and to what games
@@ -44,13 +45,8 @@ var DefaultVerbs = map[string]string{
 var movementVerbs = []string{"go", "walk", "run", "head", "move", "travel", "proceed"}
 
 // directions are the words of the twelve directions, long and short.
-var directions = map[string]bool{
-	"north": true, "south": true, "east": true, "west": true,
-	"northeast": true, "northwest": true, "southeast": true, "southwest": true,
-	"up": true, "down": true, "in": true, "out": true,
-	"n": true, "s": true, "e": true, "w": true, "ne": true, "nw": true, "se": true, "sw": true,
-	"u": true, "d": true,
-}
+var directions = wordset.New(`north south east west northeast northwest southeast southwest
+	up down in out n s e w ne nw se sw u d`)
 
 // toolAliases maps names models give tools to the game server's names.
 var toolAliases = map[string]string{
@@ -346,7 +342,7 @@ func repairVerb(action string, verbs map[string]string) (string, *Repair) {
 		} else if len(rest) == 2 && (rest[0] == "to" || rest[0] == "the") {
 			rest = rest[1:]
 		}
-		if len(rest) == 1 && directions[rest[0]] {
+		if len(rest) == 1 && directions.Has(rest[0]) {
 			return rest[0], &Repair{Kind: RepairVerb, From: action, To: rest[0], Detail: "a direction needs no verb"}
 		}
 	}

@@ -556,7 +556,7 @@ func (g *Game) vaCandidatesWith(prune, rules bool) []string {
 			return some
 		}
 		verb, _, _ := strings.Cut(t, " ")
-		if vaMessageOnly[verb] {
+		if vaMessageOnly.Has(verb) {
 			if react, ok := g.vaReactFilter(objs); ok {
 				return react
 			}

@@ -141,7 +141,7 @@ func vaRule(t string) (vaLibRule, bool) {
 		return r, true
 	}
 	verb, _, _ := strings.Cut(t, " ")
-	if vaMessageOnly[verb] && strings.Count(t, "%s") == 1 {
+	if vaMessageOnly.Has(verb) && strings.Count(t, "%s") == 1 {
 		return vaLibRule{attrs: ""}, true
 	}
 	return vaLibRule{}, false

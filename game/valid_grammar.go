@@ -3,6 +3,8 @@ package game
 import (
 	"fmt"
 	"strings"
+
+	"github.com/grue-lab/grue/internal/wordset"
 )
 
 // The grammar of an Inform 6 game says which two-object templates the
@@ -509,11 +511,11 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(t s
 			}
 			oneObject[verb] = true
 		}
-		if vaLibraryVerbs[verb] && t.objs == 1 && strings.Count(t.t, " ") < 2 {
+		if vaLibraryVerbs.Has(verb) && t.objs == 1 && strings.Count(t.t, " ") < 2 {
 			continue
 		}
 		if t.objs == 0 {
-			if !vaLibraryVerbs[verb] || !vaMessageOnly[verb] && !vaSaysOnly[verb] || g.vaRoomReacts() {
+			if !vaLibraryVerbs.Has(verb) || !vaMessageOnly.Has(verb) && !vaSaysOnly.Has(verb) || g.vaRoomReacts() {
 				add(t.t)
 			}
 			continue
@@ -527,7 +529,7 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(t s
 					tried = append(tried, o)
 				}
 			}
-		case vaLibraryVerbs[verb]:
+		case vaLibraryVerbs.Has(verb):
 			tried = objsFor(t.t)
 		}
 		for _, o := range tried {
@@ -545,9 +547,7 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(t s
 // vaLibraryVerbs are the verb words of the Inform library's grammar
 // (Grammar.h, library 6/x, English), as the dictionary holds them (cut to
 // 9 letters), less the meta verbs, which are never tried.
-var vaLibraryVerbs = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`answer say shout speak ask attack break crack destroy
+var vaLibraryVerbs = wordset.New(`answer say shout speak ask attack break crack destroy
 		fight hit kill murder punch smash thump torture wreck blow bother curses darn drat
 		burn light buy purchase climb scale close cover shut consult cut chop prune slice
 		dig drink sip swallow drop discard throw eat empty enter cross examine x check
@@ -558,11 +558,7 @@ var vaLibraryVerbs = func() map[string]bool {
 		present shit fuck damn sod sing sit lie sleep nap smell sniff sorry squeeze squash
 		stand swim dive swing switch take carry hold taste tell think tie attach fasten fix
 		touch feel fondle grope transfer turn rotate screw twist unscrew unlock wait z wake
-		awake awaken wave wear don y yes`) {
-		m[w] = true
-	}
-	return m
-}()
+		awake awaken wave wear don y yes`)
 
 // isInform reports whether the story was compiled by Inform: Inform 6
 // makes the metaclass objects and writes its version in the header,

@@ -2,6 +2,8 @@ package game
 
 import (
 	"fmt"
+
+	"github.com/grue-lab/grue/internal/wordset"
 )
 
 // Infocom's games (ZIL, versions 3 to 5 with the "old" parser of the Zork
@@ -31,12 +33,9 @@ import (
 
 // vaInfocomMeta are the verbs that act on the session, not the story:
 // never tried (a fork that saves or restarts is not a move in the game).
-var vaInfocomMeta = map[string]bool{"save": true, "restor": true, "restore": true,
-	"restar": true, "restart": true, "quit": true, "q": true, "score": true, "script": true,
-	"unscri": true, "unscript": true, "verbos": true, "verbose": true, "brief": true,
-	"superb": true, "superbrie": true, "super": true, "diagno": true, "diagnose": true,
-	"versio": true, "version": true, "verify": true, "again": true, "g": true, "undo": true,
-	"oops": true, "notify": true, "time": true}
+var vaInfocomMeta = wordset.New(`save restor restore restar restart quit q score script
+	unscri unscript verbos verbose brief superb superbrie super diagno diagnose versio version
+	verify again g undo oops notify time`)
 
 // vaInfocomMany is the search bit of a syntax slot that takes several
 // objects (ZIL's MANY).
@@ -71,7 +70,7 @@ func (g *Game) vaReadInfocomDict() (*vaInfocomDict, error) {
 			d.verbs[e.Word] = n
 			d.order = append(d.order, e.Word)
 			d.count = max(d.count, n+1)
-			if vaInfocomMeta[e.Word] || !vaWordOK(e.Word) {
+			if vaInfocomMeta.Has(e.Word) || !vaWordOK(e.Word) {
 				d.meta[n] = true
 			}
 		}

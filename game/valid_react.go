@@ -1,6 +1,6 @@
 package game
 
-import "strings"
+import "github.com/grue-lab/grue/internal/wordset"
 
 // Which objects an Inform library game lets react to a verb. The library's
 // default for many actions only prints a message (TOUCH: "You feel nothing
@@ -22,26 +22,18 @@ import "strings"
 // vaMessageOnly are the verbs (first word of a candidate) whose library
 // actions only print a message, for every object and line of theirs that
 // the candidates use: TURN X and SWITCH X ON are not among them.
-var vaMessageOnly = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`touch feel fondle grope read push press shift pull drag move
+var vaMessageOnly = wordset.New(`touch feel fondle grope read push press shift pull drag move
 		climb scale dig drink sip swallow light burn wave smell sniff listen hear taste l look
 		search blow rub clean dust polish scrub shine sweep wipe squeeze squash swing kiss embrace
 		hug attack break crack destroy fight hit kill murder punch smash thump torture wreck think
 		sing pray jump hop skip cut chop prune slice buy purchase wake awake awaken tie attach
-		fasten fix consult`) {
-		m[w] = true
-	}
-	return m
-}()
+		fasten fix consult`)
 
 // vaSaysOnly are more verbs whose library actions without an object only
 // print a message: inventory, apologies, swearing, yes and no, sleeping,
 // swimming, waiting, going nowhere in particular.
-var vaSaysOnly = map[string]bool{"i": true, "inv": true, "inventory": true, "sorry": true,
-	"y": true, "yes": true, "no": true, "damn": true, "bother": true, "shit": true, "fuck": true,
-	"sod": true, "curses": true, "darn": true, "drat": true, "sleep": true, "nap": true,
-	"wait": true, "z": true, "go": true, "run": true, "walk": true, "swim": true, "dive": true}
+var vaSaysOnly = wordset.New(`i inv inventory sorry y yes no damn bother shit fuck sod curses
+	darn drat sleep nap wait z go run walk swim dive`)
 
 // vaRoomReacts reports whether the player's room may react to an action
 // without an object: it has before or after, or they are not known.

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/internal/wordset"
 )
 
 // Defaults of a WikiTool's limits.
@@ -257,14 +258,8 @@ func setextLevel(line string) int {
 }
 
 // wikiStop are words too common to rank by.
-var wikiStop = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be but by do does for from has have how i if in into is it its
-		me my of on or so that the their then there these this to was we what when where which who why will with you your`) {
-		wikiStop[w] = true
-	}
-}
+var wikiStop = wordset.New(`a an and are as at be but by do does for from has have how i if in into is it its
+		me my of on or so that the their then there these this to was we what when where which who why will with you your`)
 
 // wikiTerms splits text into lower-case words, drops stop words and
 // stems what is left lightly (plurals, -ing, -ed), the same for documents
@@ -274,7 +269,7 @@ func wikiTerms(text string) []string {
 	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
-		if wikiStop[f] {
+		if wikiStop.Has(f) {
 			continue
 		}
 		out = append(out, stem(f))
