@@ -79,3 +79,5 @@ replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
 
 replace github.com/traefik/yaegi => ./third_party/yaegi
+
+replace github.com/mark3labs/mcp-go => ./third_party/mcp-go
