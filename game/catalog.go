@@ -264,7 +264,7 @@ func LoadStory(nameOrPath string) (*zmachine.Story, string, error) {
 	}
 	if err != nil {
 		if strings.EqualFold(nameOrPath, def) {
-			story, lerr := zmachine.Load(data)
+			story, lerr := zmachine.LoadInPlace(data) // Default's bytes are never written
 			if lerr != nil {
 				return nil, "", fmt.Errorf("loading the default story: %w", lerr)
 			}
@@ -315,7 +315,7 @@ func loadStory(path string) (*zmachine.Story, error) {
 	if err != nil {
 		return nil, err
 	}
-	story, err := zmachine.Load(data)
+	story, err := zmachine.LoadInPlace(data) // data is ours alone
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -168,7 +168,7 @@ func Open(nameOrPath string, opts ...Option) (*Game, error) {
 // openDefault starts the built-in default story.
 func openDefault(opts ...Option) (*Game, error) {
 	name, data := stories.Default()
-	story, err := zmachine.Load(data)
+	story, err := zmachine.LoadInPlace(data) // Default's bytes are never written
 	if err != nil {
 		return nil, fmt.Errorf("opening the default story %s: %w", name, err)
 	}

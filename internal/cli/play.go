@@ -93,7 +93,7 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 	if err != nil {
 		return err
 	}
-	st, err := zmachine.Load(data)
+	st, err := zmachine.LoadInPlace(data) // read for it, or the built-in story's, which nothing writes
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
