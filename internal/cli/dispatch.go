@@ -51,7 +51,12 @@ func InProcess(args []string) bool {
 func Main() int {
 	args := os.Args[1:]
 	if InProcess(args) {
-		return Execute(NewRoot(os.Stdin, os.Stdout, os.Stderr), args, os.Stderr)
+		root := NewRoot(os.Stdin, os.Stdout, os.Stderr)
+		// grue completion is grue-workbench's (InProcess sends it there):
+		// cobra's command, help texts and all, made at every Execute, was
+		// 1 % of grue serve's start.
+		root.CompletionOptions.DisableDefaultCmd = true
+		return Execute(root, args, os.Stderr)
 	}
 	path, err := FindWorkbench()
 	if err == nil {
