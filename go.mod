@@ -81,3 +81,5 @@ replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
 replace github.com/traefik/yaegi => ./third_party/yaegi
 
 replace github.com/mark3labs/mcp-go => ./third_party/mcp-go
+
+replace github.com/spf13/cast => ./third_party/cast
