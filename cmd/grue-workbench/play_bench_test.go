@@ -132,7 +132,9 @@ func BenchmarkPlayProcess(b *testing.B) {
 //	go test -run XXX -bench StartProcess ./cmd/grue-workbench
 //
 // The target is 5 ms for each grue command; grue version, which does
-// nothing but start, is the floor of the grue binary.
+// nothing but start, is the floor of the grue binary. grue-serve-first-move
+// is what a client waits for: serve answering initialize and a first
+// play_action (whose game starts then), over stdio.
 func BenchmarkStartProcess(b *testing.B) {
 	games, err := filepath.Abs(playBenchGames())
 	if err != nil {
@@ -142,16 +144,23 @@ func BenchmarkStartProcess(b *testing.B) {
 	if _, err := os.Stat(story); err != nil {
 		playBenchNeed(b, "zork1.z3 not found (set GRUE_GAMES): "+err.Error())
 	}
+	// stdin is the command's input (none when empty); want, when not
+	// empty, is what its output must hold.
+	var stdin, want string
 	run := func(b *testing.B, name string, args ...string) {
 		dir := b.TempDir()
 		for b.Loop() {
 			cmd := exec.Command(name, args...)
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "GRUE_GAMES="+games) // the walkthrough baseline's script
-			var errOut bytes.Buffer
-			cmd.Stderr = &errOut
+			cmd.Stdin = strings.NewReader(stdin)
+			var out, errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errOut
 			if err := cmd.Run(); err != nil {
 				b.Fatalf("%s %v: %v\nstderr: %s", filepath.Base(name), args, err, errOut.String())
+			}
+			if !strings.Contains(out.String(), want) {
+				b.Fatalf("%s %v: no %q in its output:\n%s", filepath.Base(name), args, want, out.String())
 			}
 		}
 	}
@@ -168,6 +177,13 @@ func BenchmarkStartProcess(b *testing.B) {
 	b.Run("grue-version", grue("version"))
 	b.Run("grue-play", grue("play", "--plain", story))
 	b.Run("grue-serve", grue("serve"))
+	stdin = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"play_action","arguments":{"action":"look"}}}
+`
+	want = `"id":2,"result":{"content":[{"type":"text","text":"Meadow`
+	b.Run("grue-serve-first-move", grue("serve"))
+	stdin, want = "", ""
 	b.Run("grue-agent", grue("agent", "--game", story, "--policy", "walkthrough", "--steps", "1", "--json"))
 	b.Run("dfrotz", func(b *testing.B) {
 		dfrotz, err := exec.LookPath("dfrotz")
