@@ -17,6 +17,7 @@ func load8_0(Symbols map[string]map[string]reflect.Value) {
 		"Halted":        reflect.ValueOf(zmachine.Halted),
 		"LargeConstant": reflect.ValueOf(zmachine.LargeConstant),
 		"Load":          reflect.ValueOf(zmachine.Load),
+		"LoadInPlace":   reflect.ValueOf(zmachine.LoadInPlace),
 		"LongForm":      reflect.ValueOf(zmachine.LongForm),
 		"New":           reflect.ValueOf(zmachine.New),
 		"NewMemFiles":   reflect.ValueOf(zmachine.NewMemFiles),
