@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"strings"
 
-	"golang.org/x/text/message"
+	"github.com/santhosh-tekuri/jsonschema/v6/internal/message"
 )
 
 // --
