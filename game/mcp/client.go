@@ -528,8 +528,10 @@ func (c *Client) ToolInfos(ctx context.Context) ([]ToolInfo, error) {
 	}
 	infos := make([]ToolInfo, 0, len(tools))
 	for _, t := range tools {
-		info, err := toolInfo(t)
-		if err != nil {
+		var info ToolInfo
+		if params, ok := c.inProcessParams(t.Name); ok {
+			info = toolInfoOf(t, paramsSchema(params))
+		} else if info, err = toolInfo(t); err != nil {
 			return nil, err
 		}
 		infos = append(infos, withoutGameID(info))
@@ -602,8 +604,23 @@ func toolInfo(t mcpgo.Tool) (ToolInfo, error) {
 	if schema == nil {
 		schema = map[string]any{"type": "object"}
 	}
+	return toolInfoOf(t, schema), nil
+}
+
+// toolInfoOf is t's ToolInfo with the input schema schema.
+func toolInfoOf(t mcpgo.Tool, schema map[string]any) ToolInfo {
 	ro := t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
-	return ToolInfo{Name: t.Name, Description: t.Description, InputSchema: schema, ReadOnly: ro}, nil
+	return ToolInfo{Name: t.Name, Description: t.Description, InputSchema: schema, ReadOnly: ro}
+}
+
+// inProcessParams returns the arguments grue's server registered the tool
+// name with, when the client calls the server in process.
+func (c *Client) inProcessParams(name string) (map[string]param, bool) {
+	if c.srv == nil {
+		return nil, false
+	}
+	params, ok := c.srv.params[name]
+	return params, ok
 }
 
 // Close ends the session: it stops a stdio server, ends an HTTP session,

@@ -73,6 +73,23 @@ func setParams(t *mcpgo.Tool, params map[string]param) {
 	t.RawInputSchema = b
 }
 
+// paramsSchema is the schema setParams writes for params, as encoding/json
+// decodes it into an any: what an in-process client reads instead of
+// decoding each tool's JSON (that was a tenth of grue agent's start, in
+// machine instructions). TestParamsSchemaIsTheJSON holds the two equal.
+func paramsSchema(params map[string]param) map[string]any {
+	props := make(map[string]any, len(params))
+	required := []any{}
+	for _, name := range slices.Sorted(maps.Keys(params)) {
+		p := params[name]
+		props[name] = map[string]any{"description": p.desc, "type": p.typ}
+		if p.required {
+			required = append(required, name)
+		}
+	}
+	return map[string]any{"properties": props, "required": required, "type": "object"}
+}
+
 // quote appends s to b as a JSON string.
 func quote(b []byte, s string) []byte {
 	b, err := jsontext.AppendQuote(b, s)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -116,6 +117,63 @@ func TestToolSchemas(t *testing.T) {
 		}
 		if !slices.Equal(required, w.required) {
 			t.Errorf("%s requires %v, want %v", tool.Name, required, w.required)
+		}
+	}
+}
+
+// TestParamsSchemaIsTheJSON: the schema an in-process client builds from a
+// tool's arguments is the tool's JSON schema as encoding/json decodes it,
+// for every tool of the server and for odd arguments, so in-process and
+// remote clients see the same tools.
+func TestParamsSchemaIsTheJSON(t *testing.T) {
+	s, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cases := map[string]map[string]param{
+		"none":   nil,
+		"quoted": {`a "b"`: {typ: "string", desc: "é \\ \n", required: true}, "z": {typ: "number"}, "a": {typ: "boolean", required: true}},
+	}
+	for _, st := range s.mcp.ListTools() {
+		cases[st.Tool.Name] = s.params[st.Tool.Name]
+	}
+	if len(cases) < 2+len(ToolNames()) {
+		t.Fatalf("the server registered %d tools' arguments, want %d", len(cases)-2, len(ToolNames()))
+	}
+	for name, params := range cases {
+		var tool mcpgo.Tool
+		setParams(&tool, params)
+		var fromJSON map[string]any
+		if err := json.Unmarshal(tool.RawInputSchema, &fromJSON); err != nil {
+			t.Fatal(err)
+		}
+		if got := paramsSchema(params); !reflect.DeepEqual(got, fromJSON) {
+			t.Errorf("%s: paramsSchema = %#v\nthe JSON decodes to %#v", name, got, fromJSON)
+		}
+	}
+
+	// And the in-process client's tool list is the one decoded from JSON.
+	c, err := NewInProcessClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	infos, err := c.ToolInfos(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range infos {
+		st := c.srv.mcp.GetTool(in.Name)
+		if st == nil {
+			t.Fatalf("no tool %s", in.Name)
+		}
+		want, err := toolInfo(st.Tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want = withoutGameID(want); !reflect.DeepEqual(in, want) {
+			t.Errorf("%s: in process %#v\nfrom JSON %#v", in.Name, in, want)
 		}
 	}
 }

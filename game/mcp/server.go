@@ -112,6 +112,7 @@ type Server struct {
 	cfg      serverConfig
 	mcp      *server.MCPServer
 	handlers map[string]server.ToolHandlerFunc
+	params   map[string]map[string]param // each tool's arguments, by tool name
 
 	first loadedStory // the story every session starts with
 	ids   *sessionIDs // HTTP session IDs
@@ -417,6 +418,10 @@ func (s *Server) tool(t mcpgo.Tool, params map[string]param, h func(ctx context.
 // error.
 func (s *Server) addTool(t mcpgo.Tool, params map[string]param, h func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
 	setParams(&t, params)
+	if s.params == nil {
+		s.params = map[string]map[string]param{}
+	}
+	s.params[t.Name] = params
 	handler := func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
