@@ -333,17 +333,17 @@ func mayHoldHeaderKey(raw []byte) bool {
 	if bytes.Contains(raw, []byte(`\u`)) {
 		return true
 	}
-	for i := bytes.IndexAny(raw, "xX"); i >= 0 && i+len(key) <= len(raw); {
-		if strings.EqualFold(string(raw[i:i+len(key)]), key) {
+	// Look at each hyphen (few in a schema's text), as the key's first.
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(raw[i:], '-')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i >= 1 && i-1+len(key) <= len(raw) && strings.EqualFold(string(raw[i-1:i-1+len(key)]), key) {
 			return true
 		}
-		j := bytes.IndexAny(raw[i+1:], "xX")
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
-	return false
 }
 
 // ExtractParamHeaderBindings returns a binding for every property in the

@@ -24,6 +24,10 @@ func TestMayHoldHeaderKey(t *testing.T) {
 		{`{"properties":{"a":{"type":"string","\u0078-mcp-header":"A"}}}`, true},
 		{`x-mcp-header`, true},
 		{`xx-MCP-HEADER`, true},
+		{`-x-mcp-header`, true},
+		{`a-b-c, x-mcp-header`, true},
+		{`--`, false},
+		{`x-mcp-heade-r`, false},
 	} {
 		if got := mayHoldHeaderKey([]byte(tc.raw)); got != tc.want {
 			t.Errorf("mayHoldHeaderKey(%s) = %v, want %v", tc.raw, got, tc.want)
