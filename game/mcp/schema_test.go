@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -174,6 +175,20 @@ func TestParamsSchemaIsTheJSON(t *testing.T) {
 		}
 		if want = withoutGameID(want); !reflect.DeepEqual(in, want) {
 			t.Errorf("%s: in process %#v\nfrom JSON %#v", in.Name, in, want)
+		}
+	}
+}
+
+// TestQuote: quote writes what jsontext.AppendQuote writes, for plain text
+// and for text that needs escaping.
+func TestQuote(t *testing.T) {
+	for _, s := range []string{"", "the command to type", `a "quoted" word`, `back\slash`, "é and ü", "tab\there", "\x7f", "<&>", "\u2028"} {
+		want, err := jsontext.AppendQuote(nil, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := quote([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Errorf("quote(%q) = %s, want %s", s, got[1:], want)
 		}
 	}
 }
