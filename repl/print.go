@@ -211,6 +211,11 @@ func namedStructBlock(v reflect.Value, name string, width int) string {
 	return b.String()
 }
 
+// firstLines is the first n of lines and a count of the rest.
+func firstLines(lines []string, n int) string {
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… %d more lines", len(lines)-n)
+}
+
 // fieldValue renders a field's value for structBlock: text as folded text,
 // everything else in one line when it fits.
 func fieldValue(v reflect.Value, width int, indent string) string {
@@ -222,7 +227,7 @@ func fieldValue(v reflect.Value, width int, indent string) string {
 		if lines := strings.Split(s, "\n"); len(lines) > maxFieldLines+2 {
 			// A long text (an agent's System prompt) in a struct: its
 			// start; the whole is the field's value.
-			s = strings.Join(lines[:maxFieldLines], "\n") + fmt.Sprintf("\n… %d more lines", len(lines)-maxFieldLines)
+			s = firstLines(lines, maxFieldLines)
 		}
 	} else {
 		s = inline(v, maxInline)

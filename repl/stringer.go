@@ -3,7 +3,6 @@ package repl
 import (
 	"context"
 	"errors"
-	"fmt"
 	"go/ast"
 	"go/token"
 	"reflect"
@@ -61,11 +60,11 @@ func (s *Session) methodText(ctx context.Context, u unit, v reflect.Value) (stri
 		// as many lines as a table shows.
 		vals, err := s.EvalValues(ctx, "fmt.Sprint("+u.text+")")
 		if err == nil && len(vals) == 1 && vals[0].Kind() == reflect.String {
-			lines := strings.Split(Fold(vals[0].String(), s.opts.Width), "\n")
-			if len(lines) > maxTableRows {
-				lines = append(lines[:maxTableRows], fmt.Sprintf("… %d more lines", len(lines)-maxTableRows))
+			text := Fold(vals[0].String(), s.opts.Width)
+			if lines := strings.Split(text, "\n"); len(lines) > maxTableRows {
+				return firstLines(lines, maxTableRows), true
 			}
-			return strings.Join(lines, "\n"), true
+			return text, true
 		}
 	}
 	return "", false // the value shows as it is
