@@ -185,6 +185,8 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 	s := &Server{
 		cfg:      cfg,
 		ids:      newSessionIDs(cfg.maxSessions),
+		handlers: map[string]server.ToolHandlerFunc{},
+		params:   map[string]map[string]param{},
 		sessions: map[string]*session{},
 		games:    map[string]*session{},
 		stories:  newStoryCache(cfg.cacheSize),
@@ -418,9 +420,6 @@ func (s *Server) tool(t mcpgo.Tool, params map[string]param, h func(ctx context.
 // error.
 func (s *Server) addTool(t mcpgo.Tool, params map[string]param, h func(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult) {
 	setParams(&t, params)
-	if s.params == nil {
-		s.params = map[string]map[string]param{}
-	}
 	s.params[t.Name] = params
 	handler := func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
 		defer func() {
@@ -429,9 +428,6 @@ func (s *Server) addTool(t mcpgo.Tool, params map[string]param, h func(ctx conte
 			}
 		}()
 		return h(ctx, req), nil
-	}
-	if s.handlers == nil {
-		s.handlers = map[string]server.ToolHandlerFunc{}
 	}
 	s.handlers[t.Name] = handler
 	s.mcp.AddTool(t, handler)
