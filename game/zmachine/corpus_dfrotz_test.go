@@ -73,7 +73,7 @@ func TestCorpusDifferential(t *testing.T) {
 				}
 				const width = 255
 				ref := normalize(dfrotzWarnings.ReplaceAllString(runDfrotz(t, dfrotz, path, seed, width, lines), ""))
-				got := runGrue(story, name, seed, width, zmachine.DirFiles(t.TempDir()), lines)
+				got := runGrue(story, zmachine.Options{Seed: seed, Width: width, Files: zmachine.DirFiles(t.TempDir()), Name: name}, lines)
 				g := normalize(got.String())
 				i, j := strings.Index(ref, fault.from), strings.Index(g, fault.from)
 				if i < 0 || j < 0 {
@@ -105,7 +105,7 @@ func TestCorpusIllegalObject(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := randomScript(t, story, 5, 80)
-	got := runGrue(story, "sherbet", 5, 255, zmachine.DirFiles(t.TempDir()), lines)
+	got := runGrue(story, zmachine.Options{Seed: 5, Width: 255, Files: zmachine.DirFiles(t.TempDir()), Name: "sherbet"}, lines)
 	if got.err == nil || !strings.Contains(got.err.Error(), "illegal object 65535") {
 		t.Fatalf("grue's error is %v; want one naming illegal object 65535", got.err)
 	}

@@ -55,7 +55,7 @@ func splitLines(s string) []string {
 // there) and returns what it printed on stdout. dfrotz prints "EOT" on stderr
 // when its input runs out; stdout holds only the game's text, each line of
 // input read followed by the newline dfrotz prints for it.
-func runDfrotz(tb testing.TB, dfrotz, story string, seed int64, width int, lines []string) string {
+func runDfrotz(tb testing.TB, dfrotz, story string, seed int64, width int, lines []string, extra ...string) string {
 	tb.Helper()
 	abs, err := filepath.Abs(story)
 	if err != nil {
@@ -63,8 +63,8 @@ func runDfrotz(tb testing.TB, dfrotz, story string, seed int64, width int, lines
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, dfrotz, "-m", "-p", "-q",
-		"-s", strconv.FormatInt(seed, 10), "-w", strconv.Itoa(width), abs)
+	args := append([]string{"-m", "-p", "-q", "-s", strconv.FormatInt(seed, 10), "-w", strconv.Itoa(width)}, extra...)
+	cmd := exec.CommandContext(ctx, dfrotz, append(args, abs)...)
 	cmd.Dir = tb.TempDir()
 	var in bytes.Buffer
 	for _, l := range lines {
@@ -109,9 +109,9 @@ func (t *transcript) String() string { return strings.Join(t.chunks, "") }
 // name is the story file's name without its extension: dfrotz offers
 // name.qzl at the first save prompt. The machine loses the text dfrotz's
 // screen loses (see DfrotzScreen); grue itself keeps it.
-func runGrue(story *zmachine.Story, name string, seed int64, width int, files zmachine.Files, lines []string) *transcript {
+func runGrue(story *zmachine.Story, opts zmachine.Options, lines []string) *transcript {
 	tr := &transcript{errAt: -1}
-	m, err := zmachine.New(story, zmachine.Options{Seed: seed, Width: width, Files: files, Name: name})
+	m, err := zmachine.New(story, opts)
 	if err != nil {
 		tr.err, tr.errAt = err, 0
 		return tr
@@ -378,7 +378,7 @@ func checkAgainstDfrotz(t *testing.T, dfrotz, storyPath string, seed int64, line
 	}
 	ref := dfrotzWarnings.ReplaceAllString(runDfrotz(t, dfrotz, storyPath, seed, width, lines), "")
 	name := strings.TrimSuffix(filepath.Base(storyPath), filepath.Ext(storyPath))
-	got := runGrue(story, name, seed, width, zmachine.DirFiles(t.TempDir()), lines)
+	got := runGrue(story, zmachine.Options{Seed: seed, Width: width, Files: zmachine.DirFiles(t.TempDir()), Name: name}, lines)
 
 	if want != "" && !strings.Contains(normalize(ref), want) {
 		t.Errorf("dfrotz's own transcript lacks %q: the script or the story file is not the one this test expects", want)

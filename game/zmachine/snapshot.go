@@ -46,8 +46,16 @@ func (m *Machine) SnapshotInto(s *Snapshot) *Snapshot {
 	if s == nil {
 		s = &Snapshot{}
 	}
+	return m.snapshotInto(s, true)
+}
+
+// snapshotInto copies the machine's state into s, dynamic memory only if
+// withDyn: the undo states keep theirs apart (undo.go).
+func (m *Machine) snapshotInto(s *Snapshot, withDyn bool) *Snapshot {
 	s.story = m.story
-	s.dyn = append(s.dyn[:0], m.dyn...)
+	if withDyn {
+		s.dyn = append(s.dyn[:0], m.dyn...)
+	}
 	s.stack = append(s.stack[:0], m.stack[:m.sp]...)
 	s.frames = append(s.frames[:0], m.frames...)
 	s.pc, s.rng, s.state, s.in = m.pc, m.rng, m.state, m.in
@@ -99,47 +107,4 @@ func (m *Machine) Restore(s *Snapshot) error {
 		copy(o.upper[i], s.out.upper[i*w:(i+1)*w])
 	}
 	return nil
-}
-
-// saveUndo implements save_undo: the state is kept with the program
-// counter on the store byte, so that restore_undo can store 2 there.
-func (m *Machine) saveUndo() {
-	if m.opts.UndoSlots < 0 {
-		m.store(0xffff)
-		return
-	}
-	if len(m.undo) >= m.opts.UndoSlots {
-		copy(m.undo, m.undo[1:])
-		m.undo = m.undo[:len(m.undo)-1]
-	}
-	m.undo = append(m.undo, m.Snapshot())
-	m.store(1)
-}
-
-// restoreUndo implements restore_undo: back to the latest save_undo, which
-// is then forgotten, so that repeated undos go further back. The random
-// number generator is not rolled back, as in Frotz.
-func (m *Machine) restoreUndo() {
-	if m.opts.UndoSlots < 0 {
-		m.store(0xffff)
-		return
-	}
-	if len(m.undo) == 0 {
-		m.store(0)
-		return
-	}
-	s := m.undo[len(m.undo)-1]
-	m.undo = m.undo[:len(m.undo)-1]
-	keep := m.dyn[0x11] & 0x03
-	// Frotz's undo restores memory, stack and program counter only: the
-	// random number generator runs on, so random events after an undo
-	// differ from those the undone turn drew.
-	rng := m.rng
-	if err := m.Restore(s); err != nil {
-		fail("restore_undo: %v", err)
-	}
-	m.rng = rng
-	m.dyn[0x11] = m.dyn[0x11]&^0x03 | keep
-	m.state = running
-	m.store(2)
 }
