@@ -128,10 +128,11 @@ func Width(n int) Option { return func(o *options) { o.width = n } }
 func UndoDepth(n int) Option { return func(o *options) { o.undoDepth = n } }
 
 // GameUndoSlots sets how many states the story's own undo command keeps
-// (the Z-machine's save_undo; default 500, as Frotz). Each is a copy of
-// the game's dynamic memory, and Inform games save one every turn, so a
-// server running many games bounds it; a negative number disables the
-// story's undo.
+// (the Z-machine's save_undo; default 500, as Frotz). Inform games save
+// one every turn; the newest is a copy of the game's dynamic memory and
+// each older one its difference from the next (a few hundred bytes for a
+// turn), so a server running many games may bound it; a negative number
+// disables the story's undo.
 func GameUndoSlots(n int) Option { return func(o *options) { o.undoSlots = n } }
 
 // DefaultUndoDepth is how many steps Undo can go back unless UndoDepth says

@@ -339,8 +339,9 @@ const gameUndoSlots = 8
 
 // newGame starts a game of ls with seed.
 func (s *Server) newGame(ls loadedStory, seed int64) (*game.Game, error) {
-	// The story's own undo command needs a few states, not Frotz's 500:
-	// each is a copy of dynamic memory, kept for every session.
+	// The story's own undo command needs a few states, not Frotz's 500,
+	// kept for every session: the newest a copy of dynamic memory, each
+	// older one its difference from the next.
 	return game.New(ls.story, ls.name, game.Seed(seed), game.UndoDepth(s.cfg.undoDepth), game.GameUndoSlots(gameUndoSlots),
 		game.WithDetectionCache(s.cfg.detections))
 }
