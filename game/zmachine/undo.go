@@ -1,6 +1,9 @@
 package zmachine
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // The undo states of save_undo and restore_undo.
 //
@@ -54,8 +57,10 @@ func (m *Machine) saveUndo() {
 	if len(u.states) > 0 {
 		u.scratch = appendDelta(u.scratch[:0], m.dyn, u.top)
 		st.older = append([]byte(nil), u.scratch...)
+		applyDelta(u.top, st.older) // top is now m.dyn, for the bytes changed only
+	} else {
+		u.top = append(u.top[:0], m.dyn...)
 	}
-	u.top = append(u.top[:0], m.dyn...)
 	u.states = append(u.states, st)
 	m.store(1)
 }
@@ -107,14 +112,7 @@ func appendDelta(dst, a, b []byte) []byte {
 	b = b[:n]
 	last, i := 0, 0
 	for {
-		// Skip equal bytes, eight at a time where both slices allow.
-		for i+8 <= n && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]) {
-			i += 8
-		}
-		for i < n && a[i] == b[i] {
-			i++
-		}
-		if i == n {
+		if i = mismatch(a, b, i); i == n {
 			return dst
 		}
 		start := i
@@ -128,6 +126,26 @@ func appendDelta(dst, a, b []byte) []byte {
 		}
 		last = i
 	}
+}
+
+// mismatch returns the first index from i on where a and b differ, or
+// len(a) if none: a turn changes a few hundred bytes of many kilobytes, so
+// it compares blocks (bytes.Equal is the runtime's vectorised memequal),
+// then words, then bytes.
+func mismatch(a, b []byte, i int) int {
+	const block = 256
+	n := len(a)
+	b = b[:n]
+	for i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]) {
+		i += block
+	}
+	for i+8 <= n && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]) {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 // applyDelta applies a difference made by appendDelta to mem, in place.
