@@ -13,6 +13,7 @@ func load8_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/game/zmachine/zmachine"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DefaultBudget": reflect.ValueOf(constant.MakeFromLiteral("50000000", token.INT, 0)),
+		"ErrNoHistory":  reflect.ValueOf(&zmachine.ErrNoHistory).Elem(),
 		"ExtendedForm":  reflect.ValueOf(zmachine.ExtendedForm),
 		"Halted":        reflect.ValueOf(zmachine.Halted),
 		"LargeConstant": reflect.ValueOf(zmachine.LargeConstant),
@@ -43,6 +44,7 @@ func load8_0(Symbols map[string]map[string]reflect.Value) {
 		"Error":        reflect.ValueOf((*zmachine.Error)(nil)),
 		"Files":        reflect.ValueOf((*zmachine.Files)(nil)),
 		"Form":         reflect.ValueOf((*zmachine.Form)(nil)),
+		"History":      reflect.ValueOf((*zmachine.History)(nil)),
 		"Instruction":  reflect.ValueOf((*zmachine.Instruction)(nil)),
 		"Machine":      reflect.ValueOf((*zmachine.Machine)(nil)),
 		"MemFiles":     reflect.ValueOf((*zmachine.MemFiles)(nil)),

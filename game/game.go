@@ -44,7 +44,7 @@ type Game struct {
 	reply   string // the game's last reply as printed, prompt and all (the intro before the first Step)
 	done    bool
 	victory bool
-	history []*State // states before each Step, for Undo
+	history history // states before each Step, for Undo and a failed Step
 
 	gmap      *Map // the map explored so far
 	mapShared bool // gmap is held by a State or a caller: copy before changing it
@@ -255,7 +255,7 @@ func (g *Game) Reset() (string, error) {
 	if err := g.Restore(g.start); err != nil {
 		return "", fmt.Errorf("resetting %s: %w", g.name, err)
 	}
-	g.history = nil
+	g.history = history{}
 	return g.intro, nil
 }
 
@@ -270,7 +270,7 @@ func (g *Game) Step(action string) (StepResult, error) {
 	if st != zmachine.WaitLine && st != zmachine.WaitKey {
 		return StepResult{}, fmt.Errorf("%s: cannot play %q: the machine is %v", g.name, action, st)
 	}
-	before := g.Save()
+	g.history.push(g)
 	prev := g.Score()
 	_, from := g.Location()
 	out, err := g.m.Step(action)
@@ -279,16 +279,15 @@ func (g *Game) Step(action string) (StepResult, error) {
 	}
 	if err != nil {
 		// Leave the game as it was before the failed command.
-		if rerr := g.Restore(before); rerr != nil {
+		if rerr := g.history.pop(g); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 		return StepResult{}, fmt.Errorf("%s: playing %q: %w", g.name, action, err)
 	}
 	if g.opts.undoDepth >= 0 {
-		g.history = append(g.history, before)
-		if over := len(g.history) - g.opts.undoDepth; over > 0 {
-			g.history = append(g.history[:0:0], g.history[over:]...)
-		}
+		g.history.keep(g.opts.undoDepth)
+	} else {
+		g.history.drop()
 	}
 	if st == zmachine.WaitKey && !g.commanded && len(g.opening) < 1<<16 {
 		g.opening += "\n\n" + out

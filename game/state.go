@@ -43,11 +43,7 @@ func (g *Game) Restore(s *State) error {
 	if err := g.m.Restore(s.snap); err != nil {
 		return fmt.Errorf("%s: restoring: %w", g.name, err)
 	}
-	g.done, g.victory, g.reply = s.done, s.victory, s.reply
-	g.followPlayer()
-	if s.gmap != nil {
-		g.gmap, g.mapShared = s.gmap, true
-	}
+	g.setView(view{done: s.done, victory: s.victory, gmap: s.gmap, reply: s.reply})
 	return nil
 }
 
@@ -59,14 +55,12 @@ func sameStory(a, b *zmachine.Story) bool {
 // Undo goes back one Step. It can go back as many steps as UndoDepth allows
 // (DefaultUndoDepth), and returns ErrNoUndo when there are none left.
 func (g *Game) Undo() error {
-	if len(g.history) == 0 {
+	if g.history.states.Len() == 0 {
 		return fmt.Errorf("%s: %w", g.name, ErrNoUndo)
 	}
-	s := g.history[len(g.history)-1]
-	if err := g.Restore(s); err != nil {
+	if err := g.history.pop(g); err != nil {
 		return fmt.Errorf("%s: undo: %w", g.name, err)
 	}
-	g.history = g.history[:len(g.history)-1]
 	return nil
 }
 
@@ -85,7 +79,7 @@ func (g *Game) Fork() (*Game, error) {
 		return nil, fmt.Errorf("%s: fork: %w", g.name, err)
 	}
 	f.m = m
-	f.history = append([]*State(nil), g.history...)
+	f.history = g.history.clone()
 	f.va = nil // the fork remembers its own states
 	return &f, nil
 }

@@ -78,8 +78,9 @@ func WithSeed(n int64) ServerOption { return func(c *serverConfig) { c.seed = n 
 func WithVersion(v string) ServerOption { return func(c *serverConfig) { c.version = v } }
 
 // WithUndoDepth sets how many play_action steps undo can take back in each
-// session (default [DefaultUndoDepth]): each costs a copy of the game's
-// dynamic memory, so this bounds a session's undo history.
+// session (default [DefaultUndoDepth]), which bounds a session's undo
+// history: the game's dynamic memory once, and each step what it changed
+// (a few hundred bytes).
 func WithUndoDepth(n int) ServerOption { return func(c *serverConfig) { c.undoDepth = n } }
 
 // WithMaxSessions caps the live HTTP sessions (default

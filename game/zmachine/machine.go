@@ -99,7 +99,7 @@ type Machine struct {
 	// Input request in progress, set when the machine stops for input.
 	in inputRequest
 
-	undo  undoStack // save_undo states (undo.go)
+	undo  History // save_undo states (undo.go)
 	files Files
 	// lastFile is the default file name offered at the next save/restore.
 	lastFile string

@@ -78,13 +78,19 @@ func (m *Machine) Restore(s *Snapshot) error {
 	if s == nil {
 		return fmt.Errorf("zmachine: Restore: nil snapshot")
 	}
+	return m.restore(s, s.dyn)
+}
+
+// restore is Restore with the dynamic memory dyn instead of s's: a
+// History keeps its states' memory apart.
+func (m *Machine) restore(s *Snapshot, dyn []byte) error {
 	if s.story != m.story {
 		return fmt.Errorf("zmachine: Restore: the snapshot is of another story")
 	}
 	if len(s.out.upper)%m.opts.Width != 0 {
 		return fmt.Errorf("zmachine: Restore: the snapshot is of a machine with another screen width")
 	}
-	copy(m.dyn, s.dyn)
+	copy(m.dyn, dyn)
 	m.sp = copy(m.stack, s.stack)
 	m.frames = append(m.frames[:0], s.frames...)
 	m.syncFrame()
