@@ -151,6 +151,9 @@ func (m *Machine) propInfo(a uint32) (num uint16, length uint32, data uint32) {
 }
 
 // findProp returns the data address and length of property p of o, or 0.
+// A property list is in descending order of property number (Standard
+// §12.4), so the search stops at the first number not above p, as
+// Frotz's does: an object without p costs part of its list, not all.
 func (m *Machine) findProp(o, p uint16) (uint32, uint32) {
 	if o == 0 {
 		return 0, 0
@@ -171,22 +174,22 @@ func (m *Machine) findProp(o, p uint16) (uint32, uint32) {
 			} else if b&0x40 != 0 {
 				l = 2
 			}
-			if num == 0 {
+			if num <= p {
+				if num == p && num != 0 {
+					return data, l
+				}
 				return 0, 0
-			}
-			if num == p {
-				return data, l
 			}
 			a = data + l
 		}
 	}
 	for ; n < 256; n++ {
 		num, l, data := m.propInfo(a)
-		if num == 0 {
+		if num <= p {
+			if num == p && num != 0 {
+				return data, l
+			}
 			return 0, 0
-		}
-		if num == p {
-			return data, l
 		}
 		a = data + l
 	}
