@@ -2,13 +2,10 @@ package zmachine_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/grue-lab/grue/game/zmachine"
-	"github.com/grue-lab/grue/internal/testgames"
 )
 
 // TestHistory plays a corpus game, pushing its state before every command,
@@ -18,15 +15,7 @@ import (
 // although the History it came from went on; and that Drop forgets the
 // newest state.
 func TestHistory(t *testing.T) {
-	path := testgames.Path(t, filepath.Join("corpus", "lily.z5"))
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	story, err := zmachine.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	story := loadGame(t, "corpus/lily.z5")
 	newMachine := func() *zmachine.Machine {
 		m, err := zmachine.New(story, zmachine.Options{Seed: 4})
 		if err != nil {
@@ -100,15 +89,7 @@ func TestHistory(t *testing.T) {
 // states into a machine of another story, and leaves it alone.
 func TestHistoryOtherStory(t *testing.T) {
 	load := func(name string) *zmachine.Machine {
-		data, err := os.ReadFile(testgames.Path(t, filepath.Join("corpus", name+".z5")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		story, err := zmachine.Load(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := zmachine.New(story, zmachine.Options{})
+		m, err := zmachine.New(loadGame(t, "corpus/"+name+".z5"), zmachine.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

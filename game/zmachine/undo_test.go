@@ -2,7 +2,6 @@ package zmachine_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,14 +21,7 @@ func TestUndoDepthDifferential(t *testing.T) {
 	dfrotz := testgames.Dfrotz(t)
 	for _, name := range []string{"lily", "piracy_2", "spot"} {
 		path := testgames.Path(t, filepath.Join("corpus", name+".z5"))
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		story, err := zmachine.Load(data)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		story := loadGame(t, "corpus/"+name+".z5")
 		for _, slots := range []int{1, 3} {
 			t.Run(fmt.Sprintf("%s/slots%d", name, slots), func(t *testing.T) {
 				t.Parallel()
