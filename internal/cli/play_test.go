@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chzyer/readline"
 
@@ -90,6 +91,74 @@ func TestPlayPlainError(t *testing.T) {
 	// The text printed before the error is not lost.
 	if want := "Welcome.\n\n>\nHalf a reply"; out.String() != want {
 		t.Errorf("transcript %q, want %q", out.String(), want)
+	}
+}
+
+// countingWriter counts the writes that reach it.
+type countingWriter struct {
+	strings.Builder
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Builder.Write(p)
+}
+
+// A script read ahead from a pipe or file is answered in one write at
+// the end, not one a command: only waiting for input flushes.
+func TestPlayPlainBatchesReadAheadInput(t *testing.T) {
+	var out countingWriter
+	if err := playPlain(&fakeMachine{}, strings.NewReader("look\nwait\nlook\n"), &out); err != nil {
+		t.Fatalf("playPlain: %v", err)
+	}
+	if want := "Welcome.\n\n>\necho: look\n\n>\necho: wait\n\n>\necho: look\n\n>"; out.String() != want {
+		t.Errorf("transcript %q, want %q", out.String(), want)
+	}
+	// The welcome before the first read (nothing read yet), the rest at
+	// the end.
+	if out.writes != 2 {
+		t.Errorf("%d writes, want 2", out.writes)
+	}
+}
+
+// notifyWriter sends what is written to it on a channel.
+type notifyWriter chan string
+
+func (w notifyWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// A program that talks to grue over pipes sees each reply, prompt
+// included, before grue waits for its next command.
+func TestPlayPlainFlushesBeforeWaiting(t *testing.T) {
+	inR, inW := io.Pipe()
+	out := make(notifyWriter, 16)
+	done := make(chan error, 1)
+	go func() { done <- playPlain(&fakeMachine{}, inR, out) }()
+	expect := func(want string) {
+		t.Helper()
+		var got string
+		for got != want {
+			select {
+			case s := <-out:
+				got += s
+			case <-time.After(10 * time.Second):
+				t.Fatalf("waiting for %q, got %q", want, got)
+			}
+		}
+	}
+	expect("Welcome.\n\n>")
+	// A partial line is not a command yet: grue waits for the rest.
+	io.WriteString(inW, "lo")
+	io.WriteString(inW, "ok\n")
+	expect("\necho: look\n\n>")
+	io.WriteString(inW, "wait\n")
+	expect("\necho: wait\n\n>")
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("playPlain: %v", err)
 	}
 }
 
