@@ -205,6 +205,13 @@ const (
 	kStoreb
 	kPush
 	kPull
+
+	// Kinds that decode gives in place of the ones above when it can
+	// settle at once what they would look up as they run (see
+	// specialize).
+	kIncLocal // inc of a local: ops[0] is its index in the frame's locals
+	kDecLocal // dec of a local, likewise
+	kJumpTo   // jump by a constant offset: dest is the target
 )
 
 // kindOf returns the kind of an instruction with opcode code (numbered as
@@ -356,6 +363,34 @@ func (m *Machine) decode(pc uint32, in *insn) {
 	}
 	in.kind = kindOf(in.code, in.nops, m.story.version)
 	setMode(in)
+	specialize(in)
+}
+
+// specialize gives a decoded in one of the kinds that settle at decode
+// time what the general kind would work out each time it runs: inc and
+// dec of a local named by a constant (the counters of Inform's loops,
+// a tenth of the instructions of some games), which then take no call
+// through incVar, and a jump by a constant offset, whose target is worked
+// out once.
+func specialize(in *insn) {
+	switch in.kind {
+	case kInc, kDec:
+		if in.mode != modeConst || in.ops[0] < 1 || in.ops[0] > 15 {
+			return
+		}
+		in.ops[0]--
+		if in.kind == kInc {
+			in.kind = kIncLocal
+		} else {
+			in.kind = kDecLocal
+		}
+	case kJump:
+		if in.mode != modeConst {
+			return
+		}
+		in.dest = uint32(int32(in.next) + int32(int16(in.ops[0])) - 2)
+		in.kind = kJumpTo
+	}
 }
 
 // decodeOps decodes the opcode and the operands of the instruction at pc

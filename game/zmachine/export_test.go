@@ -22,8 +22,8 @@ type CachedInsn struct {
 	Store    uint8
 	Branches bool
 	OnTrue   bool
-	Offset   int16 // 0 or 1 for a branch that returns, else 2
-	Dest     uint32
+	Offset   int16  // 0 or 1 for a branch that returns, else 2
+	Dest     uint32 // the branch's target
 }
 
 // CachedInstructions returns every instruction in s's decoded-instruction
@@ -37,7 +37,10 @@ func CachedInstructions(s *Story) []CachedInsn {
 			continue
 		}
 		ci := CachedInsn{Addr: uint32(a), Next: in.next, Nops: int(in.nops), Stores: in.flags&fStore != 0, Store: in.store,
-			Branches: in.flags&fBranch != 0, OnTrue: in.sense, Offset: 2, Dest: in.dest}
+			Branches: in.flags&fBranch != 0, OnTrue: in.sense, Offset: 2}
+		if ci.Branches {
+			ci.Dest = in.dest // a jump's kJumpTo keeps its target there too
+		}
 		switch {
 		case in.flags&fRet0 != 0:
 			ci.Offset = 0

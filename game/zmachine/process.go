@@ -180,6 +180,12 @@ func (m *Machine) exec() bool {
 			goto store
 		case kJump:
 			m.pc = uint32(int32(m.pc) + int32(int16(a)) - 2)
+		case kJumpTo:
+			m.pc = in.dest
+		case kIncLocal:
+			m.fp.locals[a&15]++
+		case kDecLocal:
+			m.fp.locals[a&15]--
 		case kInc:
 			m.incVar(byte(a), 1)
 		case kDec:
@@ -188,6 +194,16 @@ func (m *Machine) exec() bool {
 			m.enter(in, a, b, int16(in.store))
 		case kRet:
 			m.ret(a)
+		case kRtrue:
+			m.ret(1)
+		case kRfalse:
+			m.ret(0)
+		case kRetPopped:
+			m.ret(m.pop())
+		case kStorew:
+			m.ww(uint32(a+2*b), m.operand(in, 2))
+		case kStoreb:
+			m.wb(uint32(a+b), byte(m.operand(in, 2)))
 		case kDispatch:
 			m.nops = int(in.nops)
 			if in.mode&modeMore == 0 {
@@ -215,7 +231,9 @@ func (m *Machine) exec() bool {
 }
 
 // execMore runs the instructions of the kinds exec runs itself that are
-// not in exec's own switch, a and b their first two operands.
+// not in exec's own switch, a and b their first two operands. Moving them
+// all into exec's switch made the heavy games execute more instructions
+// (the loop's registers spill more), not fewer.
 func (m *Machine) execMore(in *insn, a, b uint16) {
 	var x uint16  // the result, for the store at the end
 	var cond bool // the condition, for the branch at the end
@@ -267,16 +285,6 @@ func (m *Machine) execMore(in *insn, a, b uint16) {
 		x = m.propLen(uint32(a))
 	case kLoad:
 		x = m.peekVar(byte(a))
-	case kRtrue:
-		m.ret(1)
-	case kRfalse:
-		m.ret(0)
-	case kRetPopped:
-		m.ret(m.pop())
-	case kStorew:
-		m.ww(uint32(a+2*b), m.operand(in, 2))
-	case kStoreb:
-		m.wb(uint32(a+b), byte(m.operand(in, 2)))
 	case kPush:
 		m.push(a)
 	case kPull:
@@ -314,8 +322,26 @@ func (m *Machine) decodeAt(pc uint32) *insn {
 // when there are any variables among them (see operand). exec reads the
 // commonest forms of the first two itself.
 func (m *Machine) operands(in *insn) (a, b uint16) {
-	a = m.modeOperand(in.mode&3, in.ops[0])
-	b = m.modeOperand(in.mode>>2&3, in.ops[1])
+	// The two modes are read by two switches written out, not by a
+	// function called twice, which the compiler does not inline: the
+	// calls cost as much as the rest of operands.
+	a, b = in.ops[0], in.ops[1]
+	switch in.mode & 3 {
+	case modeLocal:
+		a = m.fp.locals[a&15]
+	case modeGlobal:
+		a = m.global(a)
+	case modeStack:
+		a = m.pop()
+	}
+	switch in.mode >> 2 & 3 {
+	case modeLocal:
+		b = m.fp.locals[b&15]
+	case modeGlobal:
+		b = m.global(b)
+	case modeStack:
+		b = m.pop()
+	}
 	if in.mode&modeMore == 0 {
 		return a, b
 	}
@@ -329,19 +355,6 @@ func (m *Machine) operands(in *insn) (a, b uint16) {
 		}
 	}
 	return a, b
-}
-
-// modeOperand reads an operand x of mode k (see setMode).
-func (m *Machine) modeOperand(k uint8, x uint16) uint16 {
-	switch k {
-	case modeLocal:
-		return m.fp.locals[x&15]
-	case modeGlobal:
-		return m.global(x)
-	case modeStack:
-		return m.pop()
-	}
-	return x
 }
 
 // global reads the global variable at offset i in the globals.
