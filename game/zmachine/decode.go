@@ -212,6 +212,7 @@ const (
 	kIncLocal // inc of a local: ops[0] is its index in the frame's locals
 	kDecLocal // dec of a local, likewise
 	kJumpTo   // jump by a constant offset: dest is the target
+	kIncJump  // kIncLocal with the kJumpTo after it run too: dest is its target
 )
 
 // kindOf returns the kind of an instruction with opcode code (numbered as
@@ -390,6 +391,28 @@ func specialize(in *insn) {
 		}
 		in.dest = uint32(int32(in.next) + int32(int16(in.ops[0])) - 2)
 		in.kind = kJumpTo
+	}
+}
+
+// fuseJump makes the cached instruction in, an inc of a local, a kIncJump
+// when a jump by a constant follows it, as it does at the end of every
+// `for` loop Inform compiles: exec then runs both without looking up the
+// jump (still counting it as an instruction of its own). Only for code
+// outside dynamic memory, which no game can change under the fused pair.
+func (m *Machine) fuseJump(in *insn) {
+	next, end := in.next, uint32(len(m.static))
+	if next >= end {
+		return
+	}
+	switch b := m.rb(next); {
+	case b == 0x8c && next+3 <= end, b == 0x9c && next+2 <= end: // jump, large or small constant
+	default:
+		return
+	}
+	var j insn
+	m.decode(next, &j)
+	if j.kind == kJumpTo {
+		in.kind, in.dest = kIncJump, j.dest
 	}
 }
 

@@ -96,6 +96,37 @@ func TestEndlessLoopStopsAtBudget(t *testing.T) {
 	}
 }
 
+// TestLoopBudgetCountsEachInstruction runs Inform's loop shape, an inc of
+// a local and a jump back (which exec runs as one fused pair), until the
+// budget runs out: each of the two still counts as an instruction, and the
+// budget stops the machine on whichever of them is next, as it would if
+// they ran apart.
+func TestLoopBudgetCountsEachInstruction(t *testing.T) {
+	// call_vn the routine at 0x700; it has one local, then: inc L01 (at
+	// 0x701), jump -3 (at 0x703, back to 0x701).
+	code := []byte{0xf9, 0x3f, 0x01, 0xc0}
+	routine := []byte{0x01, 0x95, 0x01, 0x8c, 0xff, 0xfd}
+	for _, tc := range []struct {
+		budget int
+		pc     uint32 // the instruction the budget stops on
+	}{
+		{1000, 0x703}, // the call, then 499 incs and jumps, then an inc: the jump is next
+		{1001, 0x701},
+	} {
+		_, m, err := run(t, asmStory(code, routine...), zmachine.Options{Budget: tc.budget})
+		var zerr *zmachine.Error
+		if !errors.As(err, &zerr) || !strings.Contains(err.Error(), "endless loop") {
+			t.Fatalf("budget %d: got %v, want the budget error", tc.budget, err)
+		}
+		if zerr.PC != tc.pc {
+			t.Errorf("budget %d: stopped at 0x%x, want 0x%x", tc.budget, zerr.PC, tc.pc)
+		}
+		if n := m.Instructions(); n != uint64(tc.budget) {
+			t.Errorf("budget %d: %d instructions counted", tc.budget, n)
+		}
+	}
+}
+
 func TestPrintAndQuit(t *testing.T) {
 	out, m, err := run(t, asmStory(append(append([]byte{}, asmPrintHi...), asmQuit...)), zmachine.Options{})
 	if err != nil {

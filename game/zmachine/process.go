@@ -184,6 +184,15 @@ func (m *Machine) exec() bool {
 			m.pc = in.dest
 		case kIncLocal:
 			m.fp.locals[a&15]++
+		case kIncJump:
+			m.fp.locals[a&15]++
+			// The jump at m.pc, as the loop's head would run it.
+			if m.left--; m.left < 0 {
+				return false
+			}
+			m.opPC = m.pc
+			m.count++
+			m.pc = in.dest
 		case kDecLocal:
 			m.fp.locals[a&15]--
 		case kInc:
@@ -313,6 +322,9 @@ func (m *Machine) decodeAt(pc uint32) *insn {
 	}
 	in := new(insn)
 	m.decode(pc, in)
+	if in.kind == kIncLocal {
+		m.fuseJump(in)
+	}
 	m.slots[pc].Store(in)
 	return in
 }
