@@ -545,7 +545,7 @@ func (c *Client) ToolInfos(ctx context.Context) ([]ToolInfo, error) {
 func (c *Client) listTools(ctx context.Context) ([]mcpgo.Tool, error) {
 	var tools []mcpgo.Tool
 	if c.srv != nil {
-		for _, st := range c.srv.mcp.ListTools() {
+		for _, st := range c.srv.tools {
 			tools = append(tools, st.Tool)
 		}
 		return tools, nil

@@ -136,7 +136,7 @@ func TestParamsSchemaIsTheJSON(t *testing.T) {
 		"none":   nil,
 		"quoted": {`a "b"`: {typ: "string", desc: "é \\ \n", required: true}, "z": {typ: "number"}, "a": {typ: "boolean", required: true}},
 	}
-	for _, st := range s.mcp.ListTools() {
+	for _, st := range s.mcpServer().ListTools() {
 		cases[st.Tool.Name] = s.params[st.Tool.Name]
 	}
 	if len(cases) < 2+len(ToolNames()) {
@@ -165,7 +165,7 @@ func TestParamsSchemaIsTheJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, in := range infos {
-		st := c.srv.mcp.GetTool(in.Name)
+		st := c.srv.mcpServer().GetTool(in.Name)
 		if st == nil {
 			t.Fatalf("no tool %s", in.Name)
 		}

@@ -111,7 +111,9 @@ func WithAllowedOrigins(origins ...string) ServerOption {
 // names them with the game_id those return (see docs/design.md).
 type Server struct {
 	cfg      serverConfig
-	mcp      *server.MCPServer
+	tools    []server.ServerTool // every tool and its handler, in the order added
+	mcpOnce  sync.Once
+	mcp      *server.MCPServer // made by mcpServer when a transport first needs it
 	handlers map[string]server.ToolHandlerFunc
 	params   map[string]map[string]param // each tool's arguments, by tool name
 
@@ -198,27 +200,38 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 		return nil, err
 	}
 	s.first = loadedStory{story: story, name: name}
-	hooks := &server.Hooks{}
-	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
-		s.drop(cs.SessionID())
-	})
-	s.mcp = server.NewMCPServer(ServerName, cfg.version,
-		server.WithToolCapabilities(false),
-		server.WithRecovery(),
-		server.WithHooks(hooks),
-		server.WithInstructions("Play a text adventure: play_action sends a command to the game; "+
-			"memory, get_map, inventory and valid_actions describe the state; "+
-			"save_state, restore_state and undo branch; reset_game starts again. "+
-			"Without an MCP session (protocol 2026-07-28 over HTTP), start a game with new_game "+
-			"and pass the game_id it returns to every other tool."),
-	)
 	s.addTools()
 	return s, nil
 }
 
 // MCPServer is the mcp-go server, for serving it over a transport of one's
 // choosing.
-func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
+func (s *Server) MCPServer() *server.MCPServer { return s.mcpServer() }
+
+// mcpServer returns the mcp-go server with the tools, made on first use:
+// a Server that only in-process clients call (grue agent's) never needs
+// one, and making it (registering and checking every tool) was a tenth of
+// that command's start-up.
+func (s *Server) mcpServer() *server.MCPServer {
+	s.mcpOnce.Do(func() {
+		hooks := &server.Hooks{}
+		hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
+			s.drop(cs.SessionID())
+		})
+		s.mcp = server.NewMCPServer(ServerName, s.cfg.version,
+			server.WithToolCapabilities(false),
+			server.WithRecovery(),
+			server.WithHooks(hooks),
+			server.WithInstructions("Play a text adventure: play_action sends a command to the game; "+
+				"memory, get_map, inventory and valid_actions describe the state; "+
+				"save_state, restore_state and undo branch; reset_game starts again. "+
+				"Without an MCP session (protocol 2026-07-28 over HTTP), start a game with new_game "+
+				"and pass the game_id it returns to every other tool."),
+		)
+		s.mcp.AddTools(s.tools...)
+	})
+	return s.mcp
+}
 
 // Close stops the idle-session reaper and forgets every game.
 func (s *Server) Close() {
@@ -273,7 +286,7 @@ func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
 			go s.reap(idle)
 		}
 	}
-	h := server.NewStreamableHTTPServer(s.mcp, opts...)
+	h := server.NewStreamableHTTPServer(s.mcpServer(), opts...)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.guard(h))
 	return mux
@@ -432,7 +445,7 @@ func (s *Server) addTool(t mcpgo.Tool, params map[string]param, h func(ctx conte
 		return h(ctx, req), nil
 	}
 	s.handlers[t.Name] = handler
-	s.mcp.AddTool(t, handler)
+	s.tools = append(s.tools, server.ServerTool{Tool: t, Handler: handler})
 }
 
 func (s *Server) addTools() {

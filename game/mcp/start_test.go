@@ -41,3 +41,34 @@ func TestServerGameFailsToStart(t *testing.T) {
 		}
 	}
 }
+
+// TestInProcessClientMakesNoMCPServer: an in-process client lists and calls
+// the tools without the mcp-go server, which is made only when a transport
+// needs it, with the same tools the client listed.
+func TestInProcessClientMakesNoMCPServer(t *testing.T) {
+	c, err := NewInProcessClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	infos, err := c.ToolInfos(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CallTool(ctx, "play_action", map[string]any{"action": "look"}); err != nil {
+		t.Fatal(err)
+	}
+	if c.srv.mcp != nil {
+		t.Fatal("the in-process client made the mcp-go server")
+	}
+	served := c.srv.MCPServer().ListTools()
+	if len(served) != len(infos) {
+		t.Fatalf("the mcp-go server has %d tools, the client listed %d", len(served), len(infos))
+	}
+	for _, in := range infos {
+		if served[in.Name] == nil {
+			t.Errorf("the mcp-go server has no tool %s", in.Name)
+		}
+	}
+}

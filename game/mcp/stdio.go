@@ -38,11 +38,12 @@ func WithMaxLine(n int) ServerOption { return func(c *serverConfig) { c.maxLine 
 // [server.MCPServer.HandleMessage].
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
 	sess := &stdioSession{notes: make(chan mcpgo.JSONRPCNotification, 16)}
-	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
+	mcp := s.mcpServer()
+	if err := mcp.RegisterSession(ctx, sess); err != nil {
 		return fmt.Errorf("grue serve: %w", err)
 	}
-	defer s.mcp.UnregisterSession(context.WithoutCancel(ctx), sess.SessionID())
-	ctx, cancel := context.WithCancel(s.mcp.WithContext(ctx, sess))
+	defer mcp.UnregisterSession(context.WithoutCancel(ctx), sess.SessionID())
+	ctx, cancel := context.WithCancel(mcp.WithContext(ctx, sess))
 	defer cancel()
 	w := &syncWriter{w: out}
 	go func() { // server notifications, written between replies
@@ -107,7 +108,7 @@ func (s *Server) handleLine(ctx context.Context, sess *stdioSession, l stdioLine
 		return w.writeJSON(rpcError(head.ID, mcpgo.INVALID_REQUEST,
 			fmt.Sprintf("%s before initialize: send initialize first", head.Method)))
 	}
-	if resp := s.mcp.HandleMessage(ctx, l.data); resp != nil {
+	if resp := s.mcpServer().HandleMessage(ctx, l.data); resp != nil {
 		return w.writeJSON(resp)
 	}
 	return nil
