@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -101,6 +100,9 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 		return err
 	}
 	tuneGC(true)
+	// The signals are relayed while the server is made (notifyContext).
+	ctx, stop, relayed := notifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	var ln net.Listener
 	if o.http != "" {
 		var err error
@@ -114,8 +116,7 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 		return err
 	}
 	defer srv.Close()
-	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
+	<-relayed // an interrupt from here on stops the server cleanly
 	if o.http == "" {
 		return srv.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
