@@ -123,9 +123,7 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 		return UsageError{fmt.Errorf("--steps must be at least 1, not %d", f.steps)}
 	}
 	tuneGC(false)
-	// Ctrl-C is relayed while the game is set up (notifyContext), and
-	// stops the episode from its start on, with what was played reported.
-	ctx, stop, relayed := notifyContext(cmd.Context(), os.Interrupt)
+	ctx, stop := notifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
 
 	cfg, err := agentConfig(cmd, f)
@@ -174,7 +172,6 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 	if f.verbose {
 		a.OnStep = func(s *agent.Step) { printStep(stdout, s) }
 	}
-	<-relayed
 	res, runErr := a.Run(ctx, f.steps)
 	if res == nil {
 		return runErr

@@ -10,28 +10,22 @@ import (
 
 // notifyContext is signal.NotifyContext for the commands whose start-up
 // is measured (grue agent and grue serve): it returns a copy of parent
-// that is cancelled when the process gets one of sigs, a function that
-// cancels it and stops relaying the signals, and a channel closed once
-// the signals are relayed.
+// that is cancelled when the process gets one of sigs, and a function
+// that cancels it and stops relaying the signals.
 //
-// signal.NotifyContext cost grue serve an eighth of its start-up
-// (docs/performance.md, Start-up): its signal.Notify waits while the Go
-// runtime starts a thread of its own for signals, and its stop,
-// signal.Stop, waits for that thread to go idle. Here both run on a
-// goroutine of their own, beside the command instead of before and after
-// it. A command waits on ready before the work that a signal must stop
-// cleanly (grue serve before it says where it listens, grue agent before
-// the episode); a signal that comes before that has its default action
-// (the process ends), as one that comes while the binary initialises. A
-// signal that comes in the instant after stop returns, before
-// signal.Stop has run, is dropped, as one just before stop would be.
-func notifyContext(parent context.Context, sigs ...os.Signal) (ctx context.Context, stop context.CancelFunc, ready <-chan struct{}) {
+// signal.NotifyContext's stop calls signal.Stop, which waits for the Go
+// runtime's signal thread to go idle: about 0.2 ms at the end of every
+// grue agent (docs/performance.md, Start-up). Here the goroutine that
+// relays the signals calls signal.Stop itself once stop has returned, and
+// a process that exits meanwhile does not wait for it. A signal that comes
+// in that instant, after stop and before signal.Stop, is dropped, as one
+// just before stop would be.
+func notifyContext(parent context.Context, sigs ...os.Signal) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	c := make(chan os.Signal, 1)
-	relayed, stopped := make(chan struct{}), make(chan struct{})
+	signal.Notify(c, sigs...)
+	stopped := make(chan struct{})
 	go func() {
-		signal.Notify(c, sigs...)
-		close(relayed)
 		defer signal.Stop(c)
 		select {
 		case s := <-c:
@@ -43,5 +37,5 @@ func notifyContext(parent context.Context, sigs ...os.Signal) (ctx context.Conte
 	return ctx, sync.OnceFunc(func() {
 		cancel(context.Canceled)
 		close(stopped)
-	}), relayed
+	})
 }

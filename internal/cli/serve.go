@@ -100,9 +100,6 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 		return err
 	}
 	tuneGC(true)
-	// The signals are relayed while the server is made (notifyContext).
-	ctx, stop, relayed := notifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	var ln net.Listener
 	if o.http != "" {
 		var err error
@@ -116,7 +113,8 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 		return err
 	}
 	defer srv.Close()
-	<-relayed // an interrupt from here on stops the server cleanly
+	ctx, stop := notifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	if o.http == "" {
 		return srv.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
