@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/grue-lab/grue/game/mcp"
+	"github.com/grue-lab/grue/game/mcp/mcphttp"
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -40,9 +41,9 @@ func httpClient(t *testing.T) (*mcp.Client, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(s.HTTPHandler(time.Minute))
+	hs := httptest.NewServer(mcphttp.Handler(s, time.Minute))
 	t.Cleanup(func() { hs.Close(); s.Close() })
-	c, err := mcp.NewHTTPClient(context.Background(), hs.URL+"/mcp")
+	c, err := mcphttp.NewClient(context.Background(), hs.URL+"/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}

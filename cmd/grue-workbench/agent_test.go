@@ -15,6 +15,7 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
 	"github.com/grue-lab/grue/game/mcp"
+	"github.com/grue-lab/grue/game/mcp/mcphttp"
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -223,7 +224,7 @@ func TestAgentOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	hs := httptest.NewServer(srv.HTTPHandler(time.Minute))
+	hs := httptest.NewServer(mcphttp.Handler(srv, time.Minute))
 	defer hs.Close()
 	out, errs, code := grueAgent(t, "--policy", "walkthrough", "--server", hs.URL+"/mcp")
 	if code != 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grue-lab/grue/internal/cli"
+	"github.com/grue-lab/grue/internal/cli/clihttp"
 )
 
 func main() {
@@ -40,6 +41,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // newRootCmd builds the whole command tree: the root and the commands of
 // package cli, and this binary's.
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	// grue-workbench serves and plays over HTTP and talks to models: the
+	// commands of package cli that grue hands it for that need these.
+	cli.SetNetwork(clihttp.Network())
 	root := cli.NewRoot(stdin, stdout, stderr)
 	root.AddCommand(newWebCmd())
 	setupREPL(root, stdin, stdout, stderr)

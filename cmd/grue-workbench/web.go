@@ -15,6 +15,7 @@ import (
 
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/internal/cli"
+	"github.com/grue-lab/grue/internal/cli/clihttp"
 	"github.com/grue-lab/grue/web"
 )
 
@@ -131,7 +132,7 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer srv.Close()
-	hs := o.conn.Server(srv.Handler())
+	hs := clihttp.Server(srv.Handler(), o.conn)
 	url := "http://" + ln.Addr().String() + "/"
 	if printed {
 		url += "?token=" + token

@@ -45,7 +45,7 @@ func BenchmarkMCPHTTP(b *testing.B) {
 	for _, era := range []string{mcpgo.LATEST_LEGACY_PROTOCOL_VERSION, mcpgo.LATEST_PROTOCOL_VERSION} {
 		b.Run(era, func(b *testing.B) {
 			_, url := newHTTPTestServer(b, time.Minute)
-			benchMCP(b, newHTTPTestClient(b, url, WithProtocolVersion(era)))
+			benchMCP(b, newHTTPTestClient(b, url, era))
 		})
 	}
 }

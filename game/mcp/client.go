@@ -43,21 +43,6 @@ type Client struct {
 	takesGame map[string]bool
 }
 
-// ClientOption configures a Client made by [NewHTTPClient].
-type ClientOption func(*clientConfig)
-
-type clientConfig struct {
-	protocol string
-}
-
-// WithProtocolVersion makes the client ask for this MCP protocol version
-// rather than negotiate the newest both sides speak: "2026-07-28" for the
-// stateless era only (a server that lacks it is an error), "2025-11-25"
-// or earlier for a session started by initialize.
-func WithProtocolVersion(version string) ClientOption {
-	return func(c *clientConfig) { c.protocol = version }
-}
-
 // ToolResult is what one tool call gave back: the text for the agent, the
 // structured content (numbers are float64, as JSON decodes them) and whether
 // the tool reported an error (an unknown game, a bad state name, a game that
@@ -101,71 +86,10 @@ func NewInProcessClient(opts ...ServerOption) (*Client, error) {
 
 // TokenEnv names the environment variable that holds the bearer token of
 // grue serve --http: the server reads it when --token is not given, and
-// [NewHTTPClient] sends it.
+// [mcphttp.NewClient] sends it.
+//
+// [mcphttp.NewClient]: https://pkg.go.dev/github.com/grue-lab/grue/game/mcp/mcphttp#NewClient
 const TokenEnv = "GRUE_SERVE_TOKEN"
-
-// NewHTTPClient connects to the streamable HTTP MCP server at url (for grue
-// serve --http ADDR: http://ADDR/mcp) in the newest protocol era both
-// speak: MCP 2026-07-28, stateless, when the server offers it (asked with
-// server/discover), else a session started by initialize. Without a
-// session, when the server issues game handles (new_game, as grue's
-// does), the client starts a game of its own and passes its game_id to
-// every tool that takes one, so that it never plays another client's
-// game. When the GRUE_SERVE_TOKEN environment variable is set, every
-// request carries it as a bearer token.
-func NewHTTPClient(ctx context.Context, url string, opts ...ClientOption) (*Client, error) {
-	var cfg clientConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
-	var topts []transport.StreamableHTTPCOption
-	if tok := os.Getenv(TokenEnv); tok != "" {
-		topts = append(topts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
-	}
-	cl, err := mcpclient.NewStreamableHttpClient(url, topts...)
-	if err != nil {
-		return nil, fmt.Errorf("MCP client for %s: %w", url, err)
-	}
-	if err := cl.Start(ctx); err != nil {
-		return nil, fmt.Errorf("MCP client for %s: %w", url, err)
-	}
-	if err := initialize(ctx, cl, cfg.protocol); err != nil {
-		cl.Close()
-		return nil, fmt.Errorf("MCP server at %s: %w", url, httpConnectError(ctx, url, topts, err))
-	}
-	c := &Client{remote: cl, url: url, version: cl.ProtocolVersion()}
-	if err := c.takeGame(ctx); err != nil {
-		cl.Close()
-		return nil, fmt.Errorf("MCP server at %s: %w", url, err)
-	}
-	return c, nil
-}
-
-// httpConnectError explains a failed connection. mcp-go reports a 4xx
-// answer to initialize as "likely a legacy SSE server", which misleads:
-// a server of MCP 2026-07-28 only refuses initialize too (asked for when
-// the client was pinned to an earlier version), and otherwise
-// server/discover had failed already, so the URL is no MCP endpoint of
-// either era (a wrong path, most often). A second probe, server/discover
-// alone, tells the two apart.
-func httpConnectError(ctx context.Context, url string, topts []transport.StreamableHTTPCOption, err error) error {
-	if !errors.Is(err, transport.ErrLegacySSEServer) {
-		return err
-	}
-	probe, perr := mcpclient.NewStreamableHttpClient(url, topts...)
-	if perr == nil {
-		defer probe.Close()
-		if perr = probe.Start(ctx); perr == nil {
-			if perr = initialize(ctx, probe, mcpgo.LATEST_PROTOCOL_VERSION); perr == nil {
-				return fmt.Errorf("the server speaks only MCP %s (no initialize, no session), and the client was "+
-					"asked for an earlier version: let it negotiate", probe.ProtocolVersion())
-			}
-		}
-	}
-	return errors.New("no MCP endpoint answers there: server/discover (MCP 2026-07-28) and initialize " +
-		"(MCP 2025-11-25 and earlier) were both refused with an HTTP 4xx status; check the URL " +
-		"(grue serve --http ADDR serves http://ADDR/mcp)")
-}
 
 // takeGame starts a game of the client's own on a connection without a
 // session, when the server issues game handles: its tools take a game_id
@@ -298,7 +222,7 @@ func (c *Client) startStdio(ctx context.Context) error {
 		tr.Close()
 		return fmt.Errorf("starting MCP server %q: %w", p.name(), err)
 	}
-	if err := initialize(ctx, cl, ""); err != nil {
+	if err := Initialize(ctx, cl, ""); err != nil {
 		err = c.stdioError(err)
 		cl.Close()
 		return fmt.Errorf("starting MCP server %q: %w", p.name(), err)
@@ -348,11 +272,11 @@ func (c *Client) Restart(ctx context.Context) error {
 	return c.startStdio(ctx)
 }
 
-// initialize connects c in the era of version: "" negotiates (server/discover
+// Initialize connects c in the era of version: "" negotiates (server/discover
 // first, then initialize), a version of 2026-07-28 or later insists on it
 // (a server that falls back to a session is an error), an earlier one
 // starts a session.
-func initialize(ctx context.Context, c *mcpclient.Client, version string) error {
+func Initialize(ctx context.Context, c *mcpclient.Client, version string) error {
 	req := mcpgo.InitializeRequest{}
 	req.Params.ProtocolVersion = version
 	req.Params.ClientInfo = mcpgo.Implementation{Name: "grue", Version: "dev"}

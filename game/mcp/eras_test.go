@@ -9,6 +9,7 @@ import (
 	"time"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/httpclient"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -17,7 +18,7 @@ import (
 // stateless client does before it has read the tool contract.
 func rawModernClient(t *testing.T, url string) *mcpclient.Client {
 	t.Helper()
-	cl, err := mcpclient.NewStreamableHttpClient(url)
+	cl, err := httpclient.NewStreamableHttpClient(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func rawModernClient(t *testing.T, url string) *mcpclient.Client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cl.Close() })
-	if err := initialize(ctx, cl, mcpgo.LATEST_PROTOCOL_VERSION); err != nil {
+	if err := Initialize(ctx, cl, mcpgo.LATEST_PROTOCOL_VERSION); err != nil {
 		t.Fatal(err)
 	}
 	if v := cl.ProtocolVersion(); v != mcpgo.LATEST_PROTOCOL_VERSION {
@@ -71,7 +72,7 @@ func TestStatelessClientsDoNotShareAGame(t *testing.T) {
 		}
 	}
 	// grue's own client starts a game of its own.
-	c := newHTTPTestClient(t, url)
+	c := newHTTPTestClient(t, url, "")
 	if c.GameID() == "" || c.GameID() == id {
 		t.Fatalf("grue's stateless client plays game %q (the first client's is %q)", c.GameID(), id)
 	}
@@ -146,7 +147,7 @@ func TestGameHandleCapAndIdle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(s.HTTPHandler(300 * time.Millisecond))
+	hs := httptest.NewServer(httpHandler(s, 300*time.Millisecond))
 	t.Cleanup(func() { hs.Close(); s.Close() })
 	cl := rawModernClient(t, hs.URL+"/mcp")
 	a := rawCall(t, cl, "new_game", map[string]any{}).String("game_id")
@@ -178,7 +179,7 @@ func TestGameHandleCapAndIdle(t *testing.T) {
 // the same, and that id names the same game.
 func TestLegacySessionGame(t *testing.T) {
 	_, url := newHTTPTestServer(t, time.Minute)
-	c := newHTTPTestClient(t, url, WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION))
+	c := newHTTPTestClient(t, url, mcpgo.LATEST_LEGACY_PROTOCOL_VERSION)
 	if c.ProtocolVersion() != mcpgo.LATEST_LEGACY_PROTOCOL_VERSION || c.GameID() != "" {
 		t.Fatalf("legacy client: version %q, game %q", c.ProtocolVersion(), c.GameID())
 	}
@@ -199,7 +200,7 @@ func TestLegacySessionGame(t *testing.T) {
 func TestClientNoEndpoint(t *testing.T) {
 	hs := httptest.NewServer(http.NotFoundHandler())
 	defer hs.Close()
-	_, err := NewHTTPClient(context.Background(), hs.URL+"/wrong")
+	_, err := dialHTTP(context.Background(), hs.URL+"/wrong", "")
 	if err == nil || !strings.Contains(err.Error(), "no MCP endpoint") || strings.Contains(err.Error(), "SSE") {
 		t.Errorf("connecting to a 404: %v, want an error saying no MCP endpoint answers", err)
 	}
@@ -216,7 +217,7 @@ func TestNewGameMovesTheClient(t *testing.T) {
 	}
 	t.Cleanup(func() { inProcess.Close() })
 	_, url := newHTTPTestServer(t, time.Minute)
-	for name, c := range map[string]*Client{"in process": inProcess, "stdio": newStdioTestClient(t, "1"), "http": newHTTPTestClient(t, url)} {
+	for name, c := range map[string]*Client{"in process": inProcess, "stdio": newStdioTestClient(t, "1"), "http": newHTTPTestClient(t, url, "")} {
 		t.Run(name, func(t *testing.T) {
 			first := call(t, c, "play_action", map[string]any{"action": "west"}).String("game_id")
 			r := call(t, c, "new_game", nil)

@@ -192,15 +192,15 @@ func TestHTTPSlotsReleased(t *testing.T) {
 func TestSessionIDsCapWithoutSlot(t *testing.T) {
 	ids := newSessionIDs(2)
 	sl := ids.reserve()
-	a := ids.Generate()
+	a := ids.generate(nil)
 	if ids.reserve() != nil {
 		t.Fatal("a second slot with one session and one slot in a table of 2")
 	}
-	b := ids.Generate()
-	if _, err := ids.Validate(a); err != nil {
+	b := ids.generate(nil)
+	if _, err := ids.validate(a); err != nil {
 		t.Errorf("the first ID: %v", err)
 	}
-	if _, err := ids.Validate(b); err == nil {
+	if _, err := ids.validate(b); err == nil {
 		t.Error("an ID past the cap names a session")
 	}
 	if id := ids.generate(sl); id == "" || ids.count() != 2 {

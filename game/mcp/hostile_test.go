@@ -79,11 +79,11 @@ func TestReaperDoesNotWaitForStuckSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	s.HTTPHandler(20 * time.Millisecond) // starts the reaper
+	s.HTTPSide().Reap(20 * time.Millisecond)
 	ctxOf := func(id string) context.Context {
 		return context.WithValue(context.Background(), sessionKey{}, id)
 	}
-	stuck, other := s.ids.Generate(), s.ids.Generate()
+	stuck, other := s.ids.generate(nil), s.ids.generate(nil)
 	ss, refusal := s.gameFor(ctxOf(stuck), "memory", nil) // locked, as by a tool call that never ends
 	if refusal != nil {
 		t.Fatal(refusal)
@@ -175,7 +175,7 @@ func newGuardedServer(t *testing.T, opts ...ServerOption) (*Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(s.HTTPHandler(time.Minute))
+	hs := httptest.NewServer(httpHandler(s, time.Minute))
 	t.Cleanup(func() { hs.Close(); s.Close() })
 	return s, hs.URL + "/mcp"
 }
@@ -222,7 +222,7 @@ func (zeros) Read(p []byte) (int, error) {
 // initialize gets 503 and no session; a session in use keeps working.
 func TestHTTPSessionCap(t *testing.T) {
 	s, url := newGuardedServer(t, WithMaxSessions(2))
-	legacy := WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION)
+	legacy := mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
 	a := newHTTPTestClient(t, url, legacy)
 	newHTTPTestClient(t, url, legacy)
 	if code, _ := post(t, url, strings.NewReader(initBody), int64(len(initBody)), nil); code != http.StatusServiceUnavailable {
@@ -241,7 +241,7 @@ func TestHTTPSessionCap(t *testing.T) {
 	}
 	// A client of protocol 2026-07-28 starts no session, so a full
 	// session table does not turn it away.
-	m := newHTTPTestClient(t, url)
+	m := newHTTPTestClient(t, url, "")
 	if r := call(t, m, "play_action", map[string]any{"action": "look"}); r.IsError || m.GameID() == "" {
 		t.Errorf("a stateless client beside full sessions: game %q, %+v", m.GameID(), r)
 	}
@@ -290,7 +290,7 @@ func TestHTTPOrigin(t *testing.T) {
 }
 
 // TestHTTPToken: with a token, a request without it or with a wrong one
-// gets 401; NewHTTPClient sends GRUE_SERVE_TOKEN.
+// gets 401; mcphttp.NewClient sends GRUE_SERVE_TOKEN.
 func TestHTTPToken(t *testing.T) {
 	s, url := newGuardedServer(t, WithToken("s3cret-token"))
 	for _, h := range []string{"", "Bearer wrong", "s3cret-token", "Basic s3cret-token"} {
@@ -306,7 +306,7 @@ func TestHTTPToken(t *testing.T) {
 		t.Errorf("unauthorized requests made %d sessions", n)
 	}
 	t.Setenv(TokenEnv, "s3cret-token")
-	c := newHTTPTestClient(t, url)
+	c := newHTTPTestClient(t, url, "")
 	if r := call(t, c, "memory", nil); r.IsError {
 		t.Errorf("with the token: %+v", r)
 	}

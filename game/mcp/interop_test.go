@@ -113,7 +113,7 @@ func TestClientAgainstModernOnlyServer(t *testing.T) {
 		url := startNodeHTTPServer(t, node, script, "http")
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		c, err := NewHTTPClient(ctx, url)
+		c, err := dialHTTP(ctx, url, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func TestClientAgainstModernOnlyServer(t *testing.T) {
 
 		// Asked for a session, the server refuses: the error says so,
 		// and blames no "legacy SSE server".
-		_, err = NewHTTPClient(ctx, url, WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION))
+		_, err = dialHTTP(ctx, url, mcpgo.LATEST_LEGACY_PROTOCOL_VERSION)
 		if err == nil || strings.Contains(err.Error(), "SSE") || !strings.Contains(err.Error(), "speaks only MCP 2026-07-28") {
 			t.Errorf("a legacy-only grue client against a modern-only server: %v, want a clear refusal", err)
 		} else {

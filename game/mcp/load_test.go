@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	mcpclient "github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/client/httpclient"
+	"github.com/mark3labs/mcp-go/client/transport/httptransport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -30,7 +30,7 @@ func serveHTTPChild(s *Server) {
 		os.Exit(1)
 	}
 	fmt.Println(ln.Addr())
-	hs := &http.Server{Handler: s.HTTPHandler(time.Minute), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: httpHandler(s, time.Minute), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintln(os.Stderr, hs.Serve(ln))
 	os.Exit(1)
 }
@@ -87,7 +87,7 @@ func TestLoadHTTP(t *testing.T) {
 	url := "http://" + strings.TrimSpace(addr) + "/mcp"
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConns: sessions + 10, MaxIdleConnsPerHost: sessions + 10}, Timeout: 30 * time.Second}
 	connect := func(ctx context.Context) (*Client, error) {
-		c, err := mcpclient.NewStreamableHttpClient(url, transport.WithHTTPBasicClient(hc))
+		c, err := httpclient.NewStreamableHttpClient(url, httptransport.WithHTTPBasicClient(hc))
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func TestLoadHTTP(t *testing.T) {
 			return nil, err
 		}
 		// Sessions, as the figures in docs/ were measured with.
-		if err := initialize(ctx, c, mcpgo.LATEST_LEGACY_PROTOCOL_VERSION); err != nil {
+		if err := Initialize(ctx, c, mcpgo.LATEST_LEGACY_PROTOCOL_VERSION); err != nil {
 			return nil, err
 		}
 		return &Client{remote: c, url: url, version: c.ProtocolVersion()}, nil

@@ -36,7 +36,7 @@ func TestGetMapStructured(t *testing.T) {
 	clients := map[string]*Client{
 		"in-process": in,
 		"stdio":      newStdioTestClient(t, "plain"),
-		"http":       newHTTPTestClient(t, url),
+		"http":       newHTTPTestClient(t, url, ""),
 	}
 	var first map[string]any
 	for _, name := range []string{"in-process", "stdio", "http"} {

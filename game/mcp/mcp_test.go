@@ -65,14 +65,15 @@ func newHTTPTestServer(t testing.TB, idle time.Duration) (*Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(s.HTTPHandler(idle))
+	hs := httptest.NewServer(httpHandler(s, idle))
 	t.Cleanup(func() { hs.Close(); s.Close() })
 	return s, hs.URL + "/mcp"
 }
 
-func newHTTPTestClient(t testing.TB, url string, opts ...ClientOption) *Client {
+// newHTTPTestClient connects to url in the era of version ("" negotiates).
+func newHTTPTestClient(t testing.TB, url, version string) *Client {
 	t.Helper()
-	c, err := NewHTTPClient(context.Background(), url, opts...)
+	c, err := dialHTTP(context.Background(), url, version)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestMCPWalkthroughHTTP(t *testing.T) {
 	for _, era := range []string{mcpgo.LATEST_LEGACY_PROTOCOL_VERSION, ""} {
 		t.Run("era="+era, func(t *testing.T) {
 			_, url := newHTTPTestServer(t, time.Minute)
-			c := newHTTPTestClient(t, url, WithProtocolVersion(era))
+			c := newHTTPTestClient(t, url, era)
 			t.Logf("negotiated protocol version: %s, game id %q", c.ProtocolVersion(), c.GameID())
 			if (era == "") != (c.GameID() != "") {
 				t.Errorf("version %s: game id %q", c.ProtocolVersion(), c.GameID())
@@ -283,7 +284,7 @@ func TestMCPHTTPSessions(t *testing.T) {
 	for _, era := range []string{mcpgo.LATEST_LEGACY_PROTOCOL_VERSION, mcpgo.LATEST_PROTOCOL_VERSION} {
 		t.Run(era, func(t *testing.T) {
 			srv, url := newHTTPTestServer(t, 300*time.Millisecond)
-			a, b := newHTTPTestClient(t, url, WithProtocolVersion(era)), newHTTPTestClient(t, url, WithProtocolVersion(era))
+			a, b := newHTTPTestClient(t, url, era), newHTTPTestClient(t, url, era)
 			t.Logf("negotiated protocol versions: %s, %s", a.ProtocolVersion(), b.ProtocolVersion())
 			if a.ProtocolVersion() != era || b.ProtocolVersion() != era {
 				t.Fatalf("protocol versions %q and %q, want %q", a.ProtocolVersion(), b.ProtocolVersion(), era)

@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"log/slog"
-	"net/http"
-	"os"
 
 	"slices"
 	"sort"
@@ -256,40 +253,6 @@ func (s *Server) Games() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.games)
-}
-
-// HTTPHandler serves the streamable HTTP transport at /mcp, to clients of
-// both protocol eras. Session IDs are issued on initialize and checked on
-// every later request (an unknown or ended one gets 404); a request of
-// protocol 2026-07-28 has no session and names its game with a game_id. A
-// session, or a game_id's game, idle for longer than idle (when idle > 0)
-// is ended and its game dropped. Every request first passes the server's
-// guards: Origin (403), token (401), body size (413) and, for a new
-// session, the session cap (503); see [WithToken], [WithAllowedOrigins],
-// [WithMaxBody] and [WithMaxSessions].
-func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
-	opts := []server.StreamableHTTPOption{
-		server.WithEndpointPath("/mcp"),
-		server.WithSessionIdManagerResolver(idResolver{s.ids}),
-		// mcp-go logs each expired session at INFO on stderr: keep only
-		// warnings and errors.
-		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
-	}
-	if idle > 0 {
-		opts = append(opts, server.WithSessionIdleTTL(idle))
-		s.mu.Lock()
-		start := !s.reaping
-		s.reaping = true
-		s.gameIdle = idle
-		s.mu.Unlock()
-		if start {
-			go s.reap(idle)
-		}
-	}
-	h := server.NewStreamableHTTPServer(s.mcpServer(), opts...)
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.guard(h))
-	return mux
 }
 
 // reap ends the HTTP sessions idle for longer than idle and drops their

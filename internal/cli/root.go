@@ -57,6 +57,10 @@ func Execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	if cmd == nil {
 		cmd = root
 	}
+	var nw NeedsWorkbench
+	if errors.As(err, &nw) {
+		return handOff(cmd.CommandPath(), args, nw, stderr)
+	}
 	fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
 	var ue UsageError
 	if errors.As(err, &ue) {

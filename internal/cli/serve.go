@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"syscall"
 	"time"
@@ -89,6 +86,9 @@ capped, and slow connections time out; see docs/security.md.`,
 }
 
 func (o *serveOptions) serve(cmd *cobra.Command) error {
+	if o.http != "" && network.ServeMCP == nil {
+		return NeedsWorkbench{What: "--http"}
+	}
 	if o.idle < 0 {
 		return UsageError{fmt.Errorf("--idle %v: must not be negative (0 means never)", o.idle)}
 	}
@@ -118,21 +118,8 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 	if o.http == "" {
 		return srv.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
-	hs := o.httpServer(srv)
 	fmt.Fprintf(cmd.ErrOrStderr(), "grue serve: MCP over HTTP at http://%s/mcp\n", ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shut); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return network.ServeMCP(ctx, srv, ln, o.idle, o.conn)
 }
 
 // loopback reports whether addr is on this machine's loopback only.
@@ -165,9 +152,4 @@ func (o *serveOptions) newServer(ln net.Listener, errOut io.Writer) (*mcp.Server
 	return mcp.NewServer(mcp.WithGame(o.game), mcp.WithSeed(o.seed), mcp.WithVersion(Version()),
 		mcp.WithToken(o.token), mcp.WithAllowedOrigins(o.origins...), mcp.WithMaxBody(o.maxBody),
 		mcp.WithMaxSessions(o.maxSessions), mcp.WithUndoDepth(o.undoDepth), mcp.WithMaxLine(o.maxLine))
-}
-
-// httpServer is the HTTP server of srv under the flags' limits.
-func (o *serveOptions) httpServer(srv *mcp.Server) *http.Server {
-	return o.conn.Server(srv.HTTPHandler(o.idle))
 }

@@ -28,12 +28,14 @@ func serveOn(t *testing.T, o serveOptions, ln net.Listener) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := o.httpServer(srv)
-	go hs.Serve(ln)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- testNetwork.ServeMCP(ctx, srv, ln, o.idle, o.conn) }()
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		hs.Shutdown(ctx)
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
 		srv.Close()
 	})
 	return errOut.String()

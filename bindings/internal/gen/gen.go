@@ -38,6 +38,7 @@ var Packages = []string{
 	"github.com/grue-lab/grue/eval",
 	"github.com/grue-lab/grue/game",
 	"github.com/grue-lab/grue/game/mcp",
+	"github.com/grue-lab/grue/game/mcp/mcphttp",
 	"github.com/grue-lab/grue/game/stories",
 	"github.com/grue-lab/grue/game/zmachine",
 	"github.com/grue-lab/grue/harness",

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -238,7 +237,7 @@ func (c *Client) sendRequest(
 	ctx context.Context,
 	method string,
 	params any,
-	header http.Header,
+	header mcp.Header,
 ) (*json.RawMessage, error) {
 	if !c.initialized.Load() && method != "initialize" && method != string(mcp.MethodServerDiscover) {
 		return nil, fmt.Errorf("client not initialized")
@@ -351,7 +350,7 @@ func isTaskAugmented(params any) bool {
 // notifications/cancelled.
 const cancelNotificationTimeout = 5 * time.Second
 
-func outboundHeader(header http.Header, requestMethod string) http.Header {
+func outboundHeader(header mcp.Header, requestMethod string) mcp.Header {
 	// A typed request with Method set was decoded from an inbound JSON-RPC
 	// message. Its Header contains received HTTP metadata, not opt-in outbound
 	// headers for a new client call.
@@ -988,7 +987,7 @@ func listByPage[T any](
 	ctx context.Context,
 	client *Client,
 	request mcp.PaginatedRequest,
-	header http.Header,
+	header mcp.Header,
 	method string,
 ) (*T, error) {
 	response, err := client.sendRequest(ctx, method, request.Params, outboundHeader(header, request.Method))

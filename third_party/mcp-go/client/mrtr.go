@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -218,7 +217,7 @@ func (c *Client) callToolOnce(
 	ctx context.Context,
 	request mcp.CallToolRequest,
 	roundTrip mcp.MultiRoundTripParams,
-	header http.Header,
+	header mcp.Header,
 ) (*mcp.CallToolResult, error) {
 	params := request.Params
 	params.MultiRoundTripParams = roundTrip
@@ -235,7 +234,7 @@ func (c *Client) getPromptOnce(
 	ctx context.Context,
 	request mcp.GetPromptRequest,
 	roundTrip mcp.MultiRoundTripParams,
-	header http.Header,
+	header mcp.Header,
 ) (*mcp.GetPromptResult, error) {
 	params := request.Params
 	params.MultiRoundTripParams = roundTrip
@@ -252,7 +251,7 @@ func (c *Client) readResourceOnce(
 	ctx context.Context,
 	request mcp.ReadResourceRequest,
 	roundTrip mcp.MultiRoundTripParams,
-	header http.Header,
+	header mcp.Header,
 ) (*mcp.ReadResourceResult, error) {
 	params := request.Params
 	params.MultiRoundTripParams = roundTrip

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -126,7 +125,7 @@ func (c *Client) currentLogLevel() mcp.LoggingLevel {
 //
 // Transports other than Streamable HTTP ignore them, so they are set
 // unconditionally for modern connections.
-func (c *Client) applyStandardHeaders(header http.Header, method string, params any) http.Header {
+func (c *Client) applyStandardHeaders(header mcp.Header, method string, params any) mcp.Header {
 	if !c.isModern() {
 		return header
 	}
@@ -142,7 +141,7 @@ func (c *Client) applyStandardHeaders(header http.Header, method string, params 
 	}
 
 	if header == nil {
-		header = make(http.Header, len(standard))
+		header = make(mcp.Header, len(standard))
 	} else {
 		header = header.Clone()
 	}

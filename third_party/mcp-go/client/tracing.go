@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/tracing"
@@ -58,8 +57,8 @@ func (c *Client) injectMeta(ctx context.Context, meta *mcp.Meta) *mcp.Meta {
 func (c *Client) startSendSpan(
 	ctx context.Context,
 	method string,
-	header http.Header,
-) (context.Context, http.Header, tracing.Span) {
+	header mcp.Header,
+) (context.Context, mcp.Header, tracing.Span) {
 	tracer := c.tracer
 	if tracer == nil {
 		tracer = tracing.NoopTracer()
@@ -74,7 +73,7 @@ func (c *Client) startSendSpan(
 	)
 
 	if header == nil {
-		header = make(http.Header)
+		header = make(mcp.Header)
 	} else {
 		header = header.Clone()
 	}

@@ -1,7 +1,5 @@
 package mcp
 
-import "net/http"
-
 // DiscoverRequest is sent by a client to learn a server's supported protocol
 // versions, capabilities, and identity without performing the legacy
 // initialize handshake (SEP-2575).
@@ -11,8 +9,8 @@ import "net/http"
 // and handle [UnsupportedProtocolVersionError] inline.
 type DiscoverRequest struct {
 	Request
-	Header http.Header    `json:"-"`
-	Params DiscoverParams `json:"params,omitzero"`
+	Header map[string][]string `json:"-"`
+	Params DiscoverParams      `json:"params,omitzero"`
 }
 
 // DiscoverParams are the parameters of a server/discover request. Like every
@@ -68,7 +66,7 @@ func (f SubscriptionFilter) IsEmpty() bool {
 // resources/subscribe and resources/unsubscribe RPCs.
 type SubscriptionsListenRequest struct {
 	Request
-	Header http.Header               `json:"-"`
+	Header map[string][]string       `json:"-"`
 	Params SubscriptionsListenParams `json:"params"`
 }
 

@@ -1,14 +1,12 @@
 package mcp
 
-import "net/http"
-
 /* Prompts */
 
 // ListPromptsRequest is sent from the client to request a list of prompts and
 // prompt templates the server has.
 type ListPromptsRequest struct {
 	PaginatedRequest
-	Header http.Header `json:"-"`
+	Header map[string][]string `json:"-"`
 }
 
 // ListPromptsResult is the server's response to a prompts/list request from
@@ -22,8 +20,8 @@ type ListPromptsResult struct {
 // server.
 type GetPromptRequest struct {
 	Request
-	Params GetPromptParams `json:"params"`
-	Header http.Header     `json:"-"`
+	Params GetPromptParams     `json:"params"`
+	Header map[string][]string `json:"-"`
 }
 
 // GetPromptParams contains parameters for a prompts/get request.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"reflect"
 	"slices"
@@ -19,7 +18,7 @@ var errToolSchemaConflict = errors.New("provide either InputSchema or RawInputSc
 // server has.
 type ListToolsRequest struct {
 	PaginatedRequest
-	Header http.Header `json:"-"`
+	Header map[string][]string `json:"-"`
 }
 
 // ListToolsResult is the server's response to a tools/list request from the
@@ -59,8 +58,8 @@ type CallToolResult struct {
 // CallToolRequest is used by the client to invoke a tool provided by the server.
 type CallToolRequest struct {
 	Request
-	Header http.Header    `json:"-"` // HTTP headers from the original request
-	Params CallToolParams `json:"params"`
+	Header map[string][]string `json:"-"` // HTTP headers from the original request
+	Params CallToolParams      `json:"params"`
 }
 
 type CallToolParams struct {

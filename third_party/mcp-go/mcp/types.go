@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/http"
 	"strconv"
 
 	"github.com/yosida95/uritemplate/v3"
@@ -568,8 +567,8 @@ type CancelledNotificationParams struct {
 // connects, asking it to begin initialization.
 type InitializeRequest struct {
 	Request
-	Params InitializeParams `json:"params"`
-	Header http.Header      `json:"-"`
+	Params InitializeParams    `json:"params"`
+	Header map[string][]string `json:"-"`
 }
 
 type InitializeParams struct {
@@ -716,7 +715,7 @@ type Implementation struct {
 // or else may be disconnected.
 type PingRequest struct {
 	Request
-	Header http.Header `json:"-"`
+	Header map[string][]string `json:"-"`
 }
 
 /* Progress notifications */
@@ -774,7 +773,7 @@ type PaginatedResult struct {
 // the server has.
 type ListResourcesRequest struct {
 	PaginatedRequest
-	Header http.Header `json:"-"`
+	Header map[string][]string `json:"-"`
 }
 
 // ListResourcesResult is the server's response to a resources/list request
@@ -788,7 +787,7 @@ type ListResourcesResult struct {
 // resource templates the server has.
 type ListResourceTemplatesRequest struct {
 	PaginatedRequest
-	Header http.Header `json:"-"`
+	Header map[string][]string `json:"-"`
 }
 
 // ListResourceTemplatesResult is the server's response to a
@@ -802,8 +801,8 @@ type ListResourceTemplatesResult struct {
 // specific resource URI.
 type ReadResourceRequest struct {
 	Request
-	Header http.Header        `json:"-"`
-	Params ReadResourceParams `json:"params"`
+	Header map[string][]string `json:"-"`
+	Params ReadResourceParams  `json:"params"`
 }
 
 type ReadResourceParams struct {
@@ -837,8 +836,8 @@ type ResourceListChangedNotification struct {
 // notifications from the server whenever a particular resource changes.
 type SubscribeRequest struct {
 	Request
-	Params SubscribeParams `json:"params"`
-	Header http.Header     `json:"-"`
+	Params SubscribeParams     `json:"params"`
+	Header map[string][]string `json:"-"`
 }
 
 type SubscribeParams struct {
@@ -852,8 +851,8 @@ type SubscribeParams struct {
 // resources/subscribe request.
 type UnsubscribeRequest struct {
 	Request
-	Params UnsubscribeParams `json:"params"`
-	Header http.Header       `json:"-"`
+	Params UnsubscribeParams   `json:"params"`
+	Header map[string][]string `json:"-"`
 }
 
 type UnsubscribeParams struct {
@@ -985,8 +984,8 @@ func (BlobResourceContents) isResourceContents() {}
 // adjust logging.
 type SetLevelRequest struct {
 	Request
-	Params SetLevelParams `json:"params"`
-	Header http.Header    `json:"-"`
+	Params SetLevelParams      `json:"params"`
+	Header map[string][]string `json:"-"`
 }
 
 type SetLevelParams struct {
@@ -1534,8 +1533,8 @@ type ModelHint struct {
 // CompleteRequest is a request from the client to the server, to ask for completion options.
 type CompleteRequest struct {
 	Request
-	Params CompleteParams `json:"params"`
-	Header http.Header    `json:"-"`
+	Params CompleteParams      `json:"params"`
+	Header map[string][]string `json:"-"`
 }
 
 // CompleteParams are the parameters for a completion/complete request
@@ -1771,8 +1770,8 @@ type CreateTaskResult struct {
 // GetTaskRequest retrieves the current status of a task.
 type GetTaskRequest struct {
 	Request
-	Header http.Header   `json:"-"`
-	Params GetTaskParams `json:"params"`
+	Header map[string][]string `json:"-"`
+	Params GetTaskParams       `json:"params"`
 }
 
 type GetTaskParams struct {
@@ -1788,7 +1787,7 @@ type GetTaskResult struct {
 // ListTasksRequest retrieves a paginated list of tasks.
 type ListTasksRequest struct {
 	PaginatedRequest
-	Header http.Header `json:"-"`
+	Header map[string][]string `json:"-"`
 }
 
 // ListTasksResult returns a list of tasks.
@@ -1800,8 +1799,8 @@ type ListTasksResult struct {
 // TaskResultRequest retrieves the result of a completed task.
 type TaskResultRequest struct {
 	Request
-	Header http.Header      `json:"-"`
-	Params TaskResultParams `json:"params"`
+	Header map[string][]string `json:"-"`
+	Params TaskResultParams    `json:"params"`
 }
 
 type TaskResultParams struct {
@@ -1821,8 +1820,8 @@ type TaskResultResult struct {
 // CancelTaskRequest cancels an in-progress task.
 type CancelTaskRequest struct {
 	Request
-	Header http.Header      `json:"-"`
-	Params CancelTaskParams `json:"params"`
+	Header map[string][]string `json:"-"`
+	Params CancelTaskParams    `json:"params"`
 }
 
 type CancelTaskParams struct {

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"slices"
 	"time"
 
@@ -60,7 +59,7 @@ func WithLogger(logger *slog.Logger) ServerOption {
 // the finalizer is a no-op.
 func (s *MCPServer) startMessageLog(
 	ctx context.Context,
-	headers http.Header,
+	headers mcp.Header,
 	method string,
 ) func(mcp.JSONRPCMessage) {
 	logger := s.requestLogger

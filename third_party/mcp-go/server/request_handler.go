@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -74,10 +73,10 @@ func (s *MCPServer) HandleMessage(
 
 	// Get request header from ctx
 	h := ctx.Value(requestHeader)
-	headers, ok := h.(http.Header)
+	headers, ok := h.(mcp.Header)
 
 	if headers == nil || !ok {
-		headers = make(http.Header)
+		headers = mcp.Header{}
 	}
 
 	// Determine which protocol era this request belongs to. Protocol version

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"reflect"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -186,7 +185,7 @@ func errorResponseForProtocolError(id any, err error) mcp.JSONRPCMessage {
 // skipped: the header contract binds the Streamable HTTP transport only.
 func (s *MCPServer) validateStandardHeadersForMessage(
 	ctx context.Context,
-	headers http.Header,
+	headers mcp.Header,
 	protocolVersion string,
 	method mcp.MCPMethod,
 	message json.RawMessage,
@@ -221,7 +220,7 @@ func (s *MCPServer) validateStandardHeadersForMessage(
 // lookupHeader reports the first value of a header and whether it was sent at
 // all, so that a header sent with an empty value is not taken for a missing
 // one.
-func lookupHeader(headers http.Header) func(string) (string, bool) {
+func lookupHeader(headers mcp.Header) func(string) (string, bool) {
 	return func(name string) (string, bool) {
 		values := headers.Values(name)
 		if len(values) == 0 {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/tracing"
@@ -74,7 +73,7 @@ func (s *MCPServer) extractMeta(ctx context.Context, meta *mcp.Meta) context.Con
 
 func (s *MCPServer) startMessageSpan(
 	ctx context.Context,
-	headers http.Header,
+	headers mcp.Header,
 	method string,
 ) (context.Context, func(mcp.JSONRPCMessage)) {
 	propagator := s.propagator

@@ -5,7 +5,6 @@ package tracing
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -55,8 +54,8 @@ type Span interface {
 
 // Propagator carries tracing context across HTTP requests.
 type Propagator interface {
-	Inject(ctx context.Context, headers http.Header)
-	Extract(ctx context.Context, headers http.Header) context.Context
+	Inject(ctx context.Context, headers map[string][]string)
+	Extract(ctx context.Context, headers map[string][]string) context.Context
 }
 
 // MetaPropagator carries tracing context through the MCP _meta property bag
@@ -116,8 +115,8 @@ func (noopSpan) End()                         {}
 
 type noopPropagator struct{}
 
-func (noopPropagator) Inject(context.Context, http.Header)                        {}
-func (noopPropagator) Extract(ctx context.Context, _ http.Header) context.Context { return ctx }
+func (noopPropagator) Inject(context.Context, map[string][]string)                        {}
+func (noopPropagator) Extract(ctx context.Context, _ map[string][]string) context.Context { return ctx }
 
 type noopMetaPropagator struct{}
 

@@ -3,7 +3,6 @@ package transport
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -56,11 +55,11 @@ type HTTPConnection interface {
 }
 
 type JSONRPCRequest struct {
-	JSONRPC string        `json:"jsonrpc"`
-	ID      mcp.RequestId `json:"id"`
-	Method  string        `json:"method"`
-	Params  any           `json:"params,omitempty"`
-	Header  http.Header   `json:"-"`
+	JSONRPC string              `json:"jsonrpc"`
+	ID      mcp.RequestId       `json:"id"`
+	Method  string              `json:"method"`
+	Params  any                 `json:"params,omitempty"`
+	Header  map[string][]string `json:"-"`
 }
 
 // JSONRPCResponse represents a JSON-RPC 2.0 response message.

@@ -1,6 +1,7 @@
-package server
+package httpserver
 
 import (
+	"github.com/mark3labs/mcp-go/server"
 	"net/http"
 	"strconv"
 	"strings"
@@ -150,7 +151,7 @@ func (c *CORSConfig) applyCommonHeaders(w http.ResponseWriter, r *http.Request) 
 
 	exposed := c.ExposedHeaders
 	if len(exposed) == 0 {
-		exposed = []string{HeaderKeySessionID}
+		exposed = []string{server.HeaderKeySessionID}
 	}
 	h.Set("Access-Control-Expose-Headers", strings.Join(exposed, ", "))
 	return true
@@ -178,7 +179,7 @@ func (c *CORSConfig) handlePreflight(w http.ResponseWriter, r *http.Request) boo
 
 	headers := c.AllowedHeaders
 	if len(headers) == 0 {
-		headers = []string{"Content-Type", HeaderKeySessionID, "Last-Event-ID", "Authorization"}
+		headers = []string{"Content-Type", server.HeaderKeySessionID, "Last-Event-ID", "Authorization"}
 	}
 	h.Set("Access-Control-Allow-Headers", strings.Join(headers, ", "))
 

@@ -1,67 +1,68 @@
-package client
+package httpclient
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport/httptransport"
 )
 
-// OAuthConfig is a convenience type that wraps transport.OAuthConfig
-type OAuthConfig = transport.OAuthConfig
+// OAuthConfig is a convenience type that wraps httptransport.OAuthConfig
+type OAuthConfig = httptransport.OAuthConfig
 
-// Token is a convenience type that wraps transport.Token
-type Token = transport.Token
+// Token is a convenience type that wraps httptransport.Token
+type Token = httptransport.Token
 
-// TokenStore is a convenience type that wraps transport.TokenStore
-type TokenStore = transport.TokenStore
+// TokenStore is a convenience type that wraps httptransport.TokenStore
+type TokenStore = httptransport.TokenStore
 
-// MemoryTokenStore is a convenience type that wraps transport.MemoryTokenStore
-type MemoryTokenStore = transport.MemoryTokenStore
+// MemoryTokenStore is a convenience type that wraps httptransport.MemoryTokenStore
+type MemoryTokenStore = httptransport.MemoryTokenStore
 
-// NewMemoryTokenStore is a convenience function that wraps transport.NewMemoryTokenStore
-var NewMemoryTokenStore = transport.NewMemoryTokenStore
+// NewMemoryTokenStore is a convenience function that wraps httptransport.NewMemoryTokenStore
+var NewMemoryTokenStore = httptransport.NewMemoryTokenStore
 
 // NewOAuthStreamableHttpClient creates a new streamable-http-based MCP client with OAuth support.
 // Returns an error if the URL is invalid.
-func NewOAuthStreamableHttpClient(baseURL string, oauthConfig OAuthConfig, options ...transport.StreamableHTTPCOption) (*Client, error) {
+func NewOAuthStreamableHttpClient(baseURL string, oauthConfig OAuthConfig, options ...httptransport.StreamableHTTPCOption) (*client.Client, error) {
 	// Add OAuth option to the list of options
-	options = append(options, transport.WithHTTPOAuth(oauthConfig))
+	options = append(options, httptransport.WithHTTPOAuth(oauthConfig))
 
-	trans, err := transport.NewStreamableHTTP(baseURL, options...)
+	trans, err := httptransport.NewStreamableHTTP(baseURL, options...)
 	if err != nil {
 		return nil, fmt.Errorf("failed to create HTTP transport: %w", err)
 	}
-	return NewClient(trans), nil
+	return client.NewClient(trans), nil
 }
 
 // NewOAuthStreamableHttpClient creates a new streamable-http-based MCP client with OAuth support.
 // Returns an error if the URL is invalid.
-func NewOAuthSSEClient(baseURL string, oauthConfig OAuthConfig, options ...transport.ClientOption) (*Client, error) {
+func NewOAuthSSEClient(baseURL string, oauthConfig OAuthConfig, options ...httptransport.ClientOption) (*client.Client, error) {
 	// Add OAuth option to the list of options
-	options = append(options, transport.WithOAuth(oauthConfig))
+	options = append(options, httptransport.WithOAuth(oauthConfig))
 
-	trans, err := transport.NewSSE(baseURL, options...)
+	trans, err := httptransport.NewSSE(baseURL, options...)
 	if err != nil {
 		return nil, fmt.Errorf("failed to create SSE transport: %w", err)
 	}
-	return NewClient(trans), nil
+	return client.NewClient(trans), nil
 }
 
 // GenerateCodeVerifier generates a code verifier for PKCE
-var GenerateCodeVerifier = transport.GenerateCodeVerifier
+var GenerateCodeVerifier = httptransport.GenerateCodeVerifier
 
 // GenerateCodeChallenge generates a code challenge from a code verifier
-var GenerateCodeChallenge = transport.GenerateCodeChallenge
+var GenerateCodeChallenge = httptransport.GenerateCodeChallenge
 
 // GenerateState generates a state parameter for OAuth
-var GenerateState = transport.GenerateState
+var GenerateState = httptransport.GenerateState
 
 // AuthorizationRequiredError is returned when a 401 Unauthorized response is received
-type AuthorizationRequiredError = transport.AuthorizationRequiredError
+type AuthorizationRequiredError = httptransport.AuthorizationRequiredError
 
 // OAuthAuthorizationRequiredError is returned when OAuth authorization is required
-type OAuthAuthorizationRequiredError = transport.OAuthAuthorizationRequiredError
+type OAuthAuthorizationRequiredError = httptransport.OAuthAuthorizationRequiredError
 
 // IsAuthorizationRequiredError checks if an error is an AuthorizationRequiredError
 func IsAuthorizationRequiredError(err error) bool {
@@ -76,7 +77,7 @@ func IsOAuthAuthorizationRequiredError(err error) bool {
 }
 
 // GetOAuthHandler extracts the OAuthHandler from an OAuthAuthorizationRequiredError
-func GetOAuthHandler(err error) *transport.OAuthHandler {
+func GetOAuthHandler(err error) *httptransport.OAuthHandler {
 	var oauthErr *OAuthAuthorizationRequiredError
 	if errors.As(err, &oauthErr) {
 		return oauthErr.Handler

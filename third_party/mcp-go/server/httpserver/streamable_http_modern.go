@@ -1,7 +1,8 @@
-package server
+package httpserver
 
 import (
 	"encoding/json"
+	"github.com/mark3labs/mcp-go/server"
 	"net/http"
 	"slices"
 
@@ -55,7 +56,7 @@ func (s *StreamableHTTPServer) SupportsProtocolVersion(version string) bool {
 // supportedProtocolVersions returns the versions this transport advertises,
 // newest first.
 func (s *StreamableHTTPServer) supportedProtocolVersions() []string {
-	return FilterSupportedVersions(s)
+	return server.FilterSupportedVersions(s)
 }
 
 // requestEra describes which protocol era an incoming HTTP request belongs to.

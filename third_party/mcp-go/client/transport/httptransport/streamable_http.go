@@ -1,4 +1,4 @@
-package transport
+package httptransport
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"io"
 	"log/slog"
 	"mime"
@@ -57,7 +58,7 @@ func WithHTTPHeaders(headers map[string]string) StreamableHTTPCOption {
 }
 
 // WithHTTPHeaderFunc sets a function that returns headers for StreamableHTTP requests.
-func WithHTTPHeaderFunc(headerFunc HTTPHeaderFunc) StreamableHTTPCOption {
+func WithHTTPHeaderFunc(headerFunc transport.HTTPHeaderFunc) StreamableHTTPCOption {
 	return func(sc *StreamableHTTP) {
 		sc.headerFunc = headerFunc
 	}
@@ -130,7 +131,7 @@ type StreamableHTTP struct {
 	serverURL           *url.URL
 	httpClient          *http.Client
 	headers             map[string]string
-	headerFunc          HTTPHeaderFunc
+	headerFunc          transport.HTTPHeaderFunc
 	host                string
 	logger              *slog.Logger
 	getListeningEnabled bool
@@ -159,7 +160,7 @@ type StreamableHTTP struct {
 	notifyMu            sync.RWMutex
 
 	// Request handler for incoming server-to-client requests (like sampling)
-	requestHandler RequestHandler
+	requestHandler transport.RequestHandler
 	requestMu      sync.RWMutex
 
 	closed    chan struct{}
@@ -264,11 +265,11 @@ func (c *StreamableHTTP) Close() error {
 				c.logger.Error("failed to create close request", "err", err)
 				return
 			}
-			req.Header.Set(HeaderKeySessionID, sessionId)
+			req.Header.Set(transport.HeaderKeySessionID, sessionId)
 			// Set protocol version header if negotiated
 			if v := c.protocolVersion.Load(); v != nil {
 				if version, ok := v.(string); ok && version != "" {
-					req.Header.Set(HeaderKeyProtocolVersion, version)
+					req.Header.Set(transport.HeaderKeyProtocolVersion, version)
 				}
 			}
 
@@ -301,7 +302,7 @@ func (c *StreamableHTTP) SetProtocolVersion(version string) {
 // error, which is a failed probe: the gate must stay shut so the caller can
 // fall back to the initialize handshake before anything treats the transport
 // as ready.
-func (c *StreamableHTTP) markInitializedOnDiscover(request JSONRPCRequest, response *JSONRPCResponse) {
+func (c *StreamableHTTP) markInitializedOnDiscover(request transport.JSONRPCRequest, response *transport.JSONRPCResponse) {
 	if request.Method != string(mcp.MethodServerDiscover) || response.Error != nil {
 		return
 	}
@@ -335,7 +336,7 @@ func (c *StreamableHTTP) endSession(sessionID string) {
 // startsConnection reports whether request starts a new connection, and so
 // may go out after the session has ended: initialize, or server/discover on
 // 2026-07-28, which has no session.
-func (c *StreamableHTTP) startsConnection(request JSONRPCRequest) bool {
+func (c *StreamableHTTP) startsConnection(request transport.JSONRPCRequest) bool {
 	return request.Method == string(mcp.MethodInitialize) ||
 		request.Method == string(mcp.MethodServerDiscover) && c.isModern()
 }
@@ -345,7 +346,7 @@ func (c *StreamableHTTP) startsConnection(request JSONRPCRequest) bool {
 // GET stream connected on another session reconnects on this one. If the
 // session ID has changed since, as when this session has ended already, it
 // does nothing.
-func (c *StreamableHTTP) markSessionStarted(request JSONRPCRequest, response *JSONRPCResponse, session string) {
+func (c *StreamableHTTP) markSessionStarted(request transport.JSONRPCRequest, response *transport.JSONRPCResponse, session string) {
 	if !c.startsConnection(request) || response.Error != nil {
 		return
 	}
@@ -664,8 +665,8 @@ func (e *OAuthAuthorizationRequiredError) Unwrap() error {
 // Returns the raw JSON response message or an error if the request fails.
 func (c *StreamableHTTP) SendRequest(
 	ctx context.Context,
-	request JSONRPCRequest,
-) (*JSONRPCResponse, error) {
+	request transport.JSONRPCRequest,
+) (*transport.JSONRPCResponse, error) {
 	// Marshal request
 	requestBody, err := json.Marshal(request)
 	if err != nil {
@@ -737,7 +738,7 @@ func (c *StreamableHTTP) SendRequest(
 		}
 
 		// handle error response
-		var errResponse JSONRPCResponse
+		var errResponse transport.JSONRPCResponse
 		body, _ := io.ReadAll(resp.Body)
 		if err := json.Unmarshal(body, &errResponse); err == nil {
 			return &errResponse, nil
@@ -748,7 +749,7 @@ func (c *StreamableHTTP) SendRequest(
 	if request.Method == string(mcp.MethodInitialize) {
 		// saved the received session ID in the response
 		// empty session ID is allowed
-		if sessionID := resp.Header.Get(HeaderKeySessionID); sessionID != "" {
+		if sessionID := resp.Header.Get(transport.HeaderKeySessionID); sessionID != "" {
 			c.sessionID.Store(sessionID)
 		}
 
@@ -764,7 +765,7 @@ func (c *StreamableHTTP) SendRequest(
 	switch mediaType {
 	case "application/json":
 		// Single response
-		var response JSONRPCResponse
+		var response transport.JSONRPCResponse
 		if err := json.NewDecoder(resp.Body).Decode(&response); err != nil {
 			return nil, fmt.Errorf("failed to decode response: %w", err)
 		}
@@ -831,12 +832,12 @@ func (c *StreamableHTTP) sendHTTP(
 	sentSession := ""
 	if sessionID != "" && !c.isModern() {
 		sentSession = sessionID
-		req.Header.Set(HeaderKeySessionID, sessionID)
+		req.Header.Set(transport.HeaderKeySessionID, sessionID)
 	}
 	// Set protocol version header if negotiated
 	if v := c.protocolVersion.Load(); v != nil {
 		if version, ok := v.(string); ok && version != "" {
-			req.Header.Set(HeaderKeyProtocolVersion, version)
+			req.Header.Set(transport.HeaderKeyProtocolVersion, version)
 		}
 	}
 	for k, v := range c.headers {
@@ -895,9 +896,9 @@ func (c *StreamableHTTP) sendHTTP(
 // handleSSEResponse processes an SSE stream for a specific request.
 // It returns the final result for the request once received, or an error.
 // If ignoreResponse is true, it won't return when a response messge is received. This is for continuous listening.
-func (c *StreamableHTTP) handleSSEResponse(ctx context.Context, reader io.ReadCloser, ignoreResponse bool) (*JSONRPCResponse, error) {
+func (c *StreamableHTTP) handleSSEResponse(ctx context.Context, reader io.ReadCloser, ignoreResponse bool) (*transport.JSONRPCResponse, error) {
 	// Create a channel for this specific request
-	responseChan := make(chan *JSONRPCResponse, 1)
+	responseChan := make(chan *transport.JSONRPCResponse, 1)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -920,7 +921,7 @@ func (c *StreamableHTTP) handleSSEResponse(ctx context.Context, reader io.ReadCl
 		delivered := false
 		handle := func(event, data string) {
 			// Try to unmarshal as a response first
-			var message JSONRPCResponse
+			var message transport.JSONRPCResponse
 			if err := json.Unmarshal([]byte(data), &message); err != nil {
 				c.logger.Info("failed to unmarshal message (non-fatal)", "err", err, "message_len", len(data))
 				return
@@ -945,7 +946,7 @@ func (c *StreamableHTTP) handleSSEResponse(ctx context.Context, reader io.ReadCl
 			var rawMessage map[string]json.RawMessage
 			if err := json.Unmarshal([]byte(data), &rawMessage); err == nil {
 				if _, hasMethod := rawMessage["method"]; hasMethod && !message.ID.IsNil() {
-					var request JSONRPCRequest
+					var request transport.JSONRPCRequest
 					if err := json.Unmarshal([]byte(data), &request); err == nil {
 						// This is a request from the server
 						c.handleIncomingRequest(ctx, request)
@@ -1207,7 +1208,7 @@ func (c *StreamableHTTP) SetNotificationHandler(handler func(mcp.JSONRPCNotifica
 }
 
 // SetRequestHandler sets the handler for incoming requests from the server.
-func (c *StreamableHTTP) SetRequestHandler(handler RequestHandler) {
+func (c *StreamableHTTP) SetRequestHandler(handler transport.RequestHandler) {
 	c.requestMu.Lock()
 	defer c.requestMu.Unlock()
 	c.requestHandler = handler
@@ -1352,7 +1353,7 @@ func (c *StreamableHTTP) createGETConnectionToServer(ctx context.Context) (opene
 }
 
 // handleIncomingRequest processes requests from the server (like sampling requests)
-func (c *StreamableHTTP) handleIncomingRequest(ctx context.Context, request JSONRPCRequest) {
+func (c *StreamableHTTP) handleIncomingRequest(ctx context.Context, request transport.JSONRPCRequest) {
 	c.requestMu.RLock()
 	handler := c.requestHandler
 	c.requestMu.RUnlock()
@@ -1360,7 +1361,7 @@ func (c *StreamableHTTP) handleIncomingRequest(ctx context.Context, request JSON
 	if handler == nil {
 		c.logger.Error("received request from server but no handler set", "method", request.Method)
 		// Send method not found error
-		errorResponse := NewJSONRPCErrorResponse(
+		errorResponse := transport.NewJSONRPCErrorResponse(
 			request.ID,
 			mcp.METHOD_NOT_FOUND,
 			fmt.Sprintf("no handler configured for method: %s", request.Method),
@@ -1384,7 +1385,7 @@ func (c *StreamableHTTP) handleIncomingRequest(ctx context.Context, request JSON
 							c.logger.Error("failed to send error response after panic", "err", r2)
 						}
 					}()
-					errorResponse := NewJSONRPCErrorResponse(
+					errorResponse := transport.NewJSONRPCErrorResponse(
 						request.ID,
 						mcp.INTERNAL_ERROR,
 						fmt.Sprintf("internal error: panic in request handler: %v", r),
@@ -1426,7 +1427,7 @@ func (c *StreamableHTTP) handleIncomingRequest(ctx context.Context, request JSON
 			}
 
 			// Send error response
-			errorResponse := NewJSONRPCErrorResponse(request.ID, errorCode, errorMessage, nil)
+			errorResponse := transport.NewJSONRPCErrorResponse(request.ID, errorCode, errorMessage, nil)
 			c.sendResponseToServer(requestCtx, errorResponse)
 			return
 		}
@@ -1438,7 +1439,7 @@ func (c *StreamableHTTP) handleIncomingRequest(ctx context.Context, request JSON
 }
 
 // sendResponseToServer sends a response back to the server via HTTP POST
-func (c *StreamableHTTP) sendResponseToServer(ctx context.Context, response *JSONRPCResponse) {
+func (c *StreamableHTTP) sendResponseToServer(ctx context.Context, response *transport.JSONRPCResponse) {
 	if response == nil {
 		c.logger.Error("cannot send nil response to server")
 		return

@@ -1,10 +1,11 @@
-package server
+package httpserver
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mark3labs/mcp-go/server"
 	"io"
 	"net/http"
 	"strings"
@@ -21,7 +22,7 @@ import (
 const replayWriteTimeout = 30 * time.Second
 
 // resumableStream tracks one SSE stream whose events are recorded in the
-// configured EventStore. A stream outlives any single HTTP connection: while
+// configured server.EventStore. A stream outlives any single HTTP connection: while
 // no connection is attached, deliveries are recorded only, and a later GET
 // carrying Last-Event-ID replays the missed events and takes the stream over.
 //
@@ -368,7 +369,7 @@ func (s *StreamableHTTPServer) serveListeningStream(w HTTPResponseWriter, r *HTT
 // events recorded after that ID on the stream that produced it and, if the
 // stream is still live, continues delivering from there.
 func (s *StreamableHTTPServer) handleResumeGet(w HTTPResponseWriter, r *HTTPRequest, lastEventID string) {
-	sessionID := r.header().Get(HeaderKeySessionID)
+	sessionID := r.header().Get(server.HeaderKeySessionID)
 
 	// Probe the store to locate the stream (and reject IDs this session does
 	// not own) before writing any response bytes. The events themselves are
@@ -376,7 +377,7 @@ func (s *StreamableHTTPServer) handleResumeGet(w HTTPResponseWriter, r *HTTPRequ
 	// stores pay two reads per resume.
 	streamID, err := s.eventStore.ReplayEventsAfter(r.ctx(), sessionID, lastEventID, func(string, json.RawMessage) error { return nil })
 	if err != nil {
-		if errors.Is(err, ErrUnknownEventID) {
+		if errors.Is(err, server.ErrUnknownEventID) {
 			writeHTTPError(w, "Unknown Last-Event-ID", http.StatusBadRequest)
 		} else {
 			s.logger.Error("Failed to resume stream", "err", err, "session", sessionID)

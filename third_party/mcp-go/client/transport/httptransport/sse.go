@@ -1,4 +1,4 @@
-package transport
+package httptransport
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"io"
 	"log/slog"
 	"net/http"
@@ -27,12 +28,12 @@ type SSE struct {
 	baseURL        *url.URL
 	endpoint       *url.URL
 	httpClient     *http.Client
-	responses      map[string]chan *JSONRPCResponse
+	responses      map[string]chan *transport.JSONRPCResponse
 	mu             sync.RWMutex
 	onNotification func(mcp.JSONRPCNotification)
 	notifyMu       sync.RWMutex
 	headers        map[string]string
-	headerFunc     HTTPHeaderFunc
+	headerFunc     transport.HTTPHeaderFunc
 	host           string
 	logger         *slog.Logger
 
@@ -85,7 +86,7 @@ func WithHeaders(headers map[string]string) ClientOption {
 }
 
 // WithHeaderFunc sets a function that returns headers for SSE HTTP requests.
-func WithHeaderFunc(headerFunc HTTPHeaderFunc) ClientOption {
+func WithHeaderFunc(headerFunc transport.HTTPHeaderFunc) ClientOption {
 	return func(sc *SSE) {
 		sc.headerFunc = headerFunc
 	}
@@ -147,7 +148,7 @@ func NewSSE(baseURL string, options ...ClientOption) (*SSE, error) {
 	smc := &SSE{
 		baseURL:         parsedURL,
 		httpClient:      &http.Client{},
-		responses:       make(map[string]chan *JSONRPCResponse),
+		responses:       make(map[string]chan *transport.JSONRPCResponse),
 		headers:         make(map[string]string),
 		logger:          slog.Default(),
 		endpointTimeout: 30 * time.Second,
@@ -176,10 +177,10 @@ func (c *SSE) Start(ctx context.Context) error {
 	for {
 		c.startMu.Lock()
 		// Reject any start after Close before the started fast-path so a closed
-		// transport reports ErrTransportClosed instead of nil.
+		// transport reports transport.ErrTransportClosed instead of nil.
 		if c.closed.Load() {
 			c.startMu.Unlock()
-			return ErrTransportClosed
+			return transport.ErrTransportClosed
 		}
 		if c.started.Load() {
 			c.startMu.Unlock()
@@ -229,7 +230,7 @@ func (c *SSE) start(ctx context.Context) error {
 	c.lifecycleMu.Lock()
 	if c.closed.Load() {
 		c.lifecycleMu.Unlock()
-		return ErrTransportClosed
+		return transport.ErrTransportClosed
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c.cancelSSEStream = cancel
@@ -355,7 +356,7 @@ func (c *SSE) start(ctx context.Context) error {
 	c.lifecycleMu.Lock()
 	if c.closed.Load() {
 		c.lifecycleMu.Unlock()
-		return ErrTransportClosed
+		return transport.ErrTransportClosed
 	}
 	c.started.Store(true)
 	startSucceeded = true
@@ -471,7 +472,7 @@ func (c *SSE) handleSSEEvent(event, data string, endpointChan chan struct{}, end
 			close(endpointChan)
 		})
 	case "message":
-		var baseMessage JSONRPCResponse
+		var baseMessage transport.JSONRPCResponse
 		if err := json.Unmarshal([]byte(data), &baseMessage); err != nil {
 			c.logger.Error("Error unmarshaling message", "err", err)
 			return
@@ -525,8 +526,8 @@ func (c *SSE) SetConnectionLostHandler(handler func(error)) {
 // Returns the raw JSON response message or an error if the request fails.
 func (c *SSE) SendRequest(
 	ctx context.Context,
-	request JSONRPCRequest,
-) (*JSONRPCResponse, error) {
+	request transport.JSONRPCRequest,
+) (*transport.JSONRPCResponse, error) {
 	if !c.started.Load() {
 		return nil, fmt.Errorf("transport not started yet")
 	}
@@ -559,7 +560,7 @@ func (c *SSE) SendRequest(
 	// Set protocol version header if negotiated
 	if v := c.protocolVersion.Load(); v != nil {
 		if version, ok := v.(string); ok && version != "" {
-			req.Header.Set(HeaderKeyProtocolVersion, version)
+			req.Header.Set(transport.HeaderKeyProtocolVersion, version)
 		}
 	}
 	for k, v := range c.headers {
@@ -605,7 +606,7 @@ func (c *SSE) SendRequest(
 	idKey := request.ID.String()
 
 	// Register response channel
-	responseChan := make(chan *JSONRPCResponse, 1)
+	responseChan := make(chan *transport.JSONRPCResponse, 1)
 	c.mu.Lock()
 	c.responses[idKey] = responseChan
 	c.mu.Unlock()
@@ -725,7 +726,7 @@ func (c *SSE) Close() error {
 	for _, ch := range c.responses {
 		close(ch)
 	}
-	c.responses = make(map[string]chan *JSONRPCResponse)
+	c.responses = make(map[string]chan *transport.JSONRPCResponse)
 	c.mu.Unlock()
 
 	return nil
@@ -771,7 +772,7 @@ func (c *SSE) SendNotification(ctx context.Context, notification mcp.JSONRPCNoti
 	// Set protocol version header if negotiated
 	if v := c.protocolVersion.Load(); v != nil {
 		if version, ok := v.(string); ok && version != "" {
-			req.Header.Set(HeaderKeyProtocolVersion, version)
+			req.Header.Set(transport.HeaderKeyProtocolVersion, version)
 		}
 	}
 	// Set custom HTTP headers

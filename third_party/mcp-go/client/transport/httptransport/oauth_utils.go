@@ -1,4 +1,4 @@
-package transport
+package httptransport
 
 import (
 	"crypto/rand"

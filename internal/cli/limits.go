@@ -2,20 +2,15 @@ package cli
 
 import (
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/spf13/pflag"
 )
 
-// maxHeaderBytes bounds the headers of a request to grue serve --http and
-// grue web: more get 431 (net/http's default would be 1 MiB).
-const maxHeaderBytes = 64 << 10
-
 // ConnLimits are the connection limits grue serve --http and grue web
 // share, set by --read-timeout, --header-timeout and --conn-idle-timeout.
-// A zero means what it means to [http.Server]: no limit for read, and
-// read's limit for header and idle.
+// A zero means what it means to net/http's Server: no limit for read,
+// and read's limit for header and idle. Package clihttp makes the server.
 type ConnLimits struct {
 	read   time.Duration // to read a whole request, its body included
 	header time.Duration // to read a request's headers
@@ -48,15 +43,10 @@ func (l ConnLimits) Check() error {
 	return nil
 }
 
-// Server is the HTTP server of h under the limits: a connection that does
-// not send its headers within header, or a whole request within read, is
-// closed (slow-loris), as is a keep-alive connection idle for idle;
-// headers are capped at [maxHeaderBytes]. There is no write timeout: an
-// event stream may stay open as long as what it follows. See
-// docs/security.md.
-func (l ConnLimits) Server(h http.Handler) *http.Server {
-	return &http.Server{Handler: h, ReadTimeout: l.read, ReadHeaderTimeout: l.header, IdleTimeout: l.idle, MaxHeaderBytes: maxHeaderBytes}
-}
+// Timeouts returns the limits: read, to read a whole request, its body
+// included; header, to read a request's headers; idle, for a keep-alive
+// connection to wait for its next request.
+func (l ConnLimits) Timeouts() (read, header, idle time.Duration) { return l.read, l.header, l.idle }
 
 // SizeLimit is a count or size flag and its value, for CheckLimits.
 type SizeLimit struct {

@@ -1,10 +1,11 @@
-package server
+package httpserver
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mark3labs/mcp-go/server"
 	"io"
 	"log/slog"
 	"maps"
@@ -114,7 +115,7 @@ func WithHeartbeatInterval(interval time.Duration) StreamableHTTPOption {
 // still be recorded. It is reclaimed, and the session's events are purged
 // from the store, when the session is terminated (DELETE) or, with
 // WithSessionIdleTTL configured, when the session idles out.
-func WithEventStore(store EventStore) StreamableHTTPOption {
+func WithEventStore(store server.EventStore) StreamableHTTPOption {
 	return func(s *StreamableHTTPServer) {
 		s.eventStore = store
 	}
@@ -176,7 +177,7 @@ func WithStreamableHTTPServer(srv *http.Server) StreamableHTTPOption {
 // events emitted by the HTTP server (panics in goroutines, SSE event-write
 // errors, session expiry, etc.). It is renamed from WithLogger so that
 // server-level structured logging — see WithLogger — can carry that name on
-// the MCPServer. A nil logger falls back to slog.Default().
+// the server.MCPServer. A nil logger falls back to slog.Default().
 func WithStreamableHTTPLogger(logger *slog.Logger) StreamableHTTPOption {
 	return func(s *StreamableHTTPServer) {
 		if logger == nil {
@@ -237,11 +238,11 @@ func WithSessionIdleTTL(ttl time.Duration) StreamableHTTPOption {
 //
 // Example:
 //
-//	srv := server.NewStreamableHTTPServer(mcpServer,
-//	    server.WithEndpointPath("/mcp"),
-//	    server.WithStreamableHTTPCORS(
-//	        server.WithCORSAllowedOrigins("https://my-ai-app.com"),
-//	        server.WithCORSAllowCredentials(),
+//	srv := httpserver.NewStreamableHTTPServer(mcpServer,
+//	    httpserver.WithEndpointPath("/mcp"),
+//	    httpserver.WithStreamableHTTPCORS(
+//	        httpserver.WithCORSAllowedOrigins("https://my-ai-app.com"),
+//	        httpserver.WithCORSAllowCredentials(),
 //	    ),
 //	)
 func WithStreamableHTTPCORS(opts ...CORSOption) StreamableHTTPOption {
@@ -281,14 +282,14 @@ func WithStreamableHTTPCORS(opts ...CORSOption) StreamableHTTPOption {
 // Stream resumability (redelivery of the messages a client missed while its
 // SSE connection was broken) is opt-in via WithEventStore.
 type StreamableHTTPServer struct {
-	server                   *MCPServer
+	server                   *server.MCPServer
 	sessionTools             *sessionToolsStore
 	sessionResources         *sessionResourcesStore
 	sessionResourceTemplates *sessionResourceTemplatesStore
 	activeSessions           sync.Map     // sessionId --> *streamableHttpSession (for sampling responses)
 	requestIDCounter         atomic.Int64 // server -> client request IDs, shared across sessions
 
-	eventStore         EventStore
+	eventStore         server.EventStore
 	resumableStreams   sync.Map // streamID --> *resumableStream
 	listeningStreams   sync.Map // sessionID --> *resumableStream (the standalone listening stream)
 	listeningPumpStops sync.Map // sessionID --> chan struct{} (stops the session's pump)
@@ -335,7 +336,7 @@ type StreamableHTTPServer struct {
 }
 
 // NewStreamableHTTPServer creates a new streamable-http server instance
-func NewStreamableHTTPServer(server *MCPServer, opts ...StreamableHTTPOption) *StreamableHTTPServer {
+func NewStreamableHTTPServer(server *server.MCPServer, opts ...StreamableHTTPOption) *StreamableHTTPServer {
 	s := &StreamableHTTPServer{
 		server:                   server,
 		sessionTools:             newSessionToolsStore(),
@@ -665,7 +666,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 		} else {
 			// Get session ID from header.
 			// Stateful servers need the client to carry the session ID.
-			sessionID = r.header().Get(HeaderKeySessionID)
+			sessionID = r.header().Get(server.HeaderKeySessionID)
 			isTerminated, err := sessionIdManager.Validate(sessionID)
 			if err != nil {
 				writeHTTPError(w, "Invalid session ID", http.StatusNotFound)
@@ -683,7 +684,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	// For non-initialize requests, try to reuse existing registered session
 	var session *streamableHttpSession
 	if !isInitializeRequest && !era.modern {
-		if sessionValue, ok := s.server.sessions.Load(sessionID); ok {
+		if sessionValue, ok := s.server.LookupSession(sessionID); ok {
 			if existingSession, ok := sessionValue.(*streamableHttpSession); ok {
 				session = existingSession
 			}
@@ -711,13 +712,13 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	// subscriptions/listen records the types the client asked for.
 	if listening {
 		session.serveSubscriptionStream()
-		s.server.registerListenSession(session)
-		defer s.server.unregisterListenSession(session)
+		s.server.RegisterListenSession(session)
+		defer s.server.UnregisterListenSession(session)
 	}
 
 	// Set the client context before handling the message
 	ctx := s.server.WithContext(r.ctx(), session)
-	ctx = WithSupportedProtocolVersions(ctx, s.supportedProtocolVersions())
+	ctx = server.WithSupportedProtocolVersions(ctx, s.supportedProtocolVersions())
 	if s.contextFunc != nil {
 		ctx = s.contextFunc(ctx, r.asHTTPRequest())
 	}
@@ -727,7 +728,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	upgradedHeader := false
 	done := make(chan struct{})
 
-	ctx = context.WithValue(ctx, requestHeader, r.header())
+	ctx = server.ContextWithRequestHeader(ctx, r.header())
 
 	// SSE upgrades require a streaming-capable response writer; if the
 	// underlying transport can't stream, we still attempt the request but
@@ -902,11 +903,11 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 		}
 	}()
 
-	// Process message through MCPServer
+	// Process message through server.MCPServer
 	response := s.server.HandleMessage(ctx, rawData)
 	if listening {
 		// Stop broadcasts before draining what is already queued.
-		s.server.unregisterListenSession(session)
+		s.server.UnregisterListenSession(session)
 	}
 	if response == nil {
 		mu.Lock()
@@ -1007,7 +1008,7 @@ drainLoop:
 		w.Header().Set("Content-Type", "application/json")
 		if isInitializeRequest && sessionID != "" {
 			// send the session ID back to the client
-			w.Header().Set(HeaderKeySessionID, sessionID)
+			w.Header().Set(server.HeaderKeySessionID, sessionID)
 		}
 		// Protocol version 2026-07-28 maps JSON-RPC error codes onto HTTP
 		// status codes, so that intermediaries can act on failures without
@@ -1028,10 +1029,10 @@ drainLoop:
 	// Register session after successful initialization
 	// Only register if not already registered (e.g., by a GET connection)
 	if isInitializeRequest && sessionID != "" {
-		if _, exists := s.server.sessions.Load(sessionID); !exists {
+		if _, exists := s.server.LookupSession(sessionID); !exists {
 			// Store in activeSessions to prevent duplicate registration from GET
 			s.activeSessions.Store(sessionID, session)
-			// Register the session with the MCPServer for notification support
+			// Register the session with the server.MCPServer for notification support
 			if err := s.server.RegisterSession(ctx, session); err != nil {
 				s.logger.Error("Failed to register POST session", "err", err)
 				s.activeSessions.Delete(sessionID)
@@ -1055,7 +1056,7 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 	// get request is for listening to notifications
 	// https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#listening-for-messages-from-the-server
 	if s.disableStreaming {
-		s.logger.Info("Rejected GET request: streaming is disabled", "session", r.header().Get(HeaderKeySessionID))
+		s.logger.Info("Rejected GET request: streaming is disabled", "session", r.header().Get(server.HeaderKeySessionID))
 		writeHTTPError(w, "Streaming is disabled on this server", http.StatusMethodNotAllowed)
 		return
 	}
@@ -1077,7 +1078,7 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 		}
 	}
 
-	sessionID := r.header().Get(HeaderKeySessionID)
+	sessionID := r.header().Get(server.HeaderKeySessionID)
 	// The MCP specification doesn't require validating session ID for GET requests.
 	// If no session ID is provided by the client, generate one using the configured SessionIdManager
 	// so that custom session id generators are honored consistently across POST/GET flows.
@@ -1263,7 +1264,7 @@ func (s *StreamableHTTPServer) handleDelete(w HTTPResponseWriter, r *HTTPRequest
 	}
 
 	// delete request terminate the session
-	sessionID := r.header().Get(HeaderKeySessionID)
+	sessionID := r.header().Get(server.HeaderKeySessionID)
 	sessionIdManager := s.resolveSessionIdManager(r)
 	notAllowed, err := sessionIdManager.Terminate(sessionID)
 	if err != nil {
@@ -1312,7 +1313,7 @@ func (s *StreamableHTTPServer) handleSamplingResponse(w HTTPResponseWriter, r *H
 	Method mcp.MCPMethod   `json:"method,omitempty"`
 }) error {
 	// Get session ID from header
-	sessionID := r.header().Get(HeaderKeySessionID)
+	sessionID := r.header().Get(server.HeaderKeySessionID)
 	if sessionID == "" {
 		writeHTTPError(w, "Missing session ID for sampling response", http.StatusBadRequest)
 		return fmt.Errorf("missing session ID")
@@ -1582,27 +1583,27 @@ func (s *sessionLogLevelsStore) delete(sessionID string) {
 
 type sessionResourcesStore struct {
 	mu        sync.RWMutex
-	resources map[string]map[string]ServerResource // sessionID -> resourceURI -> resource
+	resources map[string]map[string]server.ServerResource // sessionID -> resourceURI -> resource
 }
 
 func newSessionResourcesStore() *sessionResourcesStore {
 	return &sessionResourcesStore{
-		resources: make(map[string]map[string]ServerResource),
+		resources: make(map[string]map[string]server.ServerResource),
 	}
 }
 
-func (s *sessionResourcesStore) get(sessionID string) map[string]ServerResource {
+func (s *sessionResourcesStore) get(sessionID string) map[string]server.ServerResource {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	cloned := make(map[string]ServerResource, len(s.resources[sessionID]))
+	cloned := make(map[string]server.ServerResource, len(s.resources[sessionID]))
 	maps.Copy(cloned, s.resources[sessionID])
 	return cloned
 }
 
-func (s *sessionResourcesStore) set(sessionID string, resources map[string]ServerResource) {
+func (s *sessionResourcesStore) set(sessionID string, resources map[string]server.ServerResource) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cloned := make(map[string]ServerResource, len(resources))
+	cloned := make(map[string]server.ServerResource, len(resources))
 	maps.Copy(cloned, resources)
 	s.resources[sessionID] = cloned
 }
@@ -1615,27 +1616,27 @@ func (s *sessionResourcesStore) delete(sessionID string) {
 
 type sessionResourceTemplatesStore struct {
 	mu        sync.RWMutex
-	templates map[string]map[string]ServerResourceTemplate // sessionID -> uriTemplate -> template
+	templates map[string]map[string]server.ServerResourceTemplate // sessionID -> uriTemplate -> template
 }
 
 func newSessionResourceTemplatesStore() *sessionResourceTemplatesStore {
 	return &sessionResourceTemplatesStore{
-		templates: make(map[string]map[string]ServerResourceTemplate),
+		templates: make(map[string]map[string]server.ServerResourceTemplate),
 	}
 }
 
-func (s *sessionResourceTemplatesStore) get(sessionID string) map[string]ServerResourceTemplate {
+func (s *sessionResourceTemplatesStore) get(sessionID string) map[string]server.ServerResourceTemplate {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	cloned := make(map[string]ServerResourceTemplate, len(s.templates[sessionID]))
+	cloned := make(map[string]server.ServerResourceTemplate, len(s.templates[sessionID]))
 	maps.Copy(cloned, s.templates[sessionID])
 	return cloned
 }
 
-func (s *sessionResourceTemplatesStore) set(sessionID string, templates map[string]ServerResourceTemplate) {
+func (s *sessionResourceTemplatesStore) set(sessionID string, templates map[string]server.ServerResourceTemplate) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cloned := make(map[string]ServerResourceTemplate, len(templates))
+	cloned := make(map[string]server.ServerResourceTemplate, len(templates))
 	maps.Copy(cloned, templates)
 	s.templates[sessionID] = cloned
 }
@@ -1648,27 +1649,27 @@ func (s *sessionResourceTemplatesStore) delete(sessionID string) {
 
 type sessionToolsStore struct {
 	mu    sync.RWMutex
-	tools map[string]map[string]ServerTool // sessionID -> toolName -> tool
+	tools map[string]map[string]server.ServerTool // sessionID -> toolName -> tool
 }
 
 func newSessionToolsStore() *sessionToolsStore {
 	return &sessionToolsStore{
-		tools: make(map[string]map[string]ServerTool),
+		tools: make(map[string]map[string]server.ServerTool),
 	}
 }
 
-func (s *sessionToolsStore) get(sessionID string) map[string]ServerTool {
+func (s *sessionToolsStore) get(sessionID string) map[string]server.ServerTool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	cloned := make(map[string]ServerTool, len(s.tools[sessionID]))
+	cloned := make(map[string]server.ServerTool, len(s.tools[sessionID]))
 	maps.Copy(cloned, s.tools[sessionID])
 	return cloned
 }
 
-func (s *sessionToolsStore) set(sessionID string, tools map[string]ServerTool) {
+func (s *sessionToolsStore) set(sessionID string, tools map[string]server.ServerTool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cloned := make(map[string]ServerTool, len(tools))
+	cloned := make(map[string]server.ServerTool, len(tools))
 	maps.Copy(cloned, tools)
 	s.tools[sessionID] = cloned
 }
@@ -1766,7 +1767,7 @@ func (r *requestScopedSSE) trySend(ctx context.Context, request mcp.JSONRPCReque
 // When in POST handlers(request/notification), it's ephemeral, and only exists in the life of the request handler.
 // When in GET handlers(listening), it's a real session, and will be registered in the MCP server.
 type streamableHttpSession struct {
-	clientInfoStore // provides Get/SetClientInfo and Get/SetClientCapabilities via method promotion
+	server.ClientInfoStore // provides Get/SetClientInfo and Get/SetClientCapabilities via method promotion
 
 	done                chan struct{}
 	doneOnce            sync.Once
@@ -1844,45 +1845,45 @@ func (s *streamableHttpSession) GetLogLevel() mcp.LoggingLevel {
 	return s.logLevels.get(s.sessionID)
 }
 
-var _ ClientSession = (*streamableHttpSession)(nil)
+var _ server.ClientSession = (*streamableHttpSession)(nil)
 
-func (s *streamableHttpSession) GetSessionTools() map[string]ServerTool {
+func (s *streamableHttpSession) GetSessionTools() map[string]server.ServerTool {
 	return s.tools.get(s.sessionID)
 }
 
-func (s *streamableHttpSession) SetSessionTools(tools map[string]ServerTool) {
+func (s *streamableHttpSession) SetSessionTools(tools map[string]server.ServerTool) {
 	s.tools.set(s.sessionID, tools)
 }
 
-func (s *streamableHttpSession) GetSessionResources() map[string]ServerResource {
+func (s *streamableHttpSession) GetSessionResources() map[string]server.ServerResource {
 	return s.resources.get(s.sessionID)
 }
 
-func (s *streamableHttpSession) SetSessionResources(resources map[string]ServerResource) {
+func (s *streamableHttpSession) SetSessionResources(resources map[string]server.ServerResource) {
 	s.resources.set(s.sessionID, resources)
 }
 
-func (s *streamableHttpSession) GetSessionResourceTemplates() map[string]ServerResourceTemplate {
+func (s *streamableHttpSession) GetSessionResourceTemplates() map[string]server.ServerResourceTemplate {
 	return s.resourceTemplates.get(s.sessionID)
 }
 
-func (s *streamableHttpSession) SetSessionResourceTemplates(templates map[string]ServerResourceTemplate) {
+func (s *streamableHttpSession) SetSessionResourceTemplates(templates map[string]server.ServerResourceTemplate) {
 	s.resourceTemplates.set(s.sessionID, templates)
 }
 
 var (
-	_ SessionWithTools             = (*streamableHttpSession)(nil)
-	_ SessionWithResources         = (*streamableHttpSession)(nil)
-	_ SessionWithResourceTemplates = (*streamableHttpSession)(nil)
-	_ SessionWithLogging           = (*streamableHttpSession)(nil)
-	_ SessionWithClientInfo        = (*streamableHttpSession)(nil)
+	_ server.SessionWithTools             = (*streamableHttpSession)(nil)
+	_ server.SessionWithResources         = (*streamableHttpSession)(nil)
+	_ server.SessionWithResourceTemplates = (*streamableHttpSession)(nil)
+	_ server.SessionWithLogging           = (*streamableHttpSession)(nil)
+	_ server.SessionWithClientInfo        = (*streamableHttpSession)(nil)
 )
 
 func (s *streamableHttpSession) UpgradeToSSEWhenReceiveNotification() {
 	s.upgradeToSSE.Store(true)
 }
 
-var _ SessionWithStreamableHTTPConfig = (*streamableHttpSession)(nil)
+var _ server.SessionWithStreamableHTTPConfig = (*streamableHttpSession)(nil)
 
 func (s *streamableHttpSession) SetSubscriptionFilter(filter mcp.SubscriptionFilter) {
 	s.subscriptionMu.Lock()
@@ -1907,9 +1908,9 @@ func (s *streamableHttpSession) serveSubscriptionStream() {
 	s.listening = true
 }
 
-var _ SessionWithSubscriptionFilter = (*streamableHttpSession)(nil)
+var _ server.SessionWithSubscriptionFilter = (*streamableHttpSession)(nil)
 
-// RequestSampling implements SessionWithSampling interface for HTTP transport
+// RequestSampling implements server.SessionWithSampling interface for HTTP transport
 func (s *streamableHttpSession) RequestSampling(ctx context.Context, request mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	// Generate unique request ID
 	requestID := s.requestIDCounter.Add(1)
@@ -1966,7 +1967,7 @@ func (s *streamableHttpSession) RequestSampling(ctx context.Context, request mcp
 	}
 }
 
-// ListRoots implements SessionWithRoots interface for HTTP transport.
+// ListRoots implements server.SessionWithRoots interface for HTTP transport.
 // It sends a list roots request to the client via SSE and waits for the response.
 func (s *streamableHttpSession) ListRoots(ctx context.Context, request mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
 	// Generate unique request ID
@@ -2015,7 +2016,7 @@ func (s *streamableHttpSession) ListRoots(ctx context.Context, request mcp.ListR
 	}
 }
 
-// RequestElicitation implements SessionWithElicitation interface for HTTP transport
+// RequestElicitation implements server.SessionWithElicitation interface for HTTP transport
 func (s *streamableHttpSession) RequestElicitation(ctx context.Context, request mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	// Generate unique request ID
 	requestID := s.requestIDCounter.Add(1)
@@ -2078,9 +2079,9 @@ func (s *streamableHttpSession) RequestElicitation(ctx context.Context, request 
 	}
 }
 
-var _ SessionWithSampling = (*streamableHttpSession)(nil)
-var _ SessionWithElicitation = (*streamableHttpSession)(nil)
-var _ SessionWithRoots = (*streamableHttpSession)(nil)
+var _ server.SessionWithSampling = (*streamableHttpSession)(nil)
+var _ server.SessionWithElicitation = (*streamableHttpSession)(nil)
+var _ server.SessionWithRoots = (*streamableHttpSession)(nil)
 
 // --- session id manager ---
 

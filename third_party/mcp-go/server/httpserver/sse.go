@@ -1,9 +1,10 @@
-package server
+package httpserver
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mark3labs/mcp-go/server"
 	"log"
 	"net/http"
 	"net/url"
@@ -20,7 +21,7 @@ import (
 
 // sseSession represents an active SSE connection.
 type sseSession struct {
-	clientInfoStore // provides Get/SetClientInfo and Get/SetClientCapabilities via method promotion
+	server.ClientInfoStore // provides Get/SetClientInfo and Get/SetClientCapabilities via method promotion
 
 	done                chan struct{}
 	doneOnce            sync.Once
@@ -90,10 +91,10 @@ func (s *sseSession) GetLogLevel() mcp.LoggingLevel {
 	return level.(mcp.LoggingLevel)
 }
 
-func (s *sseSession) GetSessionResources() map[string]ServerResource {
-	resources := make(map[string]ServerResource)
+func (s *sseSession) GetSessionResources() map[string]server.ServerResource {
+	resources := make(map[string]server.ServerResource)
 	s.resources.Range(func(key, value any) bool {
-		if resource, ok := value.(ServerResource); ok {
+		if resource, ok := value.(server.ServerResource); ok {
 			resources[key.(string)] = resource
 		}
 		return true
@@ -101,7 +102,7 @@ func (s *sseSession) GetSessionResources() map[string]ServerResource {
 	return resources
 }
 
-func (s *sseSession) SetSessionResources(resources map[string]ServerResource) {
+func (s *sseSession) SetSessionResources(resources map[string]server.ServerResource) {
 	// Clear existing resources
 	s.resources.Clear()
 
@@ -111,10 +112,10 @@ func (s *sseSession) SetSessionResources(resources map[string]ServerResource) {
 	}
 }
 
-func (s *sseSession) GetSessionResourceTemplates() map[string]ServerResourceTemplate {
-	templates := make(map[string]ServerResourceTemplate)
+func (s *sseSession) GetSessionResourceTemplates() map[string]server.ServerResourceTemplate {
+	templates := make(map[string]server.ServerResourceTemplate)
 	s.resourceTemplates.Range(func(key, value any) bool {
-		if template, ok := value.(ServerResourceTemplate); ok {
+		if template, ok := value.(server.ServerResourceTemplate); ok {
 			templates[key.(string)] = template
 		}
 		return true
@@ -122,7 +123,7 @@ func (s *sseSession) GetSessionResourceTemplates() map[string]ServerResourceTemp
 	return templates
 }
 
-func (s *sseSession) SetSessionResourceTemplates(templates map[string]ServerResourceTemplate) {
+func (s *sseSession) SetSessionResourceTemplates(templates map[string]server.ServerResourceTemplate) {
 	// Clear existing templates
 	s.resourceTemplates.Clear()
 
@@ -132,10 +133,10 @@ func (s *sseSession) SetSessionResourceTemplates(templates map[string]ServerReso
 	}
 }
 
-func (s *sseSession) GetSessionTools() map[string]ServerTool {
-	tools := make(map[string]ServerTool)
+func (s *sseSession) GetSessionTools() map[string]server.ServerTool {
+	tools := make(map[string]server.ServerTool)
 	s.tools.Range(func(key, value any) bool {
-		if tool, ok := value.(ServerTool); ok {
+		if tool, ok := value.(server.ServerTool); ok {
 			tools[key.(string)] = tool
 		}
 		return true
@@ -143,7 +144,7 @@ func (s *sseSession) GetSessionTools() map[string]ServerTool {
 	return tools
 }
 
-func (s *sseSession) SetSessionTools(tools map[string]ServerTool) {
+func (s *sseSession) SetSessionTools(tools map[string]server.ServerTool) {
 	// Clear existing tools
 	s.tools.Clear()
 
@@ -154,18 +155,18 @@ func (s *sseSession) SetSessionTools(tools map[string]ServerTool) {
 }
 
 var (
-	_ ClientSession                = (*sseSession)(nil)
-	_ SessionWithTools             = (*sseSession)(nil)
-	_ SessionWithResources         = (*sseSession)(nil)
-	_ SessionWithResourceTemplates = (*sseSession)(nil)
-	_ SessionWithLogging           = (*sseSession)(nil)
-	_ SessionWithClientInfo        = (*sseSession)(nil)
+	_ server.ClientSession                = (*sseSession)(nil)
+	_ server.SessionWithTools             = (*sseSession)(nil)
+	_ server.SessionWithResources         = (*sseSession)(nil)
+	_ server.SessionWithResourceTemplates = (*sseSession)(nil)
+	_ server.SessionWithLogging           = (*sseSession)(nil)
+	_ server.SessionWithClientInfo        = (*sseSession)(nil)
 )
 
 // SSEServer implements a Server-Sent Events (SSE) based MCP server.
 // It provides real-time communication capabilities over HTTP using the SSE protocol.
 type SSEServer struct {
-	server                       *MCPServer
+	server                       *server.MCPServer
 	baseURL                      string
 	basePath                     string
 	appendQueryToMessageEndpoint bool
@@ -342,10 +343,10 @@ func WithSSEProtectedResourceMetadata(config ProtectedResourceMetadataConfig) SS
 //
 // Example:
 //
-//	srv := server.NewSSEServer(mcpServer,
-//	    server.WithSSECORS(
-//	        server.WithCORSAllowedOrigins("https://example.com"),
-//	        server.WithCORSAllowCredentials(),
+//	srv := httpserver.NewSSEServer(mcpServer,
+//	    httpserver.WithSSECORS(
+//	        httpserver.WithCORSAllowedOrigins("https://example.com"),
+//	        httpserver.WithCORSAllowCredentials(),
 //	    ),
 //	)
 func WithSSECORS(opts ...CORSOption) SSEOption {
@@ -403,7 +404,7 @@ func WithSessionIDGenerator(fn SessionIDGenFunc) SSEOption {
 }
 
 // NewSSEServer creates a new SSE server instance with the given MCP server and options.
-func NewSSEServer(server *MCPServer, opts ...SSEOption) *SSEServer {
+func NewSSEServer(server *server.MCPServer, opts ...SSEOption) *SSEServer {
 	s := &SSEServer{
 		server:                       server,
 		sseEndpoint:                  "/sse",
@@ -670,7 +671,7 @@ func (s *SSEServer) handleMessage(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusAccepted)
 
 	// Create a new context for handling the message that will be canceled when the message handling is done
-	messageCtx := context.WithValue(detachedCtx, requestHeader, r.Header)
+	messageCtx := server.ContextWithRequestHeader(detachedCtx, r.Header)
 	messageCtx, cancel := context.WithCancel(messageCtx)
 
 	go func(ctx context.Context) {
@@ -689,7 +690,7 @@ func (s *SSEServer) handleMessage(w http.ResponseWriter, r *http.Request) {
 				if request.ID == nil {
 					return
 				}
-				errResp := createErrorResponse(request.ID, mcp.INTERNAL_ERROR, fmt.Sprintf("internal panic: %v", r))
+				errResp := server.NewErrorResponse(request.ID, mcp.INTERNAL_ERROR, fmt.Sprintf("internal panic: %v", r))
 				if eventData, err := json.Marshal(errResp); err == nil {
 					message := fmt.Sprintf("event: message\ndata: %s\n\n", eventData)
 					select {
@@ -700,7 +701,7 @@ func (s *SSEServer) handleMessage(w http.ResponseWriter, r *http.Request) {
 			}
 		}()
 		// Use the context that will be canceled when session is done
-		// Process message through MCPServer
+		// Process message through server.MCPServer
 		response := s.server.HandleMessage(ctx, rawMessage)
 		// Only send response if there is one (not for notifications)
 		if response != nil {
@@ -780,7 +781,7 @@ func (s *SSEServer) GetUrlPath(input string) (string, error) {
 
 func (s *SSEServer) CompleteSseEndpoint() (string, error) {
 	if s.dynamicBasePathFunc != nil {
-		return "", &ErrDynamicPathConfig{Method: "CompleteSseEndpoint"}
+		return "", &server.ErrDynamicPathConfig{Method: "CompleteSseEndpoint"}
 	}
 
 	path := normalizeURLPath(s.basePath, s.sseEndpoint)
@@ -801,7 +802,7 @@ func (s *SSEServer) CompleteSsePath() string {
 
 func (s *SSEServer) CompleteMessageEndpoint() (string, error) {
 	if s.dynamicBasePathFunc != nil {
-		return "", &ErrDynamicPathConfig{Method: "CompleteMessageEndpoint"}
+		return "", &server.ErrDynamicPathConfig{Method: "CompleteMessageEndpoint"}
 	}
 	path := normalizeURLPath(s.basePath, s.messageEndpoint)
 	return s.baseURL + path, nil
@@ -922,7 +923,7 @@ func (s *SSEServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.dynamicBasePathFunc != nil {
 		http.Error(
 			w,
-			(&ErrDynamicPathConfig{Method: "ServeHTTP"}).Error(),
+			(&server.ErrDynamicPathConfig{Method: "ServeHTTP"}).Error(),
 			http.StatusInternalServerError,
 		)
 		return

@@ -1,4 +1,4 @@
-package server
+package httpserver
 
 import (
 	"encoding/json"
@@ -127,7 +127,7 @@ func ProtectedResourceMetadataPath(resource string) string {
 //	mux := http.NewServeMux()
 //	mux.Handle("/mcp", mcpHandler)
 //	mux.Handle("/.well-known/oauth-protected-resource",
-//	    server.NewProtectedResourceMetadataHandler(server.ProtectedResourceMetadataConfig{
+//	    httpserver.NewProtectedResourceMetadataHandler(httpserver.ProtectedResourceMetadataConfig{
 //	        Resource:             "https://my-server.com",
 //	        AuthorizationServers: []string{"https://auth.example.com"},
 //	        ScopesSupported:      []string{"mcp:read", "mcp:write"},
@@ -136,8 +136,8 @@ func ProtectedResourceMetadataPath(resource string) string {
 // For path-qualified resources prefer using ProtectedResourceMetadataPath to
 // derive the correct mount path:
 //
-//	mux.Handle(server.ProtectedResourceMetadataPath(cfg.Resource),
-//	    server.NewProtectedResourceMetadataHandler(cfg))
+//	mux.Handle(httpserver.ProtectedResourceMetadataPath(cfg.Resource),
+//	    httpserver.NewProtectedResourceMetadataHandler(cfg))
 func NewProtectedResourceMetadataHandler(config ProtectedResourceMetadataConfig) http.Handler {
 	// Pre-marshal at construction time so each request is just a copy.
 	// This struct only contains JSON-friendly types so Marshal cannot fail

@@ -1,8 +1,10 @@
-package server
+package httpserver
 
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // jsonrpcErrorResponseWriter is the minimum surface needed by
@@ -28,7 +30,7 @@ func writeJSONRPCError(
 	message string,
 	onEncodeErr func(error),
 ) {
-	response := createErrorResponse(id, code, message)
+	response := server.NewErrorResponse(id, code, message)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadRequest)
 	if err := json.NewEncoder(w).Encode(response); err != nil && onEncodeErr != nil {
