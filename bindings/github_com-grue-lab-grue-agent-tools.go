@@ -11,7 +11,7 @@ import (
 	"reflect"
 )
 
-func load3_0(Symbols map[string]map[string]reflect.Value) {
+func load4_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/agent/tools/tools"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DefaultMaxCPU":              reflect.ValueOf(tools.DefaultMaxCPU),

@@ -17,4 +17,5 @@ var loaders = []func(map[string]map[string]reflect.Value){
 	load8_0,
 	load9_0,
 	load10_0,
+	load11_0,
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/internal/atomicfile"
@@ -350,7 +351,7 @@ func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, non
 	if lc.BaseURL != "" {
 		// One call to /models: the one model a server serves is the
 		// default, and a misspelt model fails now, not at every step.
-		checked, err := llm.CheckModel(cmd.Context(), lc)
+		checked, err := openai.CheckModel(cmd.Context(), lc)
 		switch {
 		case err == nil:
 			lc = checked
@@ -366,7 +367,7 @@ func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, non
 		}
 		return nil, "no model configured (OPENAI_API_KEY, OPENAI_BASE_URL, HF_TOKEN)", nil
 	}
-	oc, err := llm.NewOpenAI(lc)
+	oc, err := openai.New(lc)
 	if err != nil {
 		return nil, "", err
 	}
