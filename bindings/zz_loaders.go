@@ -18,4 +18,5 @@ var loaders = []func(map[string]map[string]reflect.Value){
 	load9_0,
 	load10_0,
 	load11_0,
+	load12_0,
 }

@@ -36,6 +36,7 @@ var Packages = []string{
 	"github.com/grue-lab/grue/agent/llm/openai",
 	"github.com/grue-lab/grue/agent/memory",
 	"github.com/grue-lab/grue/agent/tools",
+	"github.com/grue-lab/grue/agent/tools/websearch",
 	"github.com/grue-lab/grue/eval",
 	"github.com/grue-lab/grue/game",
 	"github.com/grue-lab/grue/game/mcp",
