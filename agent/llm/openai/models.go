@@ -29,11 +29,10 @@ const modelsTimeout = 15 * time.Second
 //     one, a classic Azure endpoint, whose list is not of deployments):
 //     cfg as it is, unchecked, or an error when it names no model.
 //
-// With opts, the call is carried as New's (WithHTTPClient).
-//
 // A model named NAME is served when the list has NAME, NAME:latest (as
 // Ollama lists its models), or, for NAME:SUFFIX (a router's provider or
-// tag), the part before the colon.
+// tag), the part before the colon. opts carry the call as New's do
+// (WithHTTPClient).
 func CheckModel(ctx context.Context, cfg llm.Config, opts ...Option) (llm.Config, error) {
 	if cfg.BaseURL == "" {
 		return cfg, errors.New("llm: no base URL to ask for its models")
