@@ -10,6 +10,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -29,7 +30,7 @@ func TestFlakyEndpoint(t *testing.T) {
 	for _, cmd := range walk[2:] {
 		srv.Reply(textCall(cmd))
 	}
-	client, err := llm.NewOpenAI(llm.Config{Model: "test-model", BaseURL: srv.URL(), MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
+	client, err := openai.New(llm.Config{Model: "test-model", BaseURL: srv.URL(), MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestRecordedRunReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := llm.NewOpenAI(llm.Config{Model: "test-model", BaseURL: srv.URL()})
+	live, err := openai.New(llm.Config{Model: "test-model", BaseURL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}

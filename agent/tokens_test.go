@@ -9,6 +9,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/agent/memory"
 )
 
@@ -33,7 +34,7 @@ func pacingServer(t *testing.T, how func(llmtest.Response) llmtest.Response) *ll
 // episode; the steps and the result say how many tokens are estimates.
 func TestTokenLimitWithoutUsage(t *testing.T) {
 	srv := pacingServer(t, llmtest.Response.WithoutUsage)
-	client, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL()})
+	client, err := openai.New(llm.Config{Model: "m", BaseURL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestTokensWithUsageAreNotEstimated(t *testing.T) {
 	defer srv.Close()
 	srv.Push(llmtest.Text(textCall("west")).WithUsage(300, 20))
 	srv.Push(llmtest.Text(textCall("east")).WithoutUsage())
-	client, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL()})
+	client, err := openai.New(llm.Config{Model: "m", BaseURL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,9 +148,9 @@ func TestSummaryWithoutUsageIsEstimated(t *testing.T) {
 
 // newPricedClient is a client of srv for gpt-4o-mini, a model the default
 // price table prices.
-func newPricedClient(t testing.TB, srv *llmtest.Server, stream bool) *llm.OpenAI {
+func newPricedClient(t testing.TB, srv *llmtest.Server, stream bool) *openai.Client {
 	t.Helper()
-	c, err := llm.NewOpenAI(llm.Config{Model: "gpt-4o-mini", BaseURL: srv.URL(), Stream: stream})
+	c, err := openai.New(llm.Config{Model: "gpt-4o-mini", BaseURL: srv.URL(), Stream: stream})
 	if err != nil {
 		t.Fatal(err)
 	}

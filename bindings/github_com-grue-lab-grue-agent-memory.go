@@ -11,7 +11,7 @@ import (
 	"reflect"
 )
 
-func load2_0(Symbols map[string]map[string]reflect.Value) {
+func load3_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/agent/memory/memory"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DefaultSummaryMaxTokens": reflect.ValueOf(constant.MakeFromLiteral("512", token.INT, 0)),

@@ -11,7 +11,7 @@ import (
 	"reflect"
 )
 
-func load4_0(Symbols map[string]map[string]reflect.Value) {
+func load6_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/eval/eval"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AllOf":                reflect.ValueOf(eval.AllOf),

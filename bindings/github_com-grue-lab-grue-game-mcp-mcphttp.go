@@ -7,7 +7,7 @@ import (
 	"reflect"
 )
 
-func load7_0(Symbols map[string]map[string]reflect.Value) {
+func load9_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/game/mcp/mcphttp/mcphttp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Handler":             reflect.ValueOf(mcphttp.Handler),

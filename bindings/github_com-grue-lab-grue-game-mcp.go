@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func load6_0(Symbols map[string]map[string]reflect.Value) {
+func load8_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/game/mcp/mcp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DefaultMaxBody":     reflect.ValueOf(constant.MakeFromLiteral("1048576", token.INT, 0)),

@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func load8_0(Symbols map[string]map[string]reflect.Value) {
+func load10_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/game/stories/stories"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Default":     reflect.ValueOf(stories.Default),

@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func load9_0(Symbols map[string]map[string]reflect.Value) {
+func load11_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/game/zmachine/zmachine"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DefaultBudget": reflect.ValueOf(constant.MakeFromLiteral("50000000", token.INT, 0)),

@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func load5_0(Symbols map[string]map[string]reflect.Value) {
+func load7_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/game/game"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CanonicalCommand":   reflect.ValueOf(game.CanonicalCommand),

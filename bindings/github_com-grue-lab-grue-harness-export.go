@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func load11_0(Symbols map[string]map[string]reflect.Value) {
+func load13_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/harness/export/export"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Export":        reflect.ValueOf(export.Export),

@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func load10_0(Symbols map[string]map[string]reflect.Value) {
+func load12_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/harness/harness"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendRecord":           reflect.ValueOf(harness.AppendRecord),

@@ -18,4 +18,6 @@ var loaders = []func(map[string]map[string]reflect.Value){
 	load9_0,
 	load10_0,
 	load11_0,
+	load12_0,
+	load13_0,
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/agent/tools"
 	"github.com/grue-lab/grue/harness"
 )
@@ -150,7 +151,7 @@ func TestEvalWithAScriptedModel(t *testing.T) {
 		Reply("THOUGHT: I write the program.\nTOOL: write_file\nARGS: {\"path\": \"hello.go\", \"content\": \"package main\\n\\nimport \\\"fmt\\\"\\n\\nfunc main() {\\n\\tfmt.Println(\\\"Hello, World!\\\")\\n}\\n\"}").
 		Reply("THOUGHT: Check it.\nTOOL: run_shell\nARGS: {\"command\": \"go run hello.go\"}").
 		Reply("THOUGHT: It works.\nTOOL: finish\nARGS: {\"summary\": \"wrote hello.go\"}")
-	client, err := llm.NewOpenAI(llm.Config{Model: "scripted-model", BaseURL: srv.URL(), MaxRetries: -1})
+	client, err := openai.New(llm.Config{Model: "scripted-model", BaseURL: srv.URL(), MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +263,7 @@ func TestEvalLimitsAndErrors(t *testing.T) {
 	srv.Fallback(func(llmtest.Request) llmtest.Response {
 		return llmtest.Text("THOUGHT: look again\nTOOL: read_file\nARGS: {\"path\": \".\"}")
 	})
-	client, _ := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetries: -1})
+	client, _ := openai.New(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetries: -1})
 	a := NewCodingAgent(CodingDefaults())
 	a.LLM = client
 	res, err := RunTask(context.Background(), a, task(t, "hello_world"), Options{MaxSteps: 3, Variant: "looker"})
@@ -276,7 +277,7 @@ func TestEvalLimitsAndErrors(t *testing.T) {
 		t.Errorf("reason %q", res.Verdict.Reason)
 	}
 
-	dead, _ := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: "http://127.0.0.1:1/v1", MaxRetries: -1})
+	dead, _ := openai.New(llm.Config{Model: "m", BaseURL: "http://127.0.0.1:1/v1", MaxRetries: -1})
 	b := NewCodingAgent(CodingDefaults())
 	b.LLM = dead
 	res, err = RunTask(context.Background(), b, task(t, "hello_world"), Options{})
@@ -338,7 +339,7 @@ func TestEvalTrials(t *testing.T) {
 		calls[seed] = 0
 		return llmtest.Text("THOUGHT: done\nTOOL: finish\nARGS: {\"summary\": \"done\"}")
 	})
-	client, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetries: -1})
+	client, err := openai.New(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

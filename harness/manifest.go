@@ -67,7 +67,7 @@ type Endpoint struct {
 	// there; empty when nothing is known against it.
 	SeedIgnored string `json:"seed_ignored,omitempty"`
 	// Dropped are the request parameters the variant's client left out
-	// when the run last returned (llm.OpenAI.Dropped): configured in
+	// when the run last returned (openai.Client.Dropped): configured in
 	// drop_params, ruled out by a reasoning model's name, or learned from
 	// the endpoint's 400s ("refused: status 400: ..."), so that a reader
 	// knows what the model was really sent. A resumed run keeps those of

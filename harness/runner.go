@@ -18,6 +18,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/internal/atomicfile"
 	"github.com/grue-lab/grue/internal/boundedfile"
@@ -642,7 +643,7 @@ type clients struct {
 type variantClient struct {
 	client llm.Client
 	model  string
-	openai *llm.OpenAI // nil for a replay
+	oc     *openai.Client // nil for a replay
 }
 
 // noteDropped records in the endpoints what each variant's client left
@@ -650,10 +651,10 @@ type variantClient struct {
 func (cs *clients) noteDropped(eps []Endpoint) {
 	for i, e := range eps {
 		vc := cs.byVariant[e.Variant]
-		if vc == nil || vc.openai == nil {
+		if vc == nil || vc.oc == nil {
 			continue
 		}
-		for _, d := range vc.openai.Dropped() {
+		for _, d := range vc.oc.Dropped() {
 			if !slices.ContainsFunc(e.Dropped, func(x llm.Dropped) bool { return x.Model == d.Model && x.Param == d.Param }) {
 				eps[i].Dropped = append(eps[i].Dropped, d)
 			}
@@ -689,7 +690,7 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 			// One call to /models before any episode: a misspelt
 			// model fails here, and a server's one model is the
 			// default.
-			checked, err := llm.CheckModel(ctx, lc)
+			checked, err := openai.CheckModel(ctx, lc)
 			if err != nil {
 				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 			}
@@ -717,12 +718,12 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 			cache = c
 		}
 		var client llm.Client
-		var oc *llm.OpenAI
+		var oc *openai.Client
 		if mode == llm.CacheReplayOnly {
 			client = llm.ReplayFrom(cache, lc.Model, base)
 		} else {
 			var err error
-			oc, err = llm.NewOpenAI(lc)
+			oc, err = openai.New(lc)
 			if err != nil {
 				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 			}
@@ -731,7 +732,7 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 				client = llm.WithCache(client, cache)
 			}
 		}
-		cs.byVariant[v.Name] = &variantClient{client: client, model: lc.Model, openai: oc}
+		cs.byVariant[v.Name] = &variantClient{client: client, model: lc.Model, oc: oc}
 	}
 	return cs, nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 )
 
 // TestLimitedClientPrices: a client behind an experiment's rate limit
@@ -12,7 +13,7 @@ import (
 func TestLimitedClientPrices(t *testing.T) {
 	prices := llm.NewPriceTable()
 	prices.Set("m", llm.Price{InputPerMTok: 1, OutputPerMTok: 2})
-	inner, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: "http://127.0.0.1:9/v1", Prices: prices})
+	inner, err := openai.New(llm.Config{Model: "m", BaseURL: "http://127.0.0.1:9/v1", Prices: prices})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/agent/memory"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/harness"
@@ -105,7 +106,7 @@ func main() {
 	a := agent.New(agent.Defaults())
 	a.Memory = j
 	if cfg := llm.ConfigFromEnv(); cfg.Configured() {
-		client, err := llm.NewOpenAI(cfg)
+		client, err := openai.New(cfg)
 		if err != nil {
 			fail(1, "%v", err)
 		}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/harness"
 )
@@ -48,7 +49,7 @@ func main() {
 	if !cfg.Configured() {
 		fail(2, "a prompt A/B needs a model: set OPENAI_API_KEY, or OPENAI_BASE_URL and GRUE_MODEL, or HF_TOKEN (or grue run --model M --base-url URL)")
 	}
-	client, err := llm.NewOpenAI(cfg)
+	client, err := openai.New(cfg)
 	if err != nil {
 		fail(1, "%v", err)
 	}

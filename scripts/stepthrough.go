@@ -24,6 +24,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/harness"
 )
@@ -84,7 +85,7 @@ func main() {
 	a := agent.New(agent.Defaults())
 	a.Builder = compact{}
 	if cfg := llm.ConfigFromEnv(); cfg.Configured() {
-		client, err := llm.NewOpenAI(cfg)
+		client, err := openai.New(cfg)
 		if err != nil {
 			fail(1, "%v", err)
 		}

@@ -37,7 +37,7 @@ func TestCacheRecordThenReplayWithServerGone(t *testing.T) {
 	srv.Status(429, "1", "busy").
 		Push(llmtest.Response{Content: "I'll go north. <&>", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "play_action", Arguments: `{"action":"north"}`}}}.WithUsage(120, 30)).
 		Reply("second")
-	c, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "gpt-4o-mini" })
+	c := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "gpt-4o-mini" })
 	rec := llm.WithCache(c, newCache(t, dir, llm.CacheReadWrite))
 	recorded := []*llm.Reply{complete(t, rec, chat("first")), complete(t, rec, chat("second"))}
 	if recorded[0].Cached || recorded[0].Cost == 0 || len(recorded[0].Retries) != 1 {
@@ -52,7 +52,7 @@ func TestCacheRecordThenReplayWithServerGone(t *testing.T) {
 
 	// Replay with the server gone: through a client of the dead server, and
 	// with no client at all.
-	dead, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "gpt-4o-mini"; cfg.MaxRetries = -1 })
+	dead := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "gpt-4o-mini"; cfg.MaxRetries = -1 })
 	for name, replay := range map[string]*llm.Cached{
 		"client":  llm.WithCache(dead, newCache(t, dir, llm.CacheReplayOnly)),
 		"offline": llm.ReplayFrom(newCache(t, dir, llm.CacheReplayOnly), "gpt-4o-mini", srv.URL()),
@@ -247,9 +247,9 @@ func TestCachedKeysOnClientDefaults(t *testing.T) {
 	srv := llmtest.NewServer()
 	defer srv.Close()
 	t1, t2 := 0.2, 0.9
-	a, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Temperature = &t1 })
-	b, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Temperature = &t2 })
-	c, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "other" })
+	a := newClient(t, srv, func(cfg *llm.Config) { cfg.Temperature = &t1 })
+	b := newClient(t, srv, func(cfg *llm.Config) { cfg.Temperature = &t2 })
+	c := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "other" })
 	cache := newCache(t, t.TempDir(), llm.CacheReadWrite)
 	req := chat("look")
 	ka, kb, kc := llm.WithCache(a, cache).Key(req), llm.WithCache(b, cache).Key(req), llm.WithCache(c, cache).Key(req)

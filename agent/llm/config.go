@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"slices"
@@ -34,9 +33,10 @@ const (
 	DefaultReasoningTokens = 8192
 )
 
-// Config configures an OpenAI client. Zero fields take the defaults above;
-// the model, base URL and API key usually come from ConfigFromEnv and the
-// command line's flags.
+// Config configures a model client (the OpenAI-compatible client of
+// package [github.com/grue-lab/grue/agent/llm/openai] reads every field).
+// Zero fields take the defaults above; the model, base URL and API key
+// usually come from ConfigFromEnv and the command line's flags.
 //
 // The API key never leaves the client: Config's String and GoString hide
 // it, it is not marshalled to JSON, and the client's errors never contain
@@ -105,10 +105,6 @@ type Config struct {
 
 	// Prices gives each reply's Cost; nil means DefaultPrices.
 	Prices *PriceTable `json:"-"`
-	// HTTPClient carries the requests; nil means a new http.Client. Its
-	// Timeout, if any, applies on top of Timeout.
-	HTTPClient *http.Client `json:"-"`
-
 	// Sleep waits d between tries, returning early with ctx's error when
 	// ctx is done; nil means a timer. Tests set it to record the waits
 	// and skip them.
@@ -118,9 +114,14 @@ type Config struct {
 	Jitter func(limit time.Duration) time.Duration `json:"-"`
 
 	// pricesErr is ConfigFromEnv's failure to load GRUE_PRICES, reported
-	// by NewOpenAI.
+	// by the client made with the config (PricesErr).
 	pricesErr error
 }
+
+// PricesErr returns ConfigFromEnv's failure to load the price file
+// GRUE_PRICES names, nil when it loaded or none was named: a client made
+// with c (openai.New) reports it rather than price with the wrong table.
+func (c Config) PricesErr() error { return c.pricesErr }
 
 // ConfigFromEnv returns the configuration the environment gives:
 //
@@ -134,7 +135,8 @@ type Config struct {
 //   - OPENAI_API_VERSION is a classic Azure endpoint's api-version
 //     (Config.APIVersion).
 //   - GRUE_PRICES names a JSON price file merged into DefaultPrices (see
-//     PriceTable.Load); NewOpenAI reports an error loading it.
+//     PriceTable.Load); the client made with it (openai.New) reports an
+//     error loading it.
 //
 // With none of these set, BaseURL is empty and Configured reports false:
 // the caller then runs a baseline policy or reports what to set.

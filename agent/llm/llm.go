@@ -1,19 +1,26 @@
 // Package llm is grue's side of a language model: the messages that go in,
-// the reply that comes out, and the clients that carry them.
+// the reply that comes out, and what wraps any client, with no network
+// code of its own.
 //
-// [Client] is the one interface the agent uses. [OpenAI] ([NewOpenAI], with
-// a [Config] from [ConfigFromEnv]) is the real implementation, for any
-// OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp, OpenRouter,
-// the Hugging Face router); it retries what can succeed on a second try
-// and nothing else, and records each failed try in the [Reply]. [WithCache]
+// [Client] is the one interface the agent uses. The real implementation,
+// for any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp,
+// OpenRouter, the Hugging Face router), is in package
+// [github.com/grue-lab/grue/agent/llm/openai] (openai.New, with a [Config]
+// from [ConfigFromEnv]): it retries what can succeed on a second try and
+// nothing else, records each failed try in the [Reply], and fails with a
+// [CallError]. It is kept apart so that the agent, its memory and its
+// tools, which need only this package, do not link net/http. [WithCache]
 // wraps any Client with a response cache on disk ([Cache], in one of the
 // [CacheMode] modes), so that a recorded run replays exactly and for free;
 // [ReplayFrom] replays with no client at all. [Scripted] answers from a
 // list, for tests and for scripts that want to see what the agent does with
 // a given reply; package [github.com/grue-lab/grue/agent/llm/llmtest] serves
-// scripted answers over HTTP, in the OpenAI wire format. A [PriceTable] gives each reply its cost (a client
-// that is a [Pricer] also prices tokens its server did not count), and a
-// [Tally] sums an episode's calls.
+// scripted answers over HTTP, in the OpenAI wire format. A [PriceTable]
+// gives each reply its cost (a client that is a [Pricer] also prices
+// tokens its server did not count), and a [Tally] sums an episode's calls.
+// Token estimates ([EstimateTokens]), the redaction of keys in URLs
+// ([RedactURL]) and the check of a config's key variable ([CheckKeyEnv])
+// are here too.
 //
 // Every type here is plain data with JSON tags: a [Request] and a Reply are
 // what a trajectory records.

@@ -109,7 +109,7 @@ func TestPricerPricesUncountedTokens(t *testing.T) {
 	u := llm.Usage{PromptTokens: 2_000_000, CompletionTokens: 500_000, TotalTokens: 2_500_000}
 	mini := 2*0.15 + 0.5*0.60
 	for _, stream := range []bool{false, true} {
-		c, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "gpt-4o-mini"; cfg.Stream = stream })
+		c := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "gpt-4o-mini"; cfg.Stream = stream })
 		r := complete(t, c, chat("look"))
 		if r.Usage != (llm.Usage{}) || r.Cost != 0 || r.Content != "You see a lamp." {
 			t.Errorf("stream %v: reply without usage = %+v", stream, r)
@@ -130,11 +130,11 @@ func TestPricerPricesUncountedTokens(t *testing.T) {
 
 	table := llm.NewPriceTable()
 	table.Set("local", llm.Price{InputPerMTok: 1, OutputPerMTok: 2})
-	own, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "local"; cfg.Prices = table })
+	own := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "local"; cfg.Prices = table })
 	if got := own.Price("", u); math.Abs(got-3) > 1e-9 {
 		t.Errorf("Price by Config.Prices = %v, want 3", got)
 	}
-	unpriced, _ := newClient(t, srv, nil)
+	unpriced := newClient(t, srv, nil)
 	for name, p := range map[string]llm.Pricer{
 		"unpriced model":   unpriced,
 		"replay":           llm.ReplayFrom(nil, "gpt-4o-mini", srv.URL()),

@@ -4,9 +4,11 @@
 // A Tool has a Spec (its name, description and JSON Schema parameters, as a
 // model sees them) and a Call. The tools here are the game server's MCP
 // tools (GameTools), a notes scratchpad, a wiki lookup over a folder of
-// Markdown documents, a web search through a configured HTTP endpoint and,
-// for coding agents, read_file, write_file and run_shell confined to a
-// workspace. A script adds its own by implementing Tool.
+// Markdown documents and, for coding agents, read_file, write_file and
+// run_shell confined to a workspace. The web search through a configured
+// HTTP endpoint is in package
+// [github.com/grue-lab/grue/agent/tools/websearch], so that this package
+// does not link net/http. A script adds its own by implementing Tool.
 //
 // Describe renders a registry's tools for a text-protocol prompt, and
 // Record keeps every call made through a registry as a []Call, the

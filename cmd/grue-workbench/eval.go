@@ -16,6 +16,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/eval"
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/cli"
@@ -320,7 +321,7 @@ func evalClient(f evalFlags) (llm.Client, string, error) {
 	if lc.BaseURL != "" {
 		// One call to /models: a server's one model is the default, and
 		// a misspelt model fails before any task.
-		checked, err := llm.CheckModel(context.Background(), lc)
+		checked, err := openai.CheckModel(context.Background(), lc)
 		if err != nil {
 			return nil, "", err
 		}
@@ -329,7 +330,7 @@ func evalClient(f evalFlags) (llm.Client, string, error) {
 	if !lc.Configured() {
 		return nil, "", errors.New("no model is configured: set OPENAI_API_KEY, OPENAI_BASE_URL or HF_TOKEN (and GRUE_MODEL), or pass --model and --base-url; --policy reference runs the tasks' reference solutions without a model")
 	}
-	c, err := llm.NewOpenAI(lc)
+	c, err := openai.New(lc)
 	if err != nil {
 		return nil, "", err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/repl"
@@ -73,13 +74,13 @@ func (b *bench) choosePlayer(a *agent.Agent) (string, error) {
 	var why string
 	if lc.BaseURL != "" && lc.Model == "" {
 		// A server that serves one model needs no GRUE_MODEL.
-		if checked, err := llm.CheckModel(context.Background(), lc); err == nil {
+		if checked, err := openai.CheckModel(context.Background(), lc); err == nil {
 			lc = checked
 		}
 	}
 	switch {
 	case lc.Configured():
-		c, err := llm.NewOpenAI(lc)
+		c, err := openai.New(lc)
 		if err == nil {
 			a.LLM, a.Model = c, c.Model()
 			b.policy, b.model, b.baseURL = harness.PolicyLLM, c.Model(), llm.RedactURL(lc.BaseURL)

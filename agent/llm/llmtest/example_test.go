@@ -7,6 +7,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/agent/llm/openai"
 )
 
 // A flaky endpoint: rate limited, then a proxy's error page, then the
@@ -18,7 +19,7 @@ func ExampleServer() {
 		Garbage("<html>502 Bad Gateway</html>").
 		ToolCall("play_action", `{"action":"open mailbox"}`)
 
-	client, err := llm.NewOpenAI(llm.Config{Model: "test-model", BaseURL: srv.URL(), MinBackoff: time.Millisecond})
+	client, err := openai.New(llm.Config{Model: "test-model", BaseURL: srv.URL(), MinBackoff: time.Millisecond})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,6 @@
 // Package llmtest runs a local HTTP server that speaks the OpenAI
 // chat-completions wire format, for the tests of anything that talks to a
-// model: the llm client itself, the agent, the command line, experiments.
+// model: the OpenAI-compatible client (package openai), the agent, the command line, experiments.
 //
 // A test queues what the server answers, in order, and reads like the story
 // of a flaky endpoint:
@@ -11,7 +11,7 @@
 //		Garbage("<html>bad gateway</html>"). // a 200 that is not JSON
 //		Delay(3 * time.Second).Reply("late"). // a reply that takes 3 s
 //		ToolCall("play_action", `{"action":"north"}`)
-//	client, _ := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL()})
+//	client, _ := openai.New(llm.Config{Model: "m", BaseURL: srv.URL()})
 //
 // Each request takes the next queued answer; when the queue is empty the
 // Fallback function answers, and without one the server answers 400 (an

@@ -33,8 +33,10 @@ import (
 var Packages = []string{
 	"github.com/grue-lab/grue/agent",
 	"github.com/grue-lab/grue/agent/llm",
+	"github.com/grue-lab/grue/agent/llm/openai",
 	"github.com/grue-lab/grue/agent/memory",
 	"github.com/grue-lab/grue/agent/tools",
+	"github.com/grue-lab/grue/agent/tools/websearch",
 	"github.com/grue-lab/grue/eval",
 	"github.com/grue-lab/grue/game",
 	"github.com/grue-lab/grue/game/mcp",

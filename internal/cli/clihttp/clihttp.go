@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/mcp/mcphttp"
 	"github.com/grue-lab/grue/internal/cli"
@@ -38,9 +39,11 @@ func Network() cli.Network {
 		DialMCP: func(ctx context.Context, url string) (*mcp.Client, error) {
 			return mcphttp.NewClient(ctx, url)
 		},
-		CheckModel: llm.CheckModel,
+		CheckModel: func(ctx context.Context, cfg llm.Config) (llm.Config, error) {
+			return openai.CheckModel(ctx, cfg)
+		},
 		NewModel: func(cfg llm.Config) (llm.Client, error) {
-			return llm.NewOpenAI(cfg)
+			return openai.New(cfg)
 		},
 	}
 }

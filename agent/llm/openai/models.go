@@ -1,4 +1,4 @@
-package llm
+package openai
 
 import (
 	"context"
@@ -10,7 +10,8 @@ import (
 	"strings"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
+	"github.com/grue-lab/grue/agent/llm"
+	oai "github.com/sashabaranov/go-openai"
 )
 
 // modelsTimeout bounds CheckModel's one call.
@@ -30,8 +31,9 @@ const modelsTimeout = 15 * time.Second
 //
 // A model named NAME is served when the list has NAME, NAME:latest (as
 // Ollama lists its models), or, for NAME:SUFFIX (a router's provider or
-// tag), the part before the colon.
-func CheckModel(ctx context.Context, cfg Config) (Config, error) {
+// tag), the part before the colon. opts carry the call as New's do
+// (WithHTTPClient).
+func CheckModel(ctx context.Context, cfg llm.Config, opts ...Option) (llm.Config, error) {
 	if cfg.BaseURL == "" {
 		return cfg, errors.New("llm: no base URL to ask for its models")
 	}
@@ -41,10 +43,10 @@ func CheckModel(ctx context.Context, cfg Config) (Config, error) {
 	} else if azure != nil {
 		return probe, nil
 	}
-	ids, err := listModels(ctx, cfg)
+	ids, err := listModels(ctx, cfg, optionsOf(opts))
 	if err != nil {
 		if cfg.Model == "" {
-			return cfg, fmt.Errorf("llm: no model named, and %s did not list its models (%v): set GRUE_MODEL or pass --model", RedactURL(cfg.BaseURL), err)
+			return cfg, fmt.Errorf("llm: no model named, and %s did not list its models (%v): set GRUE_MODEL or pass --model", llm.RedactURL(cfg.BaseURL), err)
 		}
 		return cfg, nil
 	}
@@ -52,31 +54,31 @@ func CheckModel(ctx context.Context, cfg Config) (Config, error) {
 	case cfg.Model == "" && len(ids) == 1:
 		cfg.Model = ids[0]
 	case cfg.Model == "" && len(ids) == 0:
-		return cfg, fmt.Errorf("llm: no model named, and %s lists none: set GRUE_MODEL or pass --model", RedactURL(cfg.BaseURL))
+		return cfg, fmt.Errorf("llm: no model named, and %s lists none: set GRUE_MODEL or pass --model", llm.RedactURL(cfg.BaseURL))
 	case cfg.Model == "":
-		return cfg, fmt.Errorf("llm: no model named, and %s serves %d: set GRUE_MODEL or pass --model with one of %s", RedactURL(cfg.BaseURL), len(ids), listOf(ids))
+		return cfg, fmt.Errorf("llm: no model named, and %s serves %d: set GRUE_MODEL or pass --model with one of %s", llm.RedactURL(cfg.BaseURL), len(ids), listOf(ids))
 	case len(ids) > 0 && !served(cfg.Model, ids):
-		return cfg, fmt.Errorf("llm: %s does not serve model %q; it serves %s", RedactURL(cfg.BaseURL), cfg.Model, listOf(ids))
+		return cfg, fmt.Errorf("llm: %s does not serve model %q; it serves %s", llm.RedactURL(cfg.BaseURL), cfg.Model, listOf(ids))
 	}
 	return cfg, nil
 }
 
 // listModels makes the one GET /models call, with no retries.
-func listModels(ctx context.Context, cfg Config) ([]string, error) {
+func listModels(ctx context.Context, cfg llm.Config, o options) ([]string, error) {
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("base URL: %w", err)
 	}
-	// As in NewOpenAI: go-openai appends the path to the base URL as a
+	// As in New: go-openai appends the path to the base URL as a
 	// string, so a query the base URL has (a proxy's key) goes on each
 	// request through the transport instead.
 	query := u.Query()
 	u.RawQuery, u.ForceQuery = "", false
-	oc := openai.DefaultConfig(cfg.APIKey)
+	oc := oai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(u.String(), "/")
 	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		copied := *cfg.HTTPClient
+	if o.httpClient != nil {
+		copied := *o.httpClient
 		hc = &copied
 	}
 	base := hc.Transport
@@ -87,13 +89,13 @@ func listModels(ctx context.Context, cfg Config) ([]string, error) {
 	oc.HTTPClient = hc
 	ctx, cancel := context.WithTimeout(ctx, modelsTimeout)
 	defer cancel()
-	list, err := openai.NewClientWithConfig(oc).ListModels(ctx)
+	list, err := oai.NewClientWithConfig(oc).ListModels(ctx)
 	if err != nil {
 		msg := err.Error()
 		if k := cfg.APIKey; len(k) >= 4 {
 			msg = strings.ReplaceAll(msg, k, "[redacted]")
 		}
-		return nil, errors.New(RedactURL(oneLine(msg)))
+		return nil, errors.New(llm.RedactURL(oneLine(msg)))
 	}
 	var ids []string
 	for _, m := range list.Models {

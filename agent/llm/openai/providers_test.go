@@ -1,4 +1,4 @@
-package llm_test
+package openai_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/agent/llm/openai"
 )
 
 func ok(llmtest.Request) llmtest.Response {
@@ -131,7 +132,7 @@ func TestOllamaReasoningField(t *testing.T) {
 			t.Errorf("stream %v: reasoning %q", stream, r.Reasoning)
 		}
 	}
-	cfg, err := llm.CheckModel(context.Background(), llm.Config{Model: "qwen3", BaseURL: srv.URL()})
+	cfg, err := openai.CheckModel(context.Background(), llm.Config{Model: "qwen3", BaseURL: srv.URL()})
 	if err != nil || cfg.Model != "qwen3" {
 		t.Errorf("CheckModel qwen3 against qwen3:latest: %v, %q", err, cfg.Model)
 	}
@@ -163,7 +164,7 @@ func TestAzureClassicURLAndStreamOptions(t *testing.T) {
 	srv := llmtest.NewServer().LikeAzure()
 	defer srv.Close()
 	srv.Fallback(ok)
-	c, err := llm.NewOpenAI(llm.Config{
+	c, err := openai.New(llm.Config{
 		BaseURL: srv.Root() + "/openai/deployments/gpt4o-prod?api-version=2024-10-21",
 		APIKey:  testKey, Stream: true,
 	})
@@ -247,7 +248,7 @@ func TestDropParamsConfigured(t *testing.T) {
 	if got := srv.Requests()[0]; got.Has("seed") || got.Has("temperature") || len(r.Omitted) != 2 {
 		t.Errorf("request %s, omitted %q", got.Raw, r.Omitted)
 	}
-	if _, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL(), DropParams: []string{"messages"}}); err == nil || !strings.Contains(err.Error(), `"messages"`) {
+	if _, err := openai.New(llm.Config{Model: "m", BaseURL: srv.URL(), DropParams: []string{"messages"}}); err == nil || !strings.Contains(err.Error(), `"messages"`) {
 		t.Errorf("drop_params messages: %v", err)
 	}
 	if (llm.Config{BaseURL: srv.URL(), DropParams: []string{"seed"}}).SeedIgnored() == "" ||
@@ -261,25 +262,25 @@ func TestCheckModel(t *testing.T) {
 	ctx := context.Background()
 	one := llmtest.NewServer().Models("Qwen/Qwen3-8B")
 	defer one.Close()
-	cfg, err := llm.CheckModel(ctx, llm.Config{BaseURL: one.URL()})
+	cfg, err := openai.CheckModel(ctx, llm.Config{BaseURL: one.URL()})
 	if err != nil || cfg.Model != "Qwen/Qwen3-8B" {
 		t.Errorf("one model served, none named: %q, %v", cfg.Model, err)
 	}
-	_, err = llm.CheckModel(ctx, llm.Config{BaseURL: one.URL(), Model: "Qwen/Qwen3-8b"})
+	_, err = openai.CheckModel(ctx, llm.Config{BaseURL: one.URL(), Model: "Qwen/Qwen3-8b"})
 	if err == nil || !strings.Contains(err.Error(), `"Qwen/Qwen3-8b"`) || !strings.Contains(err.Error(), "it serves Qwen/Qwen3-8B") {
 		t.Errorf("misspelt: %v", err)
 	}
 	two := llmtest.NewServer().Models("a", "b")
 	defer two.Close()
-	if _, err := llm.CheckModel(ctx, llm.Config{BaseURL: two.URL()}); err == nil || !strings.Contains(err.Error(), "a, b") {
+	if _, err := openai.CheckModel(ctx, llm.Config{BaseURL: two.URL()}); err == nil || !strings.Contains(err.Error(), "a, b") {
 		t.Errorf("two served, none named: %v", err)
 	}
 	none := llmtest.NewServer()
 	defer none.Close()
-	if cfg, err := llm.CheckModel(ctx, llm.Config{BaseURL: none.URL(), Model: "whatever"}); err != nil || cfg.Model != "whatever" {
+	if cfg, err := openai.CheckModel(ctx, llm.Config{BaseURL: none.URL(), Model: "whatever"}); err != nil || cfg.Model != "whatever" {
 		t.Errorf("no model list: %q, %v: want the check skipped", cfg.Model, err)
 	}
-	if _, err := llm.CheckModel(ctx, llm.Config{BaseURL: none.URL()}); err == nil || !strings.Contains(err.Error(), "GRUE_MODEL") {
+	if _, err := openai.CheckModel(ctx, llm.Config{BaseURL: none.URL()}); err == nil || !strings.Contains(err.Error(), "GRUE_MODEL") {
 		t.Errorf("no model list, none named: %v", err)
 	}
 	if len(none.Requests()) != 0 {

@@ -1,11 +1,12 @@
-package llm
+package openai
 
 import (
 	"fmt"
 	"net/url"
 	"strings"
 
-	openai "github.com/sashabaranov/go-openai"
+	"github.com/grue-lab/grue/agent/llm"
+	oai "github.com/sashabaranov/go-openai"
 )
 
 // azureOf returns go-openai's configuration for a classic Azure OpenAI
@@ -16,7 +17,7 @@ import (
 // key is sent with every request). A base URL that names a
 // deployment (.../openai/deployments/NAME) sends every request to it, and
 // the deployment is the model when cfg names none; cfg is updated so.
-func azureOf(cfg *Config) (*openai.ClientConfig, error) {
+func azureOf(cfg *llm.Config) (*oai.ClientConfig, error) {
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("llm: base URL %q: %w", cfg.BaseURL, err)
@@ -39,7 +40,7 @@ func azureOf(cfg *Config) (*openai.ClientConfig, error) {
 	}
 	u.Path = strings.TrimSuffix(strings.TrimRight(u.Path, "/"), "/openai")
 	u.RawQuery, u.Fragment = "", ""
-	oc := openai.DefaultAzureConfig(cfg.APIKey, strings.TrimRight(u.String(), "/"))
+	oc := oai.DefaultAzureConfig(cfg.APIKey, strings.TrimRight(u.String(), "/"))
 	oc.APIVersion = version
 	if deployment != "" {
 		if cfg.Model == "" {

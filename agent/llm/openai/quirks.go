@@ -1,4 +1,4 @@
-package llm
+package openai
 
 import (
 	"fmt"
@@ -8,25 +8,16 @@ import (
 	"sort"
 	"strings"
 	"sync"
-)
 
-// DroppableParams are the request parameters a client leaves out for an
-// endpoint that refuses them: learned from the endpoint's 400 answer
-// (the call is retried at once without it, and it is not sent again for
-// that model for the client's lifetime), or given up front in
-// Config.DropParams. A refused max_tokens is sent as
-// max_completion_tokens instead, and the other way round.
-var DroppableParams = []string{
-	"temperature", "seed", "max_tokens", "max_completion_tokens",
-	"response_format", "stream_options", "tool_choice", "reasoning_effort",
-}
+	"github.com/grue-lab/grue/agent/llm"
+)
 
 // quirkBook is what a client knows of its endpoint's models: the
 // parameters each refuses and whether it reasons. It is safe for
 // concurrent use.
 type quirkBook struct {
-	configured []string // Config.DropParams
-	reasoning  *bool    // Config.ReasoningModel
+	configured []string // llm.Config.DropParams
+	reasoning  *bool    // llm.Config.ReasoningModel
 	mu         sync.Mutex
 	models     map[string]*modelQuirks
 }
@@ -116,7 +107,7 @@ func (b *quirkBook) reasons(model string) bool {
 }
 
 // reasons reports whether req goes to a model that reasons.
-func (q modelQuirks) reasons(req Request) bool {
+func (q modelQuirks) reasons(req llm.Request) bool {
 	return q.reasoning || (req.ReasoningEffort != "" && req.ReasoningEffort != "none")
 }
 
@@ -175,8 +166,8 @@ func reasoningName(model string) bool {
 // checkDropParams checks Config.DropParams.
 func checkDropParams(ps []string) error {
 	for _, p := range ps {
-		if !slices.Contains(DroppableParams, p) {
-			return fmt.Errorf("llm: drop_params: %q is not a parameter grue can leave out (valid: %s)", p, strings.Join(DroppableParams, ", "))
+		if !slices.Contains(llm.DroppableParams, p) {
+			return fmt.Errorf("llm: drop_params: %q is not a parameter grue can leave out (valid: %s)", p, strings.Join(llm.DroppableParams, ", "))
 		}
 	}
 	return nil
@@ -192,14 +183,14 @@ func refusedParam(status int, param, msg string, sent wireParams, extra map[stri
 	can := func(p string) bool {
 		_, ok := sent[p]
 		_, mine := extra[p]
-		return ok && !mine && slices.Contains(DroppableParams, p)
+		return ok && !mine && slices.Contains(llm.DroppableParams, p)
 	}
 	if p, _, _ := strings.Cut(strings.SplitN(param, "[", 2)[0], "."); can(p) {
 		return p
 	}
 	best, at := "", -1
 	low := strings.ToLower(msg)
-	for _, p := range DroppableParams {
+	for _, p := range llm.DroppableParams {
 		if !can(p) {
 			continue
 		}
@@ -213,26 +204,17 @@ func refusedParam(status int, param, msg string, sent wireParams, extra map[stri
 	return best
 }
 
-// Dropped is a parameter a client leaves out of its requests to a model,
-// and why: "drop_params" (configured), "a reasoning model by its name",
-// "reasoning_model", or "refused: " and the endpoint's 400 (learned).
-type Dropped struct {
-	Model string `json:"model"`
-	Param string `json:"param"`
-	Why   string `json:"why"`
-}
-
 // dropped lists what the book leaves out, by model and parameter.
-func (b *quirkBook) dropped() []Dropped {
+func (b *quirkBook) dropped() []llm.Dropped {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out []Dropped
+	var out []llm.Dropped
 	for model, q := range b.models {
 		for p, why := range q.dropped {
-			out = append(out, Dropped{Model: model, Param: p, Why: why})
+			out = append(out, llm.Dropped{Model: model, Param: p, Why: why})
 		}
 	}
-	slices.SortFunc(out, func(a, b Dropped) int {
+	slices.SortFunc(out, func(a, b llm.Dropped) int {
 		if a.Model != b.Model {
 			return strings.Compare(a.Model, b.Model)
 		}

@@ -1,4 +1,14 @@
-package tools
+// Package websearch is the agent's "web_search" tool: a [tools.Tool] that
+// sends the model's query to a configured HTTP endpoint (SearXNG, or any
+// service answering JSON of the same shape) and gives back the titles,
+// addresses and snippets of the top results. Web search is off unless it
+// is configured: there is no default endpoint.
+//
+// It lives apart from package tools so that the agent and its other
+// tools do not link net/http (docs/performance.md, Start-up): a program
+// or script that wants web search imports this package and adds [New]'s
+// tool to its registry.
+package websearch
 
 import (
 	"context"
@@ -11,21 +21,23 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/tools"
 )
 
 // Defaults of a web search's limits.
 const (
-	DefaultWebSearchTimeout    = 15 * time.Second
-	DefaultWebSearchMaxResults = 5
-	// webSearchMaxBody caps how much of a reply is read.
-	webSearchMaxBody = 4 << 20
-	// webSearchSnippet caps each result's content in the text.
-	webSearchSnippet = 500
+	DefaultTimeout    = 15 * time.Second
+	DefaultMaxResults = 5
+	// maxBody caps how much of a reply is read.
+	maxBody = 4 << 20
+	// snippetBytes caps each result's content in the text.
+	snippetBytes = 500
 )
 
-// WebSearchConfig says where and how to search the web. Web search is off
+// Config says where and how to search the web. Web search is off
 // unless it is configured: there is no default endpoint.
 //
 // The endpoint is asked with GET and must answer JSON of this shape (what
@@ -35,7 +47,7 @@ const (
 //	{"results": [{"title": "...", "url": "https://...", "content": "..."}]}
 //
 // For SearXNG: URL "http://localhost:8888/search?format=json".
-type WebSearchConfig struct {
+type Config struct {
 	// URL is the endpoint. When it contains "{query}", the query
 	// (URL-escaped) replaces it; otherwise the query is added as the
 	// QueryParam parameter, keeping the URL's own parameters. "{key}", if
@@ -52,26 +64,26 @@ type WebSearchConfig struct {
 	// (the default) sends "Bearer KEY", any other header the bare key.
 	// With "{key}" in URL, set it to "-" to send no header.
 	APIKeyHeader string `json:"api_key_header,omitempty" yaml:"api_key_header,omitempty"`
-	// Timeout bounds one search (DefaultWebSearchTimeout when 0).
+	// Timeout bounds one search (DefaultTimeout when 0).
 	Timeout time.Duration `json:"timeout,omitempty" yaml:"timeout,omitempty"`
 	// MaxResults caps the results given to the model
-	// (DefaultWebSearchMaxResults when 0).
+	// (DefaultMaxResults when 0).
 	MaxResults int `json:"max_results,omitempty" yaml:"max_results,omitempty"`
 }
 
-// WebSearchResult is one search result.
-type WebSearchResult struct {
+// Result is one search result.
+type Result struct {
 	Title   string `json:"title"`
 	URL     string `json:"url"`
 	Content string `json:"content"`
 }
 
-// WebSearchTool is the "web_search" tool: it sends the model's query to
+// Tool is the "web_search" tool: it sends the model's query to
 // the configured endpoint and gives back the titles, addresses and
 // snippets of the top results.
-type WebSearchTool struct {
+type Tool struct {
 	// Config is the configuration the tool was made with.
-	Config WebSearchConfig
+	Config Config
 	// HTTPClient sends the requests (http.DefaultClient's transport with
 	// Config.Timeout when nil).
 	HTTPClient *http.Client
@@ -79,13 +91,13 @@ type WebSearchTool struct {
 	key string
 }
 
-// WebSearch checks cfg and returns the tool. An empty URL is an error
+// New checks cfg and returns the tool. An empty URL is an error
 // (web search is not configured), and so is an APIKeyEnv naming a variable
 // that is unset or empty, or one that is not a search service's key
 // variable (TAVILY_API_KEY, BRAVE_API_KEY, GRUE_<NAME>_API_KEY...): the
 // key goes to the URL the config names, so a config may not send any
 // other secret of the environment there.
-func WebSearch(cfg WebSearchConfig) (*WebSearchTool, error) {
+func New(cfg Config) (*Tool, error) {
 	if strings.TrimSpace(cfg.URL) == "" {
 		return nil, errors.New("web search is not configured: it needs an endpoint URL")
 	}
@@ -93,7 +105,7 @@ func WebSearch(cfg WebSearchConfig) (*WebSearchTool, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("web search: URL %q is not an http(s) address", cfg.URL)
 	}
-	t := &WebSearchTool{Config: cfg}
+	t := &Tool{Config: cfg}
 	if cfg.APIKeyEnv != "" {
 		if err := checkSearchKeyEnv(cfg.APIKeyEnv); err != nil {
 			return nil, err
@@ -107,7 +119,7 @@ func WebSearch(cfg WebSearchConfig) (*WebSearchTool, error) {
 }
 
 // Spec describes the web_search tool.
-func (t *WebSearchTool) Spec() llm.ToolSpec {
+func (t *Tool) Spec() llm.ToolSpec {
 	return llm.ToolSpec{
 		Name:        "web_search",
 		Description: "Search the web and get the top results' titles, addresses and snippets.",
@@ -125,8 +137,8 @@ func (t *WebSearchTool) Spec() llm.ToolSpec {
 // down, slow, or answers something other than the JSON above) is a tool
 // error whose text says what happened, so that an episode goes on without
 // the web; only a cancelled ctx is a Go error.
-func (t *WebSearchTool) Call(ctx context.Context, args map[string]any) (Result, error) {
-	query, _ := stringArg(args, "query")
+func (t *Tool) Call(ctx context.Context, args map[string]any) (tools.Result, error) {
+	query, _ := args["query"].(string)
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return errorf(`web_search needs a query: {"query": "what to search for"}`), nil
@@ -134,12 +146,12 @@ func (t *WebSearchTool) Call(ctx context.Context, args map[string]any) (Result, 
 	results, err := t.Search(ctx, query)
 	if err != nil {
 		if ctx.Err() != nil {
-			return Result{}, err
+			return tools.Result{}, err
 		}
 		return errorf("%v", err), nil
 	}
 	if len(results) == 0 {
-		return Result{Text: fmt.Sprintf("No web results for %q.", query), Structured: map[string]any{"results": []any{}}}, nil
+		return tools.Result{Text: fmt.Sprintf("No web results for %q.", query), Structured: map[string]any{"results": []any{}}}, nil
 	}
 	var b strings.Builder
 	list := make([]any, len(results))
@@ -147,16 +159,16 @@ func (t *WebSearchTool) Call(ctx context.Context, args map[string]any) (Result, 
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		snippet, _ := truncate(strings.Join(strings.Fields(r.Content), " "), webSearchSnippet)
+		snippet, _ := truncate(strings.Join(strings.Fields(r.Content), " "), snippetBytes)
 		fmt.Fprintf(&b, "[%d] %s\n%s\n%s", i+1, r.Title, r.URL, snippet)
 		list[i] = map[string]any{"title": r.Title, "url": r.URL, "content": r.Content}
 	}
-	return Result{Text: b.String(), Structured: map[string]any{"results": list}}, nil
+	return tools.Result{Text: b.String(), Structured: map[string]any{"results": list}}, nil
 }
 
 // Search asks the endpoint for query and returns at most MaxResults
 // results. Errors say what failed and never contain the API key.
-func (t *WebSearchTool) Search(ctx context.Context, query string) ([]WebSearchResult, error) {
+func (t *Tool) Search(ctx context.Context, query string) ([]Result, error) {
 	results, err := t.search(ctx, query)
 	if err != nil {
 		return nil, t.redact(err)
@@ -170,10 +182,10 @@ func (t *WebSearchTool) Search(ctx context.Context, query string) ([]WebSearchRe
 	return results, nil
 }
 
-func (t *WebSearchTool) search(ctx context.Context, query string) ([]WebSearchResult, error) {
+func (t *Tool) search(ctx context.Context, query string) ([]Result, error) {
 	timeout := t.Config.Timeout
 	if timeout <= 0 {
-		timeout = DefaultWebSearchTimeout
+		timeout = DefaultTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -201,7 +213,7 @@ func (t *WebSearchTool) search(ctx context.Context, query string) ([]WebSearchRe
 		return nil, fmt.Errorf("web search: %w", err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, webSearchMaxBody))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
 		return nil, fmt.Errorf("web search: reading the answer from %s: %w", t.host(), err)
 	}
@@ -222,9 +234,9 @@ func (t *WebSearchTool) search(ctx context.Context, query string) ([]WebSearchRe
 	}
 	max := t.Config.MaxResults
 	if max <= 0 {
-		max = DefaultWebSearchMaxResults
+		max = DefaultMaxResults
 	}
-	var out []WebSearchResult
+	var out []Result
 	for _, r := range wire.Results {
 		if len(out) == max {
 			break
@@ -233,19 +245,19 @@ func (t *WebSearchTool) search(ctx context.Context, query string) ([]WebSearchRe
 		if content == "" {
 			content = r.Snippet
 		}
-		out = append(out, WebSearchResult{Title: strings.TrimSpace(r.Title), URL: r.URL, Content: strings.TrimSpace(content)})
+		out = append(out, Result{Title: strings.TrimSpace(r.Title), URL: r.URL, Content: strings.TrimSpace(content)})
 	}
 	return out, nil
 }
 
 // requestURL is the endpoint's address for query.
-func (t *WebSearchTool) requestURL(query string) string {
+func (t *Tool) requestURL(query string) string {
 	raw := strings.ReplaceAll(t.Config.URL, "{key}", url.QueryEscape(t.key))
 	if strings.Contains(raw, "{query}") {
 		return strings.ReplaceAll(raw, "{query}", url.QueryEscape(query))
 	}
 	u, err := url.Parse(raw)
-	if err != nil { // checked by WebSearch
+	if err != nil { // checked by New
 		return raw
 	}
 	param := t.Config.QueryParam
@@ -259,7 +271,7 @@ func (t *WebSearchTool) requestURL(query string) string {
 }
 
 // host names the endpoint in errors: scheme and host, no path or query.
-func (t *WebSearchTool) host() string {
+func (t *Tool) host() string {
 	u, err := url.Parse(strings.NewReplacer("{query}", "", "{key}", "").Replace(t.Config.URL))
 	if err != nil {
 		return "the search endpoint"
@@ -268,7 +280,7 @@ func (t *WebSearchTool) host() string {
 }
 
 // scrub removes the API key from s.
-func (t *WebSearchTool) scrub(s string) string {
+func (t *Tool) scrub(s string) string {
 	if t.key == "" {
 		return s
 	}
@@ -277,9 +289,29 @@ func (t *WebSearchTool) scrub(s string) string {
 
 // redact removes the API key from err's text, wherever an endpoint or a
 // library may have echoed it.
-func (t *WebSearchTool) redact(err error) error {
+func (t *Tool) redact(err error) error {
 	if t.key == "" || !strings.Contains(err.Error(), t.key) {
 		return err
 	}
 	return errors.New(t.scrub(err.Error()))
 }
+
+// errorf is a tool result that tells the model what went wrong.
+func errorf(format string, a ...any) tools.Result {
+	return tools.Result{Text: fmt.Sprintf(format, a...), IsError: true}
+}
+
+// truncate cuts s to at most max bytes on a UTF-8 boundary and says so,
+// with how many bytes were dropped, as package tools does.
+func truncate(s string, max int) (string, bool) {
+	if max <= 0 || len(s) <= max {
+		return s, false
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n[truncated: %d bytes]", len(s)-cut), true
+}
+
+var _ tools.Tool = (*Tool)(nil)

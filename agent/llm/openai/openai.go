@@ -1,4 +1,22 @@
-package llm
+// Package openai is grue's client for any OpenAI-compatible
+// chat-completions endpoint (OpenAI, Azure OpenAI, vLLM, Ollama,
+// llama.cpp, LM Studio, OpenRouter, the Hugging Face router): a
+// [github.com/grue-lab/grue/agent/llm.Client] built on
+// [github.com/sashabaranov/go-openai] and net/http.
+//
+// [New] makes a [Client] from an [llm.Config] (usually
+// [llm.ConfigFromEnv]'s, with the command line's flags on top);
+// [CheckModel] asks the endpoint which models it serves before a run.
+// The client retries what can succeed on a second try and nothing else,
+// records each failed try in the [llm.Reply], learns which parameters
+// the endpoint refuses ([llm.DroppableParams]) and fails with an
+// [*llm.CallError].
+//
+// It lives apart from package llm so that the agent, its memory and its
+// tools, which only need llm's types, do not link net/http and its TLS
+// (docs/performance.md, Start-up): only the programs that talk to a
+// model import it.
+package openai
 
 import (
 	"context"
@@ -15,22 +33,23 @@ import (
 	"strings"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
+	"github.com/grue-lab/grue/agent/llm"
+	oai "github.com/sashabaranov/go-openai"
 )
 
-// OpenAI is a [Client] for any OpenAI-compatible chat-completions endpoint,
-// built on [github.com/sashabaranov/go-openai]; [NewOpenAI] makes one.
-// go-openai retries nothing; OpenAI does, and only what a second try can
+// Client is an [llm.Client] for any OpenAI-compatible chat-completions
+// endpoint, built on [github.com/sashabaranov/go-openai]; [New] makes one.
+// go-openai retries nothing; Client does, and only what a second try can
 // fix: 429 (after the Retry-After the server asked for), 408, 409, 5xx,
 // connection resets and hang-ups, tries that time out, and 200 answers whose body is not a whole
 // completion (what flaky proxies send). A 400, 401, 403, 404, 422 or any
 // other 4xx fails at once with the status and the server's message.
 //
 // It is safe for concurrent use.
-type OpenAI struct {
-	cfg    Config
-	api    *openai.Client
-	prices *PriceTable
+type Client struct {
+	cfg    llm.Config
+	api    *oai.Client
+	prices *llm.PriceTable
 
 	tries         int
 	timeout       time.Duration
@@ -44,17 +63,43 @@ type OpenAI struct {
 	quirks          *quirkBook
 }
 
-// NewOpenAI returns a client for cfg, or an error saying what cfg lacks.
-func NewOpenAI(cfg Config) (*OpenAI, error) {
-	if cfg.pricesErr != nil {
-		return nil, cfg.pricesErr
+// Option configures a Client beyond its llm.Config: how its requests
+// are carried.
+type Option func(*options)
+
+type options struct {
+	httpClient *http.Client
+}
+
+// WithHTTPClient makes the client carry its requests with hc (copied:
+// the client sets its own transport on top of hc's). Without it a new
+// http.Client on http.DefaultTransport carries them. hc's Timeout, if
+// any, applies on top of Config.Timeout.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(o *options) { o.httpClient = hc }
+}
+
+func optionsOf(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
+}
+
+// New returns a client for cfg, or an error saying what cfg lacks.
+func New(cfg llm.Config, opts ...Option) (*Client, error) {
+	if err := cfg.PricesErr(); err != nil {
+		return nil, err
 	}
 	if cfg.BaseURL == "" {
 		return nil, errors.New("llm: no base URL: set OPENAI_BASE_URL (or OPENAI_API_KEY for OpenAI, or HF_TOKEN for the Hugging Face router) or pass --base-url")
 	}
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", RedactURL(cfg.BaseURL))
+		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", llm.RedactURL(cfg.BaseURL))
 	}
 	azure, err := azureOf(&cfg)
 	if err != nil {
@@ -73,14 +118,14 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 			return nil, fmt.Errorf("llm: %s is negative (%v)", name, d)
 		}
 	}
-	c := &OpenAI{
+	c := &Client{
 		cfg:           cfg,
 		prices:        cfg.Prices,
 		tries:         1 + cfg.MaxRetries,
-		timeout:       orDefault(cfg.Timeout, DefaultTimeout),
-		minBackoff:    orDefault(cfg.MinBackoff, DefaultMinBackoff),
-		maxBackoff:    orDefault(cfg.MaxBackoff, DefaultMaxBackoff),
-		maxRetryAfter: orDefault(cfg.MaxRetryAfter, DefaultMaxRetryAfter),
+		timeout:       orDefault(cfg.Timeout, llm.DefaultTimeout),
+		minBackoff:    orDefault(cfg.MinBackoff, llm.DefaultMinBackoff),
+		maxBackoff:    orDefault(cfg.MaxBackoff, llm.DefaultMaxBackoff),
+		maxRetryAfter: orDefault(cfg.MaxRetryAfter, llm.DefaultMaxRetryAfter),
 		sleep:         cfg.Sleep,
 		jitter:        cfg.Jitter,
 
@@ -89,18 +134,18 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	}
 	switch {
 	case cfg.ReasoningTokens == 0:
-		c.reasoningTokens = DefaultReasoningTokens
+		c.reasoningTokens = llm.DefaultReasoningTokens
 	case cfg.ReasoningTokens < 0:
 		c.reasoningTokens = 0
 	}
 	switch {
 	case cfg.MaxRetries == 0:
-		c.tries = 1 + DefaultMaxRetries
+		c.tries = 1 + llm.DefaultMaxRetries
 	case cfg.MaxRetries < 0:
 		c.tries = 1
 	}
 	if c.prices == nil {
-		c.prices = DefaultPrices()
+		c.prices = llm.DefaultPrices()
 	}
 	if c.sleep == nil {
 		c.sleep = sleepContext
@@ -114,8 +159,8 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 		}
 	}
 	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		copied := *cfg.HTTPClient
+	if o := optionsOf(opts); o.httpClient != nil {
+		copied := *o.httpClient
 		hc = &copied
 	}
 	base := hc.Transport
@@ -131,13 +176,13 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 		baseURL = u.String()
 	}
 	hc.Transport = &recorder{base: base, query: query}
-	oc := openai.DefaultConfig(cfg.APIKey)
+	oc := oai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(baseURL, "/")
 	if azure != nil {
 		oc = *azure
 	}
 	oc.HTTPClient = hc
-	c.api = openai.NewClientWithConfig(oc)
+	c.api = oai.NewClientWithConfig(oc)
 	return c, nil
 }
 
@@ -149,22 +194,22 @@ func orDefault(d, def time.Duration) time.Duration {
 }
 
 // Model returns the model the client asks when a Request names none.
-func (c *OpenAI) Model() string { return c.cfg.Model }
+func (c *Client) Model() string { return c.cfg.Model }
 
 // BaseURL returns the endpoint the client calls, credentials in its
 // query included: pass it through RedactURL before showing it.
-func (c *OpenAI) BaseURL() string { return c.cfg.BaseURL }
+func (c *Client) BaseURL() string { return c.cfg.BaseURL }
 
 // Dropped returns the parameters the client leaves out of its requests,
 // for each model it has asked, sorted by model and parameter: those
 // configured (Config.DropParams), those a reasoning model's name rules
 // out, and those learned from the endpoint's 400s. A run's manifest
 // records them (harness.Endpoint.Dropped).
-func (c *OpenAI) Dropped() []Dropped { return c.quirks.dropped() }
+func (c *Client) Dropped() []llm.Dropped { return c.quirks.dropped() }
 
 // Resolve returns req with the client's defaults filled in: the model,
 // temperature, seed and max tokens it would send.
-func (c *OpenAI) Resolve(req Request) Request {
+func (c *Client) Resolve(req llm.Request) llm.Request {
 	if req.Model == "" {
 		req.Model = c.cfg.Model
 	}
@@ -191,44 +236,7 @@ func (c *OpenAI) Resolve(req Request) Request {
 }
 
 // String describes the client without its API key.
-func (c *OpenAI) String() string { return "llm.OpenAI{" + c.cfg.String() + "}" }
-
-// CallError is the error of a call that gave no reply: the failure of its
-// last try, how many tries were made, and each failed try. Its text never
-// holds the API key.
-type CallError struct {
-	Label  string `json:"label,omitempty"`
-	Model  string `json:"model"`
-	Status int    `json:"status,omitempty"` // the last try's HTTP status, 0 when none came back
-	Tries  int    `json:"tries"`
-	// Retryable reports whether the last failure was of a kind that is
-	// retried: true when the client gave up after its retries or was
-	// cancelled, false when the server refused the request outright.
-	Retryable bool      `json:"retryable"`
-	Attempts  []Attempt `json:"attempts"`
-	// Err is the last failure: the context's error when the call was
-	// cancelled, so errors.Is(err, context.Canceled) holds.
-	Err error `json:"-"`
-}
-
-func (e *CallError) Error() string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "llm call %s (model %s): ", labelOf(Request{Label: e.Label}), e.Model)
-	switch {
-	case errors.Is(e.Err, context.Canceled) || errors.Is(e.Err, context.DeadlineExceeded):
-		fmt.Fprintf(&sb, "%v after %d tries", e.Err, e.Tries)
-		if n := len(e.Attempts); n > 0 && e.Attempts[n-1].Error != e.Err.Error() {
-			fmt.Fprintf(&sb, " (last failure: %s)", e.Attempts[n-1].Error)
-		}
-	case e.Retryable:
-		fmt.Fprintf(&sb, "gave up after %d tries; last: %v", e.Tries, e.Err)
-	default:
-		fmt.Fprintf(&sb, "%v", e.Err)
-	}
-	return sb.String()
-}
-
-func (e *CallError) Unwrap() error { return e.Err }
+func (c *Client) String() string { return "openai.Client{" + c.cfg.String() + "}" }
 
 // Complete sends req, retrying what can succeed on a second try. A 400
 // that refuses one of the DroppableParams is retried at once without it,
@@ -241,22 +249,22 @@ func (e *CallError) Unwrap() error { return e.Err }
 // parameter: the request is retried once with the max tokens that fit
 // when the answer says how many, and else fails with an error that says
 // so. All three are recorded in the reply's Retries (Attempt.Learned).
-func (c *OpenAI) Complete(ctx context.Context, req Request) (*Reply, error) {
+func (c *Client) Complete(ctx context.Context, req llm.Request) (*llm.Reply, error) {
 	start := time.Now()
-	var attempts []Attempt
-	var wasted Usage
+	var attempts []llm.Attempt
+	var wasted llm.Usage
 	lowered := false // max tokens lowered once to fit the context
 	for try, learned := 1, 0; ; {
 		creq, params, omitted, err := c.chatRequest(req)
 		if err != nil {
-			return nil, &CallError{Label: req.Label, Model: creq.Model, Tries: 0, Err: err}
+			return nil, &llm.CallError{Label: req.Label, Model: creq.Model, Tries: 0, Err: err}
 		}
 		reply, f := c.try(ctx, creq, params)
 		if f == nil && reply.CutOff() && (reply.Reasoning != "" || reply.Usage.ReasoningTokens > 0) &&
-			c.reasoningTokens > 0 && c.Resolve(req).MaxTokens > 0 && learned < len(DroppableParams)+1 && c.quirks.reasons(creq.Model) {
+			c.reasoningTokens > 0 && c.Resolve(req).MaxTokens > 0 && learned < len(llm.DroppableParams)+1 && c.quirks.reasons(creq.Model) {
 			learned++
 			wasted = wasted.Add(reply.Usage)
-			attempts = append(attempts, Attempt{
+			attempts = append(attempts, llm.Attempt{
 				Error:   fmt.Sprintf("finish_reason length with no answer: the %d completion tokens went on reasoning", reply.Usage.CompletionTokens),
 				Status:  http.StatusOK,
 				Learned: fmt.Sprintf("the model reasons: %d tokens allowed for reasoning on top of max tokens", c.reasoningTokens),
@@ -281,33 +289,33 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (*Reply, error) {
 				req = c.Resolve(req)
 				req.MaxTokens -= sent - n
 				if req.MaxTokens > 0 {
-					attempts = append(attempts, Attempt{Error: f.msg, Status: f.status,
+					attempts = append(attempts, llm.Attempt{Error: f.msg, Status: f.status,
 						Learned: fmt.Sprintf("max tokens lowered from %d to %d for this request: the context is %d tokens and the prompt %d", sent, n, o.context, o.prompt)})
 					continue
 				}
 			}
-			return nil, &CallError{Label: req.Label, Model: creq.Model, Status: f.status, Tries: try,
-				Err: overflowError(f.msg, sent), Attempts: append(attempts, Attempt{Error: f.msg, Status: f.status})}
+			return nil, &llm.CallError{Label: req.Label, Model: creq.Model, Status: f.status, Tries: try,
+				Err: overflowError(f.msg, sent), Attempts: append(attempts, llm.Attempt{Error: f.msg, Status: f.status})}
 		}
 		if p := refusedParam(f.status, f.param, f.msg, params, req.Extra); p != "" && ctx.Err() == nil &&
-			learned < len(DroppableParams)+1 && c.quirks.refuse(creq.Model, p, "refused: "+clipped(f.msg, 120)) {
+			learned < len(llm.DroppableParams)+1 && c.quirks.refuse(creq.Model, p, "refused: "+clipped(f.msg, 120)) {
 			learned++
-			attempts = append(attempts, Attempt{Error: f.msg, Status: f.status, Learned: p + " refused: no longer sent"})
+			attempts = append(attempts, llm.Attempt{Error: f.msg, Status: f.status, Learned: p + " refused: no longer sent"})
 			continue
 		}
-		fail := &CallError{Label: req.Label, Model: creq.Model, Status: f.status, Tries: try, Retryable: f.retryable}
+		fail := &llm.CallError{Label: req.Label, Model: creq.Model, Status: f.status, Tries: try, Retryable: f.retryable}
 		if ctx.Err() != nil {
 			fail.Err, fail.Retryable = ctx.Err(), true
-			fail.Attempts = append(attempts, Attempt{Error: f.msg, Status: f.status})
+			fail.Attempts = append(attempts, llm.Attempt{Error: f.msg, Status: f.status})
 			return nil, fail
 		}
 		if !f.retryable || try >= c.tries {
 			fail.Err = errors.New(f.msg)
-			fail.Attempts = append(attempts, Attempt{Error: f.msg, Status: f.status})
+			fail.Attempts = append(attempts, llm.Attempt{Error: f.msg, Status: f.status})
 			return nil, fail
 		}
 		wait := c.backoff(try, f)
-		attempts = append(attempts, Attempt{Error: f.msg, Status: f.status, Wait: wait})
+		attempts = append(attempts, llm.Attempt{Error: f.msg, Status: f.status, Wait: wait})
 		if err := c.sleep(ctx, wait); err != nil {
 			fail.Err, fail.Retryable = err, true
 			fail.Attempts = attempts
@@ -337,7 +345,7 @@ func clipped(s string, n int) string {
 }
 
 // cost prices usage by the model that answered, or else the one asked.
-func (c *OpenAI) cost(answered, asked string, u Usage) float64 {
+func (c *Client) cost(answered, asked string, u llm.Usage) float64 {
 	if _, ok := c.prices.Lookup(answered); ok {
 		return c.prices.Cost(answered, u)
 	}
@@ -347,8 +355,8 @@ func (c *OpenAI) cost(answered, asked string, u Usage) float64 {
 // Price returns what usage u of model costs by the client's price table
 // (Config.Prices, or DefaultPrices): the price of model, or else of the
 // client's own model, as a reply's Cost is priced by the model that
-// answered or else the one asked. It makes OpenAI a Pricer.
-func (c *OpenAI) Price(model string, u Usage) float64 { return c.cost(model, c.cfg.Model, u) }
+// answered or else the one asked. It makes Client an llm.Pricer.
+func (c *Client) Price(model string, u llm.Usage) float64 { return c.cost(model, c.cfg.Model, u) }
 
 // failure is one failed try.
 type failure struct {
@@ -361,11 +369,11 @@ type failure struct {
 }
 
 // try makes one try under the per-try timeout.
-func (c *OpenAI) try(ctx context.Context, creq openai.ChatCompletionRequest, params wireParams) (*Reply, *failure) {
+func (c *Client) try(ctx context.Context, creq oai.ChatCompletionRequest, params wireParams) (*llm.Reply, *failure) {
 	rec := &tryRecord{params: params}
 	tctx, cancel := context.WithTimeout(context.WithValue(ctx, tryKey{}, rec), c.timeout)
 	defer cancel()
-	var reply *Reply
+	var reply *llm.Reply
 	var err error
 	if creq.Stream {
 		reply, err = c.streamTry(tctx, creq)
@@ -382,7 +390,7 @@ func (c *OpenAI) try(ctx context.Context, creq openai.ChatCompletionRequest, par
 }
 
 // plainTry makes one non-streamed request.
-func (c *OpenAI) plainTry(ctx context.Context, creq openai.ChatCompletionRequest) (*Reply, error) {
+func (c *Client) plainTry(ctx context.Context, creq oai.ChatCompletionRequest) (*llm.Reply, error) {
 	resp, err := c.api.CreateChatCompletion(ctx, creq)
 	if err != nil {
 		return nil, err
@@ -391,7 +399,7 @@ func (c *OpenAI) plainTry(ctx context.Context, creq openai.ChatCompletionRequest
 		return nil, errMalformed{"the reply has no choices"}
 	}
 	ch := resp.Choices[0]
-	r := &Reply{
+	r := &llm.Reply{
 		Content:      ch.Message.Content,
 		Reasoning:    ch.Message.ReasoningContent,
 		FinishReason: string(ch.FinishReason),
@@ -399,14 +407,14 @@ func (c *OpenAI) plainTry(ctx context.Context, creq openai.ChatCompletionRequest
 		Usage:        usageOf(&resp.Usage),
 	}
 	for _, tc := range ch.Message.ToolCalls {
-		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		r.ToolCalls = append(r.ToolCalls, llm.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
 	return r, nil
 }
 
 // usageOf is go-openai's usage as grue's.
-func usageOf(u *openai.Usage) Usage {
-	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+func usageOf(u *oai.Usage) llm.Usage {
+	out := llm.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 	if d := u.CompletionTokensDetails; d != nil {
 		out.ReasoningTokens = d.ReasoningTokens
 	}
@@ -420,7 +428,7 @@ func (e errMalformed) Error() string { return e.why }
 
 // classify turns a try's error into a failure: what it says (without the
 // API key), its HTTP status, and whether another try may succeed.
-func (c *OpenAI) classify(ctx, tctx context.Context, rec *tryRecord, err error) *failure {
+func (c *Client) classify(ctx, tctx context.Context, rec *tryRecord, err error) *failure {
 	f := &failure{status: rec.status}
 	if rec.retryAfterMs != "" {
 		if ms, err := strconv.ParseFloat(strings.TrimSpace(rec.retryAfterMs), 64); err == nil && ms >= 0 && ms < 1e9 {
@@ -430,8 +438,8 @@ func (c *OpenAI) classify(ctx, tctx context.Context, rec *tryRecord, err error) 
 	if !f.hasRetryAfter && rec.retryAfter != "" {
 		f.retryAfter, f.hasRetryAfter = parseRetryAfter(rec.retryAfter, time.Now())
 	}
-	var apiErr *openai.APIError
-	var reqErr *openai.RequestError
+	var apiErr *oai.APIError
+	var reqErr *oai.RequestError
 	var malformed errMalformed
 	switch {
 	case ctx.Err() != nil:
@@ -512,15 +520,15 @@ func oneLine(s string) string {
 
 // redact removes the API key and the credentials of URLs (RedactURL)
 // from s.
-func (c *OpenAI) redact(s string) string {
+func (c *Client) redact(s string) string {
 	if k := c.cfg.APIKey; len(k) >= 4 {
-		s = strings.ReplaceAll(s, k, Redacted)
+		s = strings.ReplaceAll(s, k, llm.Redacted)
 	}
-	return RedactURL(s)
+	return llm.RedactURL(s)
 }
 
 // backoff is the wait before retry n (1 for the first retry).
-func (c *OpenAI) backoff(n int, f *failure) time.Duration {
+func (c *Client) backoff(n int, f *failure) time.Duration {
 	if f.hasRetryAfter {
 		return min(f.retryAfter, c.maxRetryAfter)
 	}

@@ -1,4 +1,4 @@
-package llm
+package openai
 
 import (
 	"bytes"
@@ -12,7 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	openai "github.com/sashabaranov/go-openai"
+	"github.com/grue-lab/grue/agent/llm"
+	oai "github.com/sashabaranov/go-openai"
 )
 
 // The request body is built in two parts. go-openai's request carries the
@@ -29,18 +30,18 @@ type wireParams map[string]any
 // chatRequest maps req, with the client's defaults filled in, to
 // go-openai's request and the parameters set on top of it, leaving out
 // those the endpoint refuses; omitted says which and why.
-func (c *OpenAI) chatRequest(req Request) (creq openai.ChatCompletionRequest, params wireParams, omitted []string, err error) {
+func (c *Client) chatRequest(req llm.Request) (creq oai.ChatCompletionRequest, params wireParams, omitted []string, err error) {
 	req = c.Resolve(req)
-	creq = openai.ChatCompletionRequest{Model: req.Model, Stream: c.cfg.Stream}
+	creq = oai.ChatCompletionRequest{Model: req.Model, Stream: c.cfg.Stream}
 	if len(req.Messages) == 0 {
 		return creq, nil, nil, errors.New("the request has no messages")
 	}
 	for _, m := range req.Messages {
-		cm := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID, ReasoningContent: m.Reasoning}
+		cm := oai.ChatCompletionMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID, ReasoningContent: m.Reasoning}
 		for _, tc := range m.ToolCalls {
-			cm.ToolCalls = append(cm.ToolCalls, openai.ToolCall{
-				ID: tc.ID, Type: openai.ToolTypeFunction,
-				Function: openai.FunctionCall{Name: tc.Name, Arguments: tc.Arguments},
+			cm.ToolCalls = append(cm.ToolCalls, oai.ToolCall{
+				ID: tc.ID, Type: oai.ToolTypeFunction,
+				Function: oai.FunctionCall{Name: tc.Name, Arguments: tc.Arguments},
 			})
 		}
 		creq.Messages = append(creq.Messages, cm)
@@ -48,13 +49,13 @@ func (c *OpenAI) chatRequest(req Request) (creq openai.ChatCompletionRequest, pa
 	q := c.quirks.of(req.Model)
 	params = wireParams{}
 	if len(req.Tools) > 0 {
-		var tools []openai.Tool
+		var tools []oai.Tool
 		for _, t := range req.Tools {
 			var ps any = t.Parameters
 			if t.Parameters == nil {
 				ps = map[string]any{"type": "object", "properties": map[string]any{}}
 			}
-			tools = append(tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			tools = append(tools, oai.Tool{Type: oai.ToolTypeFunction, Function: &oai.FunctionDefinition{
 				Name: t.Name, Description: t.Description, Parameters: ps,
 			}})
 		}
@@ -65,7 +66,7 @@ func (c *OpenAI) chatRequest(req Request) (creq openai.ChatCompletionRequest, pa
 	case "auto", "none", "required":
 		params["tool_choice"] = req.ToolChoice
 	default:
-		params["tool_choice"] = openai.ToolChoice{Type: openai.ToolTypeFunction, Function: openai.ToolFunction{Name: req.ToolChoice}}
+		params["tool_choice"] = oai.ToolChoice{Type: oai.ToolTypeFunction, Function: oai.ToolFunction{Name: req.ToolChoice}}
 	}
 	if t := req.Temperature; t != nil {
 		params["temperature"] = *t

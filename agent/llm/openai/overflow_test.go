@@ -1,4 +1,4 @@
-package llm_test
+package openai_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package tools
+package websearch
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/grue-lab/grue/agent/tools"
 )
 
 const searchKeyEnv = "GRUE_TOOLS_TEST_SEARCH_API_KEY"
@@ -35,7 +37,7 @@ func searxng(t *testing.T, n int, last **http.Request) *httptest.Server {
 	return hs
 }
 
-func searchCall(t *testing.T, ws *WebSearchTool, query string) Result {
+func searchCall(t *testing.T, ws *Tool, query string) tools.Result {
 	t.Helper()
 	r, err := ws.Call(context.Background(), map[string]any{"query": query})
 	if err != nil {
@@ -47,7 +49,7 @@ func searchCall(t *testing.T, ws *WebSearchTool, query string) Result {
 func TestWebSearchSearXNG(t *testing.T) {
 	var last *http.Request
 	hs := searxng(t, 8, &last)
-	ws, err := WebSearch(WebSearchConfig{URL: hs.URL + "/search?format=json", MaxResults: 3})
+	ws, err := New(Config{URL: hs.URL + "/search?format=json", MaxResults: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func TestWebSearchTemplateAndKey(t *testing.T) {
 	var last *http.Request
 	hs := searxng(t, 1, &last)
 
-	ws, err := WebSearch(WebSearchConfig{URL: hs.URL + "/v1/search?q={query}&fmt=json", APIKeyEnv: searchKeyEnv})
+	ws, err := New(Config{URL: hs.URL + "/v1/search?q={query}&fmt=json", APIKeyEnv: searchKeyEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +91,7 @@ func TestWebSearchTemplateAndKey(t *testing.T) {
 		t.Errorf("Authorization = %q, want the bearer key", got)
 	}
 
-	ws, err = WebSearch(WebSearchConfig{URL: hs.URL, QueryParam: "search", APIKeyEnv: searchKeyEnv, APIKeyHeader: "X-API-Key"})
+	ws, err = New(Config{URL: hs.URL, QueryParam: "search", APIKeyEnv: searchKeyEnv, APIKeyHeader: "X-API-Key"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +114,11 @@ func TestWebSearchKeyNeverShown(t *testing.T) {
 		json.NewEncoder(w).Encode(map[string]any{"results": []any{map[string]any{"title": "you sent " + got, "url": "https://x/?k=" + got, "content": got}}})
 	}))
 	defer echo.Close()
-	for _, cfg := range []WebSearchConfig{
+	for _, cfg := range []Config{
 		{URL: echo.URL, APIKeyEnv: searchKeyEnv},
 		{URL: echo.URL + "/?key={key}", APIKeyEnv: searchKeyEnv, APIKeyHeader: "-"},
 	} {
-		ws, err := WebSearch(cfg)
+		ws, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +134,7 @@ func TestWebSearchKeyNeverShown(t *testing.T) {
 	}
 	// A dead endpoint with the key in its URL: the transport's error quotes
 	// the URL, and the key must not come with it.
-	ws, err := WebSearch(WebSearchConfig{URL: "http://127.0.0.1:1/?key={key}", APIKeyEnv: searchKeyEnv})
+	ws, err := New(Config{URL: "http://127.0.0.1:1/?key={key}", APIKeyEnv: searchKeyEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +164,7 @@ func TestWebSearchFailures(t *testing.T) {
 		"/down": "503 Service Unavailable: maintenance",
 		"/slow": "no answer from " + hs.URL + " within 100ms",
 	} {
-		ws, err := WebSearch(WebSearchConfig{URL: hs.URL + path, Timeout: 100 * time.Millisecond})
+		ws, err := New(Config{URL: hs.URL + path, Timeout: 100 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +172,7 @@ func TestWebSearchFailures(t *testing.T) {
 			t.Errorf("%s: %q, want a tool error containing %q", path, r.Text, want)
 		}
 	}
-	ws, _ := WebSearch(WebSearchConfig{URL: hs.URL + "/none"})
+	ws, _ := New(Config{URL: hs.URL + "/none"})
 	if r := searchCall(t, ws, "q"); r.IsError || !strings.Contains(r.Text, `No web results for "q"`) {
 		t.Errorf("no results = %+v", r)
 	}
@@ -178,7 +180,7 @@ func TestWebSearchFailures(t *testing.T) {
 		t.Errorf("empty query = %+v, want a tool error", r)
 	}
 	// A cancelled episode is a Go error, not something for the model.
-	ws, _ = WebSearch(WebSearchConfig{URL: hs.URL + "/slow"})
+	ws, _ = New(Config{URL: hs.URL + "/slow"})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if _, err := ws.Call(ctx, map[string]any{"query": "q"}); err == nil {
@@ -189,15 +191,15 @@ func TestWebSearchFailures(t *testing.T) {
 func TestWebSearchConfigErrors(t *testing.T) {
 	t.Setenv(searchKeyEnv, "")
 	for _, tc := range []struct {
-		cfg  WebSearchConfig
+		cfg  Config
 		want string
 	}{
-		{WebSearchConfig{}, "not configured"},
-		{WebSearchConfig{URL: "localhost:8888/search"}, "not an http(s) address"},
-		{WebSearchConfig{URL: "http://localhost:8888", APIKeyEnv: searchKeyEnv}, searchKeyEnv + " is not set"},
-		{WebSearchConfig{URL: "http://localhost:8888", APIKeyEnv: "lower"}, "not an environment variable's name"},
+		{Config{}, "not configured"},
+		{Config{URL: "localhost:8888/search"}, "not an http(s) address"},
+		{Config{URL: "http://localhost:8888", APIKeyEnv: searchKeyEnv}, searchKeyEnv + " is not set"},
+		{Config{URL: "http://localhost:8888", APIKeyEnv: "lower"}, "not an environment variable's name"},
 	} {
-		if _, err := WebSearch(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err = %v, want %q", tc.cfg, err, tc.want)
 		}
 	}
@@ -209,14 +211,14 @@ func TestWebSearchConfigErrors(t *testing.T) {
 func TestWebSearchKeyEnvIsConfined(t *testing.T) {
 	for _, name := range []string{"GITHUB_TOKEN", "GH_PAT", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "GRUE_TOKEN", "DATABASE_PASSWORD", "TAVILY", "SSH_AUTH_SOCK"} {
 		t.Setenv(name, "secret-value")
-		_, err := WebSearch(WebSearchConfig{URL: "http://127.0.0.1:1/?key={key}", APIKeyEnv: name})
+		_, err := New(Config{URL: "http://127.0.0.1:1/?key={key}", APIKeyEnv: name})
 		if err == nil || !strings.Contains(err.Error(), "not the key variable of a search service") {
 			t.Errorf("api_key_env %s: err = %v, want a refusal", name, err)
 		}
 	}
 	for _, name := range []string{"TAVILY_API_KEY", "BRAVE_API_KEY", "SERPAPI_API_KEY", "BING_SEARCH_KEY", "GOOGLE_CSE_KEY", "GRUE_SEARCH_API_KEY"} {
 		t.Setenv(name, "k")
-		if _, err := WebSearch(WebSearchConfig{URL: "http://127.0.0.1:1/", APIKeyEnv: name}); err != nil {
+		if _, err := New(Config{URL: "http://127.0.0.1:1/", APIKeyEnv: name}); err != nil {
 			t.Errorf("api_key_env %s: %v", name, err)
 		}
 	}

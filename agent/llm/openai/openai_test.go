@@ -1,4 +1,4 @@
-package llm_test
+package openai_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/agent/llm/openai"
 )
 
 const testKey = "sk-test-secret-0123456789"
@@ -43,7 +44,7 @@ func (w *waits) get() []time.Duration {
 // newClient returns a client of srv whose backoff is deterministic (the
 // jitter always draws its limit: 10ms, 20ms, 40ms, 80ms...) and whose
 // waits are recorded, not slept.
-func newClient(t *testing.T, srv *llmtest.Server, edit func(*llm.Config)) (*llm.OpenAI, *waits) {
+func newClient(t *testing.T, srv *llmtest.Server, edit func(*llm.Config)) (*openai.Client, *waits) {
 	t.Helper()
 	w := &waits{}
 	cfg := llm.Config{
@@ -55,9 +56,9 @@ func newClient(t *testing.T, srv *llmtest.Server, edit func(*llm.Config)) (*llm.
 	if edit != nil {
 		edit(&cfg)
 	}
-	c, err := llm.NewOpenAI(cfg)
+	c, err := openai.New(cfg)
 	if err != nil {
-		t.Fatalf("NewOpenAI: %v", err)
+		t.Fatalf("New: %v", err)
 	}
 	return c, w
 }
@@ -169,7 +170,7 @@ func TestSamplingOnTheWire(t *testing.T) {
 
 	cases := []struct {
 		name   string
-		client *llm.OpenAI
+		client *openai.Client
 		edit   func(*llm.Request)
 		fields map[string]string // "" means absent
 	}{
@@ -345,13 +346,13 @@ func TestCancelDuringBackoff(t *testing.T) {
 	// The client waits with its own default sleep; the wrapper only says
 	// when the backoff has begun, which is when the test cancels.
 	inBackoff := make(chan struct{}, 1)
-	c, err := llm.NewOpenAI(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetryAfter: time.Minute,
+	c, err := openai.New(llm.Config{Model: "m", BaseURL: srv.URL(), MaxRetryAfter: time.Minute,
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			select {
 			case inBackoff <- struct{}{}:
 			default:
 			}
-			return llm.SleepContext(ctx, d)
+			return openai.SleepContext(ctx, d)
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -439,7 +440,7 @@ func TestStreamingGivesTheSameReply(t *testing.T) {
 	}
 }
 
-func TestNewOpenAIErrors(t *testing.T) {
+func TestNewErrors(t *testing.T) {
 	for _, tc := range []struct {
 		cfg  llm.Config
 		want string
@@ -449,59 +450,32 @@ func TestNewOpenAIErrors(t *testing.T) {
 		{llm.Config{Model: "m", BaseURL: "localhost:8000"}, "not an http(s) URL"},
 		{llm.Config{Model: "m", BaseURL: "http://x/v1", Timeout: -time.Second}, "Timeout is negative"},
 	} {
-		_, err := llm.NewOpenAI(tc.cfg)
+		_, err := openai.New(tc.cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("NewOpenAI(%v) = %v, want an error saying %q", tc.cfg, err, tc.want)
+			t.Errorf("New(%v) = %v, want an error saying %q", tc.cfg, err, tc.want)
 		}
 	}
 }
 
-func TestConfigFromEnv(t *testing.T) {
-	vars := []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "GRUE_MODEL", "HF_TOKEN", "GRUE_PRICES"}
-	set := func(kv ...string) {
-		for _, v := range vars {
-			t.Setenv(v, "")
-		}
-		for i := 0; i < len(kv); i += 2 {
-			t.Setenv(kv[i], kv[i+1])
-		}
+// TestNewReportsBadPrices: a GRUE_PRICES file that does not load is
+// New's error, not a client that prices with the wrong table.
+func TestNewReportsBadPrices(t *testing.T) {
+	for _, v := range []string{"OPENAI_API_KEY", "HF_TOKEN", "OPENAI_API_VERSION"} {
+		t.Setenv(v, "")
 	}
-	set()
-	if c := llm.ConfigFromEnv(); c.Configured() || c.BaseURL != "" {
-		t.Errorf("empty environment: %v", c)
-	}
-	set("HF_TOKEN", "hf_abc")
-	if c := llm.ConfigFromEnv(); c.BaseURL != llm.HFRouterBaseURL || c.APIKey != "hf_abc" || c.Model != llm.DefaultHFModel {
-		t.Errorf("HF_TOKEN alone: %v", c)
-	}
-	set("HF_TOKEN", "hf_abc", "OPENAI_API_KEY", "sk-1", "GRUE_MODEL", "gpt-4.1")
-	if c := llm.ConfigFromEnv(); c.BaseURL != llm.OpenAIBaseURL || c.APIKey != "sk-1" || c.Model != "gpt-4.1" {
-		t.Errorf("OpenAI key: %v", c)
-	}
-	set("OPENAI_BASE_URL", "http://localhost:8000/v1", "HF_TOKEN", "hf_abc", "GRUE_MODEL", "qwen")
-	if c := llm.ConfigFromEnv(); c.BaseURL != "http://localhost:8000/v1" || c.APIKey != "" || !c.Configured() {
-		t.Errorf("local endpoint: %v", c)
-	}
-
-	dir := t.TempDir()
-	good := filepath.Join(dir, "prices.json")
-	os.WriteFile(good, []byte(`{"qwen": {"input_per_mtok": 1, "output_per_mtok": 2}}`), 0o644)
-	set("OPENAI_BASE_URL", "http://localhost:8000/v1", "GRUE_MODEL", "qwen", "GRUE_PRICES", good)
-	c := llm.ConfigFromEnv()
-	if p, ok := c.Prices.Lookup("qwen"); !ok || p.OutputPerMTok != 2 {
-		t.Errorf("GRUE_PRICES not loaded: %v %v", p, ok)
-	}
-	bad := filepath.Join(dir, "bad.json")
+	bad := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(bad, []byte(`{"qwen": {"input_per_mtok": 1, "output_per_mtokk": 2}}`), 0o644)
+	t.Setenv("OPENAI_BASE_URL", "http://localhost:8000/v1")
+	t.Setenv("GRUE_MODEL", "qwen")
 	t.Setenv("GRUE_PRICES", bad)
-	if _, err := llm.NewOpenAI(llm.ConfigFromEnv()); err == nil || !strings.Contains(err.Error(), "GRUE_PRICES") || !strings.Contains(err.Error(), "bad.json") {
+	if _, err := openai.New(llm.ConfigFromEnv()); err == nil || !strings.Contains(err.Error(), "GRUE_PRICES") || !strings.Contains(err.Error(), "bad.json") {
 		t.Errorf("a bad GRUE_PRICES file gives %v", err)
 	}
 }
 
 func TestKeyNeverPrinted(t *testing.T) {
 	cfg := llm.Config{Model: "m", BaseURL: "http://localhost:1/v1", APIKey: testKey}
-	c, err := llm.NewOpenAI(cfg)
+	c, err := openai.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package llm
+package openai
 
 import (
 	"context"
@@ -7,14 +7,15 @@ import (
 	"sort"
 	"strings"
 
-	openai "github.com/sashabaranov/go-openai"
+	"github.com/grue-lab/grue/agent/llm"
+	oai "github.com/sashabaranov/go-openai"
 )
 
 // streamTry makes one streamed request and accumulates its events into
 // the Reply a non-streamed request would have given. A stream that ends
 // before any choice finished was cut off: that is a malformed reply, and
 // retried.
-func (c *OpenAI) streamTry(ctx context.Context, creq openai.ChatCompletionRequest) (*Reply, error) {
+func (c *Client) streamTry(ctx context.Context, creq oai.ChatCompletionRequest) (*llm.Reply, error) {
 	stream, err := c.api.CreateChatCompletionStream(ctx, creq)
 	if err != nil {
 		return nil, err
@@ -40,14 +41,14 @@ func (c *OpenAI) streamTry(ctx context.Context, creq openai.ChatCompletionReques
 type streamAccumulator struct {
 	content  strings.Builder
 	thought  strings.Builder
-	calls    map[int]*ToolCall
+	calls    map[int]*llm.ToolCall
 	finish   string
 	finished bool
 	model    string
-	usage    Usage
+	usage    llm.Usage
 }
 
-func (a *streamAccumulator) add(chunk openai.ChatCompletionStreamResponse) {
+func (a *streamAccumulator) add(chunk oai.ChatCompletionStreamResponse) {
 	if chunk.Model != "" {
 		a.model = chunk.Model
 	}
@@ -66,11 +67,11 @@ func (a *streamAccumulator) add(chunk openai.ChatCompletionStreamResponse) {
 				i = *d.Index
 			}
 			if a.calls == nil {
-				a.calls = map[int]*ToolCall{}
+				a.calls = map[int]*llm.ToolCall{}
 			}
 			tc := a.calls[i]
 			if tc == nil {
-				tc = &ToolCall{}
+				tc = &llm.ToolCall{}
 				a.calls[i] = tc
 			}
 			if d.ID != "" {
@@ -86,11 +87,11 @@ func (a *streamAccumulator) add(chunk openai.ChatCompletionStreamResponse) {
 	}
 }
 
-func (a *streamAccumulator) reply() (*Reply, error) {
+func (a *streamAccumulator) reply() (*llm.Reply, error) {
 	if !a.finished {
 		return nil, errMalformed{"the stream ended before the reply finished (truncated)"}
 	}
-	r := &Reply{Content: a.content.String(), Reasoning: a.thought.String(), FinishReason: a.finish, Model: a.model, Usage: a.usage}
+	r := &llm.Reply{Content: a.content.String(), Reasoning: a.thought.String(), FinishReason: a.finish, Model: a.model, Usage: a.usage}
 	idx := make([]int, 0, len(a.calls))
 	for i := range a.calls {
 		idx = append(idx, i)
