@@ -15,8 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/tracing"
 )
@@ -2283,7 +2281,7 @@ func (s *MCPServer) handleTaskAugmentedToolCall(
 	// than the create-task response; that's deferred to a follow-up.
 
 	// Generate task ID (UUID v4)
-	taskID := uuid.New().String()
+	taskID := newUUID()
 
 	// Extract TTL from task params
 	var ttl *int64
