@@ -2,7 +2,6 @@ package websearch
 
 import (
 	"fmt"
-
 	"slices"
 	"strings"
 
