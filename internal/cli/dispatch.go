@@ -51,6 +51,7 @@ func InProcess(args []string) bool {
 func Main() int {
 	args := os.Args[1:]
 	if InProcess(args) {
+		handsOff = true
 		root := NewRoot(os.Stdin, os.Stdout, os.Stderr)
 		// grue completion is grue-workbench's (InProcess sends it there):
 		// cobra's command, help texts and all, made at every Execute, was

@@ -40,6 +40,13 @@ type Network struct {
 // network is the Network of this process: the zero Network in grue.
 var network Network
 
+// handsOff is set by [Main], grue's: a command that returns
+// [NeedsWorkbench] is run again by grue-workbench. Elsewhere (in
+// grue-workbench, which sets the Network, and in tests) the error is
+// printed as any other, so that a Network left incomplete cannot make
+// grue-workbench execute itself again and again.
+var handsOff bool
+
 // SetNetwork gives this package's commands their network side; command
 // grue-workbench calls it before it runs a command line.
 func SetNetwork(n Network) { network = n }
@@ -52,7 +59,7 @@ type NeedsWorkbench struct {
 }
 
 func (e NeedsWorkbench) Error() string {
-	return fmt.Sprintf("%s is run by %s, which this process cannot execute", e.What, WorkbenchBinary)
+	return fmt.Sprintf("%s needs the network side of the commands, which this program does not link (run %s)", e.What, WorkbenchBinary)
 }
 
 // handOff replaces the process with grue-workbench, given args, for a

@@ -63,3 +63,16 @@ func TestNeedsWorkbench(t *testing.T) {
 		t.Errorf("agent without a model: %v\n%s", err, out)
 	}
 }
+
+// TestNeedsWorkbenchOutsideGrue: outside grue's Main (grue-workbench with
+// an incomplete Network, a test), Execute prints NeedsWorkbench as an
+// error and exits 1 instead of executing grue-workbench.
+func TestNeedsWorkbenchOutsideGrue(t *testing.T) {
+	t.Setenv(WorkbenchEnv, "/nonexistent/grue-workbench")
+	var out, errOut bytes.Buffer
+	root := NewRoot(strings.NewReader(""), &out, &errOut)
+	code := Execute(root, []string{"serve", "--http", "127.0.0.1:0"}, &errOut)
+	if code != ExitError || !strings.Contains(errOut.String(), "grue serve: --http needs the network side") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+}

@@ -58,7 +58,7 @@ func Execute(root *cobra.Command, args []string, stderr io.Writer) int {
 		cmd = root
 	}
 	var nw NeedsWorkbench
-	if errors.As(err, &nw) {
+	if errors.As(err, &nw) && handsOff {
 		return handOff(cmd.CommandPath(), args, nw, stderr)
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
