@@ -7,6 +7,10 @@
 // stdio or in process (grue play, serve and agent) do not link net/http,
 // whose initialisation, with crypto/tls's, every process that links it pays
 // at start-up (docs/performance.md, Start-up).
+//
+// Its tests are package mcp's HTTP tests (sessions, both protocol eras,
+// the guards, the interop with the TypeScript SDK and the Inspector), which
+// reach Handler and NewClient through game/mcp/mcphttp_test.go.
 package mcphttp
 
 import (

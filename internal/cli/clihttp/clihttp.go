@@ -8,6 +8,10 @@
 // ([cli.SetNetwork]); command grue does not, so that grue play, serve and
 // agent start without net/http's initialisation, and hands a command line
 // that needs it to grue-workbench.
+//
+// Its tests are package cli's (serve --http's token and slow-client
+// tests reach it through internal/cli/clihttp_test.go) and
+// cmd/grue-workbench's scripts.
 package clihttp
 
 import (
