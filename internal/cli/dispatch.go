@@ -59,16 +59,27 @@ func Main() int {
 		root.CompletionOptions.DisableDefaultCmd = true
 		return Execute(root, args, os.Stderr)
 	}
+	code, err := runWorkbench(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "grue: %v\n", err)
+	}
+	return code
+}
+
+// runWorkbench replaces the process with grue-workbench, given args (see
+// [FindWorkbench]); it returns only where that could not be done, with
+// ExitError and why, or where there is no exec(2), with grue-workbench's
+// exit status.
+func runWorkbench(args []string) (int, error) {
 	path, err := FindWorkbench()
 	if err == nil {
 		err = execWorkbench(path, args)
 	}
 	var es ExitStatus
 	if errors.As(err, &es) {
-		return es.Code
+		return es.Code, nil
 	}
-	fmt.Fprintf(os.Stderr, "grue: %v\n", err)
-	return ExitError
+	return ExitError, err
 }
 
 // FindWorkbench returns the path of the grue-workbench binary: $GRUE_WORKBENCH

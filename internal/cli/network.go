@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -66,14 +65,9 @@ func (e NeedsWorkbench) Error() string {
 // command that needs the network (see [Network]), and returns the exit
 // status when that cannot be done, having said why on stderr.
 func handOff(cmdPath string, args []string, need NeedsWorkbench, stderr io.Writer) int {
-	path, err := FindWorkbench()
-	if err == nil {
-		err = execWorkbench(path, args)
+	code, err := runWorkbench(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %s needs %s: %v\n", cmdPath, need.What, WorkbenchBinary, err)
 	}
-	var es ExitStatus
-	if errors.As(err, &es) {
-		return es.Code
-	}
-	fmt.Fprintf(stderr, "%s: %s needs %s: %v\n", cmdPath, need.What, WorkbenchBinary, err)
-	return ExitError
+	return code
 }

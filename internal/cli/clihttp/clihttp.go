@@ -65,16 +65,25 @@ func Server(h http.Handler, limits cli.ConnLimits) *http.Server {
 
 // ServeMCP serves srv over streamable HTTP at /mcp on ln (see
 // [mcphttp.Handler]), ending sessions idle for longer than idle, under the
-// connection limits, until ctx is done; then it shuts the server down,
-// waiting a few seconds for the requests in flight.
+// connection limits, until ctx is done (see [Serve]).
 func ServeMCP(ctx context.Context, srv *mcp.Server, ln net.Listener, idle time.Duration, limits cli.ConnLimits) error {
-	hs := Server(mcphttp.Handler(srv, idle), limits)
+	return Serve(ctx, Server(mcphttp.Handler(srv, idle), limits), ln, nil)
+}
+
+// Serve runs hs on ln until ctx is done or hs fails; then, after calling
+// stopping (when not nil: what must end before the requests in flight can,
+// such as event streams), it shuts hs down, waiting a few seconds for
+// those requests.
+func Serve(ctx context.Context, hs *http.Server, ln net.Listener, stopping func()) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	if stopping != nil {
+		stopping()
 	}
 	shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
