@@ -117,13 +117,7 @@ func BenchmarkPlayProcess(b *testing.B) {
 		run(b, bin, "play", "--plain", "--seed", "12", story)
 	})
 	b.Run("dfrotz", func(b *testing.B) {
-		dfrotz, err := exec.LookPath("dfrotz")
-		if err != nil {
-			if _, serr := os.Stat("/usr/games/dfrotz"); serr != nil {
-				playBenchNeed(b, "dfrotz not found (apt-get install -y frotz)")
-			}
-			dfrotz = "/usr/games/dfrotz"
-		}
+		dfrotz := findDfrotz(b)
 		run(b, dfrotz, "-m", "-p", "-q", "-s", "12", "-w", "80", story)
 	})
 }
@@ -224,13 +218,7 @@ func BenchmarkStartProcess(b *testing.B) {
 	stdin, want = "", ""
 	b.Run("grue-agent", grue("agent", "--game", story, "--policy", "walkthrough", "--steps", "1", "--json"))
 	b.Run("dfrotz", func(b *testing.B) {
-		dfrotz, err := exec.LookPath("dfrotz")
-		if err != nil {
-			if _, serr := os.Stat("/usr/games/dfrotz"); serr != nil {
-				playBenchNeed(b, "dfrotz not found (apt-get install -y frotz)")
-			}
-			dfrotz = "/usr/games/dfrotz"
-		}
+		dfrotz := findDfrotz(b)
 		run(b, dfrotz, "-m", "-p", "-q", story)
 	})
 }

@@ -37,13 +37,7 @@ func BenchmarkStartShuffled(b *testing.B) {
 	if _, err := os.Stat(story); err != nil {
 		playBenchNeed(b, "zork1.z3 not found (set GRUE_GAMES): "+err.Error())
 	}
-	dfrotz, err := exec.LookPath("dfrotz")
-	if err != nil {
-		if _, serr := os.Stat("/usr/games/dfrotz"); serr != nil {
-			playBenchNeed(b, "dfrotz not found (apt-get install -y frotz)")
-		}
-		dfrotz = "/usr/games/dfrotz"
-	}
+	dfrotz := findDfrotz(b)
 	copies := 3
 	if s := os.Getenv("GRUE_BENCH_COPIES"); s != "" {
 		if copies, err = strconv.Atoi(s); err != nil || copies < 1 {
