@@ -30,12 +30,14 @@ func load4_0(Symbols map[string]map[string]reflect.Value) {
 		"DefaultWikiResults":       reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
 		"Describe":                 reflect.ValueOf(tools.Describe),
 		"DescribeSpec":             reflect.ValueOf(tools.DescribeSpec),
+		"Errorf":                   reflect.ValueOf(tools.Errorf),
 		"GameTools":                reflect.ValueOf(tools.GameTools),
 		"NewGameRegistry":          reflect.ValueOf(tools.NewGameRegistry),
 		"NewNotes":                 reflect.ValueOf(tools.NewNotes),
 		"NewRegistry":              reflect.ValueOf(tools.NewRegistry),
 		"Record":                   reflect.ValueOf(tools.Record),
 		"SafeEnv":                  reflect.ValueOf(tools.SafeEnv),
+		"Truncate":                 reflect.ValueOf(tools.Truncate),
 		"Wiki":                     reflect.ValueOf(tools.Wiki),
 
 		// type definitions

@@ -45,14 +45,17 @@ func intArg(args map[string]any, key string) (n int, present bool, err error) {
 	return 0, true, fmt.Errorf("%s must be a whole number, not %v", key, v)
 }
 
-// errorf is a Result that tells the model what went wrong.
-func errorf(format string, a ...any) Result {
+// Errorf is a Result that tells the model what went wrong: what every
+// tool here answers a bad call with, and what a tool written elsewhere
+// (package websearch, a notebook's own) can answer it with too.
+func Errorf(format string, a ...any) Result {
 	return Result{Text: fmt.Sprintf(format, a...), IsError: true}
 }
 
-// truncate cuts s to at most max bytes on a UTF-8 boundary and says so,
-// with how many bytes were dropped. max <= 0 keeps everything.
-func truncate(s string, max int) (string, bool) {
+// Truncate cuts s to at most max bytes on a UTF-8 boundary and says so,
+// with how many bytes were dropped. max <= 0 keeps everything. The tools
+// here cut what they give the model with it.
+func Truncate(s string, max int) (string, bool) {
 	if max <= 0 || len(s) <= max {
 		return s, false
 	}

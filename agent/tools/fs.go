@@ -68,7 +68,7 @@ func (t *ReadFileTool) Call(ctx context.Context, args map[string]any) (Result, e
 		}
 		sort.Strings(names)
 		text := fmt.Sprintf("%s is a folder with %d entries:\n%s", filepath.ToSlash(rel), len(names), strings.Join(names, "\n"))
-		text, _ = truncate(text, orDefault(t.W.MaxRead, DefaultMaxRead))
+		text, _ = Truncate(text, orDefault(t.W.MaxRead, DefaultMaxRead))
 		return Result{Text: text, Structured: map[string]any{"path": filepath.ToSlash(rel), "dir": true}}, nil
 	}
 	max := orDefault(t.W.MaxRead, DefaultMaxRead)
@@ -114,10 +114,10 @@ func (t *WriteFileTool) Call(ctx context.Context, args map[string]any) (Result, 
 	p, _ := stringArg(args, "path")
 	content, ok := stringArg(args, "content")
 	if !ok {
-		return errorf(`write_file needs a content string: {"path": "...", "content": "..."}`), nil
+		return Errorf(`write_file needs a content string: {"path": "...", "content": "..."}`), nil
 	}
 	if max := orDefault(t.W.MaxWrite, DefaultMaxWrite); len(content) > max {
-		return errorf("cannot write %s: %d bytes is more than the %d allowed", p, len(content), max), nil
+		return Errorf("cannot write %s: %d bytes is more than the %d allowed", p, len(content), max), nil
 	}
 	rel, err := t.W.rel(p)
 	if err != nil {
@@ -134,7 +134,7 @@ func (t *WriteFileTool) Call(ctx context.Context, args map[string]any) (Result, 
 			return pathError("write", p, err), nil
 		}
 		if used+int64(len(content)) > max {
-			return errorf("cannot write %s: the workspace's other files hold %d bytes, and %d more is over the %d allowed in all; remove files first",
+			return Errorf("cannot write %s: the workspace's other files hold %d bytes, and %d more is over the %d allowed in all; remove files first",
 				p, used, len(content), max), nil
 		}
 	}

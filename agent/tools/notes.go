@@ -68,10 +68,10 @@ func (n *Notes) Call(ctx context.Context, args map[string]any) (Result, error) {
 		text, _ := stringArg(args, "text")
 		text = strings.TrimSpace(text)
 		if text == "" {
-			return errorf(`notes add needs a text: {"action": "add", "text": "..."}`), nil
+			return Errorf(`notes add needs a text: {"action": "add", "text": "..."}`), nil
 		}
 		if used, max := n.size(), n.max(); used+len(text) > max {
-			return errorf("notes are full: %d of %d bytes used, this note is %d; remove or clear some first", used, max, len(text)), nil
+			return Errorf("notes are full: %d of %d bytes used, this note is %d; remove or clear some first", used, max, len(text)), nil
 		}
 		n.notes = append(n.notes, text)
 		return n.result(fmt.Sprintf("Added note %d.", len(n.notes))), nil
@@ -80,10 +80,10 @@ func (n *Notes) Call(ctx context.Context, args map[string]any) (Result, error) {
 	case "remove", "delete":
 		num, present, err := intArg(args, "number")
 		if err != nil {
-			return errorf("notes remove: %v", err), nil
+			return Errorf("notes remove: %v", err), nil
 		}
 		if !present || num < 1 || num > len(n.notes) {
-			return errorf("notes remove needs a number from 1 to %d (see list)", len(n.notes)), nil
+			return Errorf("notes remove needs a number from 1 to %d (see list)", len(n.notes)), nil
 		}
 		n.notes = append(n.notes[:num-1], n.notes[num:]...)
 		return n.result(fmt.Sprintf("Removed note %d.", num)), nil
@@ -91,7 +91,7 @@ func (n *Notes) Call(ctx context.Context, args map[string]any) (Result, error) {
 		n.notes = nil
 		return n.result("Cleared the notes."), nil
 	}
-	return errorf("notes: unknown action %q; use add, list, remove or clear", action), nil
+	return Errorf("notes: unknown action %q; use add, list, remove or clear", action), nil
 }
 
 // List returns a copy of the notes, oldest first.

@@ -74,7 +74,7 @@ func (rec *Recorder) Add(c Call) {
 	if max == 0 {
 		max = DefaultRecordMaxText
 	}
-	c.Text, _ = truncate(c.Text, max)
+	c.Text, _ = Truncate(c.Text, max)
 	rec.mu.Lock()
 	rec.calls = append(rec.calls, c)
 	rec.mu.Unlock()

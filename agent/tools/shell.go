@@ -44,7 +44,7 @@ func (t *RunShellTool) Spec() llm.ToolSpec {
 func (t *RunShellTool) Call(ctx context.Context, args map[string]any) (Result, error) {
 	command, _ := stringArg(args, "command")
 	if strings.TrimSpace(command) == "" {
-		return errorf(`run_shell needs a command: {"command": "ls"}`), nil
+		return Errorf(`run_shell needs a command: {"command": "ls"}`), nil
 	}
 	r, err := t.W.Run(ctx, command)
 	if err != nil {

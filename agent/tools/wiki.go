@@ -343,7 +343,7 @@ func (w *WikiTool) Search(query string, n int) []WikiSection {
 	for k, h := range hits {
 		sec := w.sections[h.i].WikiSection
 		sec.Score = h.score
-		sec.Text, _ = truncate(sec.Text, w.maxChars())
+		sec.Text, _ = Truncate(sec.Text, w.maxChars())
 		out[k] = sec
 	}
 	return out
@@ -385,7 +385,7 @@ func (w *WikiTool) Spec() llm.ToolSpec {
 func (w *WikiTool) Call(ctx context.Context, args map[string]any) (Result, error) {
 	query, _ := stringArg(args, "query")
 	if strings.TrimSpace(query) == "" {
-		return errorf(`wiki needs a query: {"query": "words to look for"}`), nil
+		return Errorf(`wiki needs a query: {"query": "words to look for"}`), nil
 	}
 	hits := w.Search(query, w.results())
 	if len(hits) == 0 {

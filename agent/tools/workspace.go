@@ -219,5 +219,5 @@ func pathError(verb, p string, err error) Result {
 			why = errOutside.Error()
 		}
 	}
-	return errorf("cannot %s %s: %s", verb, p, why)
+	return Errorf("cannot %s %s: %s", verb, p, why)
 }

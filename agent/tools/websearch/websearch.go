@@ -21,7 +21,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
@@ -141,14 +140,14 @@ func (t *Tool) Call(ctx context.Context, args map[string]any) (tools.Result, err
 	query, _ := args["query"].(string)
 	query = strings.TrimSpace(query)
 	if query == "" {
-		return errorf(`web_search needs a query: {"query": "what to search for"}`), nil
+		return tools.Errorf(`web_search needs a query: {"query": "what to search for"}`), nil
 	}
 	results, err := t.Search(ctx, query)
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Result{}, err
 		}
-		return errorf("%v", err), nil
+		return tools.Errorf("%v", err), nil
 	}
 	if len(results) == 0 {
 		return tools.Result{Text: fmt.Sprintf("No web results for %q.", query), Structured: map[string]any{"results": []any{}}}, nil
@@ -159,7 +158,7 @@ func (t *Tool) Call(ctx context.Context, args map[string]any) (tools.Result, err
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		snippet, _ := truncate(strings.Join(strings.Fields(r.Content), " "), snippetBytes)
+		snippet, _ := tools.Truncate(strings.Join(strings.Fields(r.Content), " "), snippetBytes)
 		fmt.Fprintf(&b, "[%d] %s\n%s\n%s", i+1, r.Title, r.URL, snippet)
 		list[i] = map[string]any{"title": r.Title, "url": r.URL, "content": r.Content}
 	}
@@ -218,7 +217,7 @@ func (t *Tool) search(ctx context.Context, query string) ([]Result, error) {
 		return nil, fmt.Errorf("web search: reading the answer from %s: %w", t.host(), err)
 	}
 	if resp.StatusCode/100 != 2 {
-		excerpt, _ := truncate(strings.TrimSpace(string(body)), 200)
+		excerpt, _ := tools.Truncate(strings.TrimSpace(string(body)), 200)
 		return nil, fmt.Errorf("web search: %s answered %s: %s", t.host(), resp.Status, excerpt)
 	}
 	var wire struct {
@@ -294,24 +293,6 @@ func (t *Tool) redact(err error) error {
 		return err
 	}
 	return errors.New(t.scrub(err.Error()))
-}
-
-// errorf is a tool result that tells the model what went wrong.
-func errorf(format string, a ...any) tools.Result {
-	return tools.Result{Text: fmt.Sprintf(format, a...), IsError: true}
-}
-
-// truncate cuts s to at most max bytes on a UTF-8 boundary and says so,
-// with how many bytes were dropped, as package tools does.
-func truncate(s string, max int) (string, bool) {
-	if max <= 0 || len(s) <= max {
-		return s, false
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("\n[truncated: %d bytes]", len(s)-cut), true
 }
 
 var _ tools.Tool = (*Tool)(nil)
