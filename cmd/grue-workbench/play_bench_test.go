@@ -122,6 +122,22 @@ func BenchmarkPlayProcess(b *testing.B) {
 	})
 }
 
+// startBenchStory returns the games folder, absolute (the commands run in
+// a folder of their own), and Zork I in it, the story the start-up
+// benchmarks play; without it they skip (fail with CI=true).
+func startBenchStory(b *testing.B) (games, story string) {
+	b.Helper()
+	games, err := filepath.Abs(playBenchGames())
+	if err != nil {
+		b.Fatal(err)
+	}
+	story = filepath.Join(games, "zork1.z3")
+	if _, err := os.Stat(story); err != nil {
+		playBenchNeed(b, "zork1.z3 not found (set GRUE_GAMES): "+err.Error())
+	}
+	return games, story
+}
+
 // BenchmarkStartProcess measures start-up: a grue command that ends at once
 // (play and serve with no input; agent with one step of the walkthrough
 // baseline), and dfrotz with no input, as whole processes:
@@ -135,14 +151,7 @@ func BenchmarkPlayProcess(b *testing.B) {
 // is what a client waits for: serve answering initialize and a first
 // play_action (whose game starts then), over stdio.
 func BenchmarkStartProcess(b *testing.B) {
-	games, err := filepath.Abs(playBenchGames())
-	if err != nil {
-		b.Fatal(err)
-	}
-	story := filepath.Join(games, "zork1.z3")
-	if _, err := os.Stat(story); err != nil {
-		playBenchNeed(b, "zork1.z3 not found (set GRUE_GAMES): "+err.Error())
-	}
+	games, story := startBenchStory(b)
 	// stdin is the command's input (none when empty); want, when not
 	// empty, is what its output must hold. The command reads and writes
 	// files, not pipes: with pipes, os/exec copies them on goroutines of

@@ -29,17 +29,11 @@ import (
 //
 //	go test -run XXX -bench StartShuffled -benchtime 100x ./cmd/grue-workbench
 func BenchmarkStartShuffled(b *testing.B) {
-	games, err := filepath.Abs(playBenchGames())
-	if err != nil {
-		b.Fatal(err)
-	}
-	story := filepath.Join(games, "zork1.z3")
-	if _, err := os.Stat(story); err != nil {
-		playBenchNeed(b, "zork1.z3 not found (set GRUE_GAMES): "+err.Error())
-	}
+	games, story := startBenchStory(b)
 	dfrotz := findDfrotz(b)
 	copies := 3
 	if s := os.Getenv("GRUE_BENCH_COPIES"); s != "" {
+		var err error
 		if copies, err = strconv.Atoi(s); err != nil || copies < 1 {
 			b.Fatalf("GRUE_BENCH_COPIES=%q: want a positive number", s)
 		}
