@@ -65,7 +65,6 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/spf13/pflag v1.0.10
-	github.com/traefik/yaegi v0.16.1
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sys v0.49.0
@@ -77,8 +76,6 @@ require (
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
 
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
-
-replace github.com/traefik/yaegi => ./third_party/yaegi
 
 replace github.com/mark3labs/mcp-go => ./third_party/mcp-go
 

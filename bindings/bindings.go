@@ -29,7 +29,7 @@ import (
 	"sync"
 
 	"github.com/grue-lab/grue/bindings/std"
-	"github.com/traefik/yaegi/interp"
+	"github.com/grue-lab/grue/internal/yaegi/interp"
 )
 
 // Module is the import path of grue's module; the project's bound packages

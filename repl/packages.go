@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"sort"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/grue-lab/grue/internal/yaegi/interp"
 )
 
 // Doc is the documentation of one exported symbol of a bound package, or

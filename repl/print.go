@@ -81,7 +81,7 @@ func display(v reflect.Value, width int) string {
 
 // deref unwraps interfaces: the value inside, or an invalid Value for nil.
 // The interpreter's own wrapper of a value kept in an interface{} (an
-// element of a []any) is unwrapped too (third_party/yaegi gives its
+// element of a []any) is unwrapped too (internal/yaegi gives its
 // InterpValue).
 func deref(v reflect.Value) reflect.Value {
 	for v.IsValid() {
@@ -116,7 +116,7 @@ func interpValue(v reflect.Value) (reflect.Value, bool) {
 
 // printed is what fmt prints v as, when v is (or an interface holds) the
 // interpreter's wrapper of a value of a cell's type that has an Error or
-// String method (var a any = Temp(3); []any{Temp(3)}): third_party/yaegi
+// String method (var a any = Temp(3); []any{Temp(3)}): internal/yaegi
 // gives it as an error or a fmt.Stringer (Printer), which special
 // renders.
 func printed(v reflect.Value) (string, bool) {

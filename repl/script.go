@@ -12,7 +12,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/grue-lab/grue/internal/yaegi/interp"
 )
 
 // scriptTag is a build tag that scripts are run with: a script in a

@@ -77,7 +77,7 @@ func main() {
 	}
 
 	// An assertion to an interface the script declares keeps its value
-	// inside a function (third_party/yaegi; upstream panicked).
+	// inside a function (internal/yaegi; upstream panicked).
 	assertion := write("assert.go", "package main\n\nimport \"fmt\"\n\ntype Shape interface{ Area() float64 }\n\ntype Sq struct{}\n\nfunc (Sq) Area() float64 { return 2 }\n\nfunc area(v any) float64 {\n\ts, ok := v.(Shape)\n\tif !ok {\n\t\treturn 0\n\t}\n\treturn s.Area()\n}\n\nfunc main() {\n\tfmt.Print(area(Sq{}), area(3))\n}\n")
 	if out, err := run(assertion); err != nil || out != "2 0" {
 		t.Errorf("RunFile(assert.go) = %q, %v", out, err)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/grue-lab/grue/bindings/std"
 	"github.com/grue-lab/grue/internal/jsonms"
-	"github.com/traefik/yaegi/interp"
+	"github.com/grue-lab/grue/internal/yaegi/interp"
 )
 
 // defaultPreload are the packages a session imports at the start when

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/grue-lab/grue/internal/yaegi/interp"
 )
 
 // newSession starts a session on the default story, writing to a buffer.

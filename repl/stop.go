@@ -6,7 +6,7 @@ import (
 	"time"
 	_ "unsafe" // go:linkname
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/grue-lab/grue/internal/yaegi/interp"
 )
 
 // How an interrupted unit is stopped.
@@ -29,7 +29,7 @@ import (
 // next check, and closes the channel that channel operations select on.
 // It may be called once for each EvalWithContext.
 //
-//go:linkname stopInterpreter github.com/traefik/yaegi/interp.(*Interpreter).stop
+//go:linkname stopInterpreter github.com/grue-lab/grue/internal/yaegi/interp.(*Interpreter).stop
 func stopInterpreter(*interp.Interpreter)
 
 // interruptGrace is how long an interrupted unit has to end by itself

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/grue-lab/grue/internal/yaegi/interp"
 
 	"github.com/grue-lab/grue/internal/lazyregexp"
 )

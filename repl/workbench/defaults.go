@@ -9,7 +9,7 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/bindings"
 	"github.com/grue-lab/grue/harness"
-	"github.com/traefik/yaegi/interp"
+	"github.com/grue-lab/grue/internal/yaegi/interp"
 )
 
 // The session's defaults for the agents that cells build. An episode

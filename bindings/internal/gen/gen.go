@@ -25,7 +25,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/traefik/yaegi/extract"
+	"github.com/grue-lab/grue/internal/yaegi/extract"
 )
 
 // Packages are the import paths of the project's packages that scripts and

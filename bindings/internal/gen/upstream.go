@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 )
 
-// grue builds with a patched copy of yaegi's packages (third_party/yaegi,
+// grue builds with a patched copy of yaegi's packages (internal/yaegi,
 // through a replace directive in go.mod), which leaves out the symbol
 // tables of yaegi's stdlib package: they are read from the upstream
 // module, which the go command downloads into the module cache.
