@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/constant"
 	"log"
-	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -2644,50 +2643,6 @@ func (n *node) name() (s string) {
 	return s
 }
 
-// isNatural returns true if node type is natural, false otherwise.
-func (n *node) isNatural() bool {
-	if isUint(n.typ.TypeOf()) {
-		return true
-	}
-	if n.rval.IsValid() {
-		t := n.rval.Type()
-		if isUint(t) {
-			return true
-		}
-		if isInt(t) && n.rval.Int() >= 0 {
-			// positive untyped integer constant is ok
-			return true
-		}
-		if isFloat(t) {
-			// positive untyped float constant with null decimal part is ok
-			f := n.rval.Float()
-			if f == math.Trunc(f) && f >= 0 {
-				n.rval = reflect.ValueOf(uint(f))
-				n.typ.rtype = n.rval.Type()
-				return true
-			}
-		}
-		if isConstantValue(t) {
-			c := n.rval.Interface().(constant.Value)
-			switch c.Kind() {
-			case constant.Int:
-				i, _ := constant.Int64Val(c)
-				if i >= 0 {
-					return true
-				}
-			case constant.Float:
-				f, _ := constant.Float64Val(c)
-				if f == math.Trunc(f) {
-					n.rval = reflect.ValueOf(constant.ToInt(c))
-					n.typ.rtype = n.rval.Type()
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // isNil returns true if node is a literal nil value, false otherwise.
 func (n *node) isNil() bool { return n.kind == basicLit && !n.rval.IsValid() }
 
@@ -2989,7 +2944,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			fallthrough
 		default:
 			// method lookup failed on type, now lookup on pointer to type
-			pt := reflect.PtrTo(n.typ.rtype)
+			pt := reflect.PointerTo(n.typ.rtype)
 			if m2, ok2 := pt.MethodByName(name); ok2 {
 				n.val = m2.Index
 				n.gen = getIndexBinPtrMethod
@@ -3011,10 +2966,10 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.recv = &receiver{node: n.child[0]}
 			n.gen = getIndexBinElemMethod
 			n.action = aGetMethod
-		} else if method, ok := reflect.PtrTo(n.typ.val.rtype).MethodByName(name); ok {
+		} else if method, ok := reflect.PointerTo(n.typ.val.rtype).MethodByName(name); ok {
 			n.val = method.Index
 			n.gen = getIndexBinMethod
-			n.typ = valueTOf(method.Type, withRecv(valueTOf(reflect.PtrTo(n.typ.val.rtype), isBinMethod())))
+			n.typ = valueTOf(method.Type, withRecv(valueTOf(reflect.PointerTo(n.typ.val.rtype), isBinMethod())))
 			n.recv = &receiver{node: n.child[0]}
 			n.action = aGetMethod
 		} else if field, ok := n.typ.val.rtype.FieldByName(name); ok {

@@ -3493,7 +3493,7 @@ func _new(n *node) {
 	next := getExec(n.tnext)
 	t1 := n.child[1].typ
 	typ := t1.TypeOf()
-	dest := genValueOutput(n, reflect.PtrTo(typ))
+	dest := genValueOutput(n, reflect.PointerTo(typ))
 
 	if isInterfaceSrc(t1) && (!isEmptyInterface(t1) || len(t1.method) > 0) {
 		typ = zeroInterfaceValue().Type()

@@ -1929,7 +1929,7 @@ func (t *itype) lookupBinMethod2(name string, seen map[*itype]bool) (m reflect.M
 	}
 	m, ok = t.TypeOf().MethodByName(name)
 	if !ok {
-		m, ok = reflect.PtrTo(t.TypeOf()).MethodByName(name)
+		m, ok = reflect.PointerTo(t.TypeOf()).MethodByName(name)
 		isPtr = ok
 	}
 	return m, index, isPtr, ok
@@ -2033,7 +2033,7 @@ func (t *itype) fixDummy(typ reflect.Type) reflect.Type {
 	case reflect.Map:
 		return reflect.MapOf(t.fixDummy(typ.Key()), t.fixDummy(typ.Elem()))
 	case reflect.Ptr:
-		return reflect.PtrTo(t.fixDummy(typ.Elem()))
+		return reflect.PointerTo(t.fixDummy(typ.Elem()))
 	case reflect.Slice:
 		return reflect.SliceOf(t.fixDummy(typ.Elem()))
 	case reflect.Struct:
@@ -2139,9 +2139,9 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			// We have a pointer to a recursive struct which is not yet fully computed.
 			// Return it but do not yet store it in rtype, so the complete version can
 			// be stored in future.
-			return reflect.PtrTo(rt)
+			return reflect.PointerTo(rt)
 		}
-		t.rtype = reflect.PtrTo(rt)
+		t.rtype = reflect.PointerTo(rt)
 	case structT:
 		if t.name != "" {
 			ctx.defined[name] = t
@@ -2246,7 +2246,7 @@ func (t *itype) frameType() (r reflect.Type) {
 	case mapT:
 		r = reflect.MapOf(t.key.frameType(), t.val.frameType())
 	case ptrT:
-		r = reflect.PtrTo(t.val.frameType())
+		r = reflect.PointerTo(t.val.frameType())
 	default:
 		r = t.TypeOf()
 	}
