@@ -14,19 +14,15 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/grue-lab/grue/internal/cli"
 	"github.com/grue-lab/grue/internal/testgames"
 )
 
 // TestMain lets the test binary run as the commands that the scripts use:
-// "grue" is the real grue, which runs play, games, serve, agent and
-// version itself and executes "grue-workbench" (this package's Main, found
-// beside it) for the rest, and "mkstory" writes a story file header.
+// "grue" is grue's main, and "mkstory" writes a story file header.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"grue":           func() { os.Exit(cli.Main()) },
-		"grue-workbench": func() { os.Exit(Main()) },
-		"mkstory":        mkstory,
+		"grue":    main,
+		"mkstory": mkstory,
 	})
 }
 

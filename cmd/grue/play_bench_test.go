@@ -22,7 +22,7 @@ import (
 
 // playBenchGames returns the shared games folder: $GRUE_GAMES (relative to
 // the repository root when relative) or ../shared/games beside the
-// repository. The test runs in cmd/grue-workbench, two levels below the
+// repository. The test runs in cmd/grue, two levels below the
 // root.
 func playBenchGames() string {
 	root := filepath.Join("..", "..")
@@ -48,21 +48,21 @@ func playBenchNeed(b *testing.B, msg string) {
 	b.Skip(msg)
 }
 
-// buildGrue builds grue and grue-workbench (./cmd/grue and this package)
-// into dir with the go tool on PATH, as the README installs them (static,
-// CGO_ENABLED=0), and returns grue's path.
-func buildGrue(b *testing.B, dir string) string {
-	b.Helper()
+// buildGrue builds grue (this package) into dir with the go tool on PATH,
+// static (CGO_ENABLED=0) as the README and the Dockerfile build it, and
+// returns its path.
+func buildGrue(tb testing.TB, dir string) string {
+	tb.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		b.Skip("go tool not found: " + err.Error())
+		tb.Skip("go tool not found: " + err.Error())
 	}
 	bin := filepath.Join(dir, "grue")
-	cmd := exec.Command(goTool, "build", "-o", dir+string(filepath.Separator), "../grue", ".")
+	cmd := exec.Command(goTool, "build", "-o", bin, ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		b.Fatalf("go build ./cmd/grue ./cmd/grue-workbench: %v\n%s", err, out)
+		tb.Fatalf("go build ./cmd/grue: %v\n%s", err, out)
 	}
 	return bin
 }
@@ -142,12 +142,12 @@ func startBenchStory(b *testing.B) (games, story string) {
 // (play and serve with no input; agent with one step of the walkthrough
 // baseline), and dfrotz with no input, as whole processes:
 //
-//	go test -run XXX -bench StartProcess ./cmd/grue-workbench
+//	go test -run XXX -bench StartProcess ./cmd/grue
 //
 // Besides ns/op (the mean) it reports median-ms, the median start: on a
 // busy machine a few slow starts move the mean by tenths of a millisecond.
-// The target is 5 ms for each grue command; grue version, which does
-// nothing but start, is the floor of the grue binary. grue-serve-first-move
+// grue play's start must stay within 15 times dfrotz's; grue version, which
+// does nothing but start, is the floor of the grue binary. grue-serve-first-move
 // is what a client waits for: serve answering initialize and a first
 // play_action (whose game starts then), over stdio.
 func BenchmarkStartProcess(b *testing.B) {

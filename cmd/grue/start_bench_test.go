@@ -27,7 +27,7 @@ import (
 // metrics are each command's median start over all copies, in
 // milliseconds, and agent's median over dfrotz's:
 //
-//	go test -run XXX -bench StartShuffled -benchtime 100x ./cmd/grue-workbench
+//	go test -run XXX -bench StartShuffled -benchtime 100x ./cmd/grue
 func BenchmarkStartShuffled(b *testing.B) {
 	games, story := startBenchStory(b)
 	dfrotz := findDfrotz(b)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/internal/cli"
-	"github.com/grue-lab/grue/internal/cli/clihttp"
 	"github.com/grue-lab/grue/web"
 )
 
@@ -130,7 +129,7 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer srv.Close()
-	hs := clihttp.Server(srv.Handler(), o.conn)
+	hs := cli.HTTPServer(srv.Handler(), o.conn)
 	url := "http://" + ln.Addr().String() + "/"
 	if printed {
 		url += "?token=" + token
@@ -146,5 +145,5 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 	defer stop()
 	// Stop the runs first: their event streams end, so Shutdown does not
 	// wait on them.
-	return clihttp.Serve(ctx, hs, ln, func() { srv.Close() })
+	return cli.ServeHTTP(ctx, hs, ln, func() { srv.Close() })
 }

@@ -16,7 +16,9 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/game/mcp"
+	"github.com/grue-lab/grue/game/mcp/mcphttp"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/internal/atomicfile"
 )
@@ -347,13 +349,10 @@ func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, non
 		return llm.ReplayFrom(cache, lc.Model, strings.TrimRight(lc.BaseURL, "/")), "", nil
 	}
 
-	if (lc.BaseURL != "" || lc.Configured()) && (network.CheckModel == nil || network.NewModel == nil) {
-		return nil, "", NeedsWorkbench{What: "a model"}
-	}
 	if lc.BaseURL != "" {
 		// One call to /models: the one model a server serves is the
 		// default, and a misspelt model fails now, not at every step.
-		checked, err := network.CheckModel(cmd.Context(), lc)
+		checked, err := openai.CheckModel(cmd.Context(), lc)
 		switch {
 		case err == nil:
 			lc = checked
@@ -369,7 +368,7 @@ func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, non
 		}
 		return nil, "no model configured (OPENAI_API_KEY, OPENAI_BASE_URL, HF_TOKEN)", nil
 	}
-	oc, err := network.NewModel(lc)
+	oc, err := openai.New(lc)
 	if err != nil {
 		return nil, "", err
 	}
@@ -412,10 +411,7 @@ func connectGame(ctx context.Context, f agentFlags) (*mcp.Client, string, error)
 	var c *mcp.Client
 	var err error
 	if strings.HasPrefix(f.server, "http://") || strings.HasPrefix(f.server, "https://") {
-		if network.DialMCP == nil {
-			return nil, "", NeedsWorkbench{What: "--server " + f.server}
-		}
-		c, err = network.DialMCP(ctx, f.server)
+		c, err = mcphttp.NewClient(ctx, f.server)
 	} else {
 		argv := strings.Fields(f.server)
 		if len(argv) == 0 {

@@ -1,9 +1,7 @@
 // Package cli is grue's command line: the command tree's root, how errors
-// become exit statuses, and the commands that must start fast (play,
-// games, serve, agent and version). Command grue links only this package
-// and runs everything else by executing grue-workbench (see [Main]);
-// command grue-workbench adds the REPL, run, web, exp, eval and code to
-// the same root.
+// become exit statuses, and the commands play, games, serve, agent and
+// version. Command grue adds the REPL, run, web, exp, eval and code to the
+// same root.
 package cli
 
 import (
@@ -56,10 +54,6 @@ func Execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	}
 	if cmd == nil {
 		cmd = root
-	}
-	var nw NeedsWorkbench
-	if errors.As(err, &nw) && handsOff {
-		return handOff(cmd.CommandPath(), args, nw, stderr)
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
 	var ue UsageError

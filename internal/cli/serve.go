@@ -86,9 +86,6 @@ capped, and slow connections time out; see docs/security.md.`,
 }
 
 func (o *serveOptions) serve(cmd *cobra.Command) error {
-	if o.http != "" && network.ServeMCP == nil {
-		return NeedsWorkbench{What: "--http"}
-	}
 	if o.idle < 0 {
 		return UsageError{fmt.Errorf("--idle %v: must not be negative (0 means never)", o.idle)}
 	}
@@ -119,7 +116,7 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 		return srv.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "grue serve: MCP over HTTP at http://%s/mcp\n", ln.Addr())
-	return network.ServeMCP(ctx, srv, ln, o.idle, o.conn)
+	return serveMCP(ctx, srv, ln, o.idle, o.conn)
 }
 
 // loopback reports whether addr is on this machine's loopback only.

@@ -30,7 +30,7 @@ func serveOn(t *testing.T, o serveOptions, ln net.Listener) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- testNetwork.ServeMCP(ctx, srv, ln, o.idle, o.conn) }()
+	go func() { done <- serveMCP(ctx, srv, ln, o.idle, o.conn) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

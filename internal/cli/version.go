@@ -9,7 +9,7 @@ import (
 
 // version is grue's version when set at link time:
 //
-//	go build -ldflags "-X github.com/grue-lab/grue/internal/cli.version=1.2.3" ./cmd/grue ./cmd/grue-workbench
+//	go build -ldflags "-X github.com/grue-lab/grue/internal/cli.version=1.2.3" ./cmd/grue
 //
 // When it is empty, the module version from the build info is used (set by
 // `go install github.com/grue-lab/grue/cmd/grue@v1.2.3`), and failing that

@@ -1,8 +1,0 @@
-package cli_test
-
-import (
-	"github.com/grue-lab/grue/internal/cli"
-	"github.com/grue-lab/grue/internal/cli/clihttp"
-)
-
-func init() { cli.LinkTestNetwork(clihttp.Network()) }
