@@ -10,7 +10,7 @@ import (
 // ConnLimits are the connection limits grue serve --http and grue web
 // share, set by --read-timeout, --header-timeout and --conn-idle-timeout.
 // A zero means what it means to net/http's Server: no limit for read,
-// and read's limit for header and idle. Package clihttp makes the server.
+// and read's limit for header and idle. [HTTPServer] makes the server.
 type ConnLimits struct {
 	read   time.Duration // to read a whole request, its body included
 	header time.Duration // to read a request's headers
