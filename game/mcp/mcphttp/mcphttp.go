@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/grue-lab/grue/game/mcp"
-	"github.com/mark3labs/mcp-go/server/httpserver"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // Handler serves s over the streamable HTTP transport at /mcp, to clients
@@ -34,18 +34,18 @@ import (
 // [mcp.WithAllowedOrigins], [mcp.WithMaxBody] and [mcp.WithMaxSessions].
 func Handler(s *mcp.Server, idle time.Duration) http.Handler {
 	side := s.HTTPSide()
-	opts := []httpserver.StreamableHTTPOption{
-		httpserver.WithEndpointPath("/mcp"),
-		httpserver.WithSessionIdManagerResolver(idResolver{side}),
+	opts := []server.StreamableHTTPOption{
+		server.WithEndpointPath("/mcp"),
+		server.WithSessionIdManagerResolver(idResolver{side}),
 		// mcp-go logs each expired session at INFO on stderr: keep only
 		// warnings and errors.
-		httpserver.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
+		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	}
 	if idle > 0 {
-		opts = append(opts, httpserver.WithSessionIdleTTL(idle))
+		opts = append(opts, server.WithSessionIdleTTL(idle))
 		side.Reap(idle)
 	}
-	h := httpserver.NewStreamableHTTPServer(side.MCPServer(), opts...)
+	h := server.NewStreamableHTTPServer(side.MCPServer(), opts...)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(side, h))
 	return mux
