@@ -3,10 +3,9 @@
 // serves a [mcp.Server] at /mcp, behind its guards, and [NewClient] plays any
 // MCP game server over streamable HTTP, in either protocol era.
 //
-// It is a package of its own so that programs that serve or play only over
-// stdio or in process (grue play, serve and agent) do not link net/http,
-// whose initialisation, with crypto/tls's, every process that links it pays
-// at start-up (docs/performance.md, Start-up).
+// It is a package of its own so that package mcp holds what every transport
+// shares (the tools, the session table, the limits) and this one what only
+// HTTP has. Both are on upstream mcp-go's server and client packages.
 //
 // Its tests are package mcp's HTTP tests (sessions, both protocol eras,
 // the guards, the interop with the TypeScript SDK and the Inspector), which
