@@ -10,8 +10,6 @@
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
-# The modules go.mod replaces with patched copies (third_party/*/README.grue.md).
-COPY third_party ./third_party
 RUN go mod download
 COPY . .
 ARG VERSION=dev

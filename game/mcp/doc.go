@@ -14,9 +14,8 @@
 // calls grue's own server in process with no serialisation
 // ([NewInProcessClient]), or any MCP game server of either era over a
 // stdio command ([NewStdioClient]) or streamable HTTP (mcphttp.NewClient).
-// This package does not import net/http, so that grue play, serve and
-// agent do not pay for its initialisation at start-up; mcphttp holds what
-// does.
+// What only HTTP has (the handler, its guards, the HTTP client) is in
+// mcphttp.
 // The protocol itself is github.com/mark3labs/mcp-go, imported here as
 // mcpgo.
 package mcp

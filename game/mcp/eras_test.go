@@ -9,7 +9,7 @@ import (
 	"time"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/httpclient"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -18,7 +18,7 @@ import (
 // stateless client does before it has read the tool contract.
 func rawModernClient(t *testing.T, url string) *mcpclient.Client {
 	t.Helper()
-	cl, err := httpclient.NewStreamableHttpClient(url)
+	cl, err := mcpclient.NewStreamableHttpClient(url)
 	if err != nil {
 		t.Fatal(err)
 	}

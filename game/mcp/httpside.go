@@ -11,11 +11,7 @@ import (
 
 // HTTPSide is the part of a [Server] that its streamable HTTP transport,
 // package [github.com/grue-lab/grue/game/mcp/mcphttp], works with: the
-// mcp-go server, the session table, the limits and the idle reaper. The
-// transport is a package of its own so that a program that serves or
-// plays only over stdio or in process (grue play, serve and agent) does
-// not link net/http, whose initialisation, with crypto/tls's, every
-// process that links it pays at start-up (docs/performance.md, Start-up).
+// mcp-go server, the session table, the limits and the idle reaper.
 // Other code has no use for it.
 type HTTPSide struct{ s *Server }
 

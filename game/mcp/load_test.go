@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client/httpclient"
-	"github.com/mark3labs/mcp-go/client/transport/httptransport"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -87,7 +87,7 @@ func TestLoadHTTP(t *testing.T) {
 	url := "http://" + strings.TrimSpace(addr) + "/mcp"
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConns: sessions + 10, MaxIdleConnsPerHost: sessions + 10}, Timeout: 30 * time.Second}
 	connect := func(ctx context.Context) (*Client, error) {
-		c, err := httpclient.NewStreamableHttpClient(url, httptransport.WithHTTPBasicClient(hc))
+		c, err := client.NewStreamableHttpClient(url, transport.WithHTTPBasicClient(hc))
 		if err != nil {
 			return nil, err
 		}

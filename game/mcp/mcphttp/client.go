@@ -7,8 +7,8 @@ import (
 	"os"
 
 	"github.com/grue-lab/grue/game/mcp"
-	"github.com/mark3labs/mcp-go/client/httpclient"
-	"github.com/mark3labs/mcp-go/client/transport/httptransport"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -41,11 +41,11 @@ func NewClient(ctx context.Context, url string, opts ...ClientOption) (*mcp.Clie
 	for _, o := range opts {
 		o(&cfg)
 	}
-	var topts []httptransport.StreamableHTTPCOption
+	var topts []transport.StreamableHTTPCOption
 	if tok := os.Getenv(mcp.TokenEnv); tok != "" {
-		topts = append(topts, httptransport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
+		topts = append(topts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
 	}
-	cl, err := httpclient.NewStreamableHttpClient(url, topts...)
+	cl, err := client.NewStreamableHttpClient(url, topts...)
 	if err != nil {
 		return nil, fmt.Errorf("MCP client for %s: %w", url, err)
 	}
@@ -67,11 +67,11 @@ func NewClient(ctx context.Context, url string, opts ...ClientOption) (*mcp.Clie
 // server/discover had failed already, so the URL is no MCP endpoint of
 // either era (a wrong path, most often). A second probe, server/discover
 // alone, tells the two apart.
-func httpConnectError(ctx context.Context, url string, topts []httptransport.StreamableHTTPCOption, err error) error {
-	if !errors.Is(err, httptransport.ErrLegacySSEServer) {
+func httpConnectError(ctx context.Context, url string, topts []transport.StreamableHTTPCOption, err error) error {
+	if !errors.Is(err, transport.ErrLegacySSEServer) {
 		return err
 	}
-	probe, perr := httpclient.NewStreamableHttpClient(url, topts...)
+	probe, perr := client.NewStreamableHttpClient(url, topts...)
 	if perr == nil {
 		defer probe.Close()
 		if perr = probe.Start(ctx); perr == nil {

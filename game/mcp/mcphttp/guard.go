@@ -11,7 +11,7 @@ import (
 
 	"github.com/grue-lab/grue/game/mcp"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server/httpserver"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // idsKey carries, in a request's context, the session ID manager of the
@@ -24,7 +24,7 @@ type idResolver struct{ side mcp.HTTPSide }
 
 // ResolveSessionIdManager returns the manager of r (nil r: the idle
 // sweeper's, with no place reserved).
-func (res idResolver) ResolveSessionIdManager(r *http.Request) httpserver.SessionIdManager {
+func (res idResolver) ResolveSessionIdManager(r *http.Request) server.SessionIdManager {
 	if r != nil {
 		if ids, ok := r.Context().Value(idsKey{}).(mcp.SessionIDs); ok {
 			return ids

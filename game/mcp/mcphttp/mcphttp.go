@@ -3,10 +3,9 @@
 // serves a [mcp.Server] at /mcp, behind its guards, and [NewClient] plays any
 // MCP game server over streamable HTTP, in either protocol era.
 //
-// It is a package of its own so that programs that serve or play only over
-// stdio or in process (grue play, serve and agent) do not link net/http,
-// whose initialisation, with crypto/tls's, every process that links it pays
-// at start-up (docs/performance.md, Start-up).
+// It is a package of its own so that package mcp holds what every transport
+// shares (the tools, the session table, the limits) and this one what only
+// HTTP has. Both are on upstream mcp-go's server and client packages.
 //
 // Its tests are package mcp's HTTP tests (sessions, both protocol eras,
 // the guards, the interop with the TypeScript SDK and the Inspector), which
@@ -20,7 +19,7 @@ import (
 	"time"
 
 	"github.com/grue-lab/grue/game/mcp"
-	"github.com/mark3labs/mcp-go/server/httpserver"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // Handler serves s over the streamable HTTP transport at /mcp, to clients
@@ -34,18 +33,18 @@ import (
 // [mcp.WithAllowedOrigins], [mcp.WithMaxBody] and [mcp.WithMaxSessions].
 func Handler(s *mcp.Server, idle time.Duration) http.Handler {
 	side := s.HTTPSide()
-	opts := []httpserver.StreamableHTTPOption{
-		httpserver.WithEndpointPath("/mcp"),
-		httpserver.WithSessionIdManagerResolver(idResolver{side}),
+	opts := []server.StreamableHTTPOption{
+		server.WithEndpointPath("/mcp"),
+		server.WithSessionIdManagerResolver(idResolver{side}),
 		// mcp-go logs each expired session at INFO on stderr: keep only
 		// warnings and errors.
-		httpserver.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
+		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	}
 	if idle > 0 {
-		opts = append(opts, httpserver.WithSessionIdleTTL(idle))
+		opts = append(opts, server.WithSessionIdleTTL(idle))
 		side.Reap(idle)
 	}
-	h := httpserver.NewStreamableHTTPServer(side.MCPServer(), opts...)
+	h := server.NewStreamableHTTPServer(side.MCPServer(), opts...)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(side, h))
 	return mux

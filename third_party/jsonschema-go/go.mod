@@ -1,3 +1,0 @@
-module github.com/google/jsonschema-go
-
-go 1.23.0
