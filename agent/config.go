@@ -59,8 +59,8 @@ type Config struct {
 	// Tools are the game tools Connect gives the agent (those the server
 	// has); empty means all of the server's tools.
 	Tools []string `json:"tools,omitempty"`
-	// Memory names the memory strategy (none, conversation, window,
-	// summary, hybrid; see agent/memory), Window how many turns window and
+	// Memory names the memory strategy (one of [memory.Kinds]; none when
+	// empty), Window how many turns window and
 	// hybrid keep verbatim, MemoryBudget the tokens memory may use (0: no
 	// limit), SummaryModel the model that writes summaries (the agent's
 	// when empty).

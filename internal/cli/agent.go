@@ -16,6 +16,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/memory"
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/internal/atomicfile"
@@ -103,14 +104,14 @@ recorded run again exactly, with no model server at all.`,
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print every step: thought, tool call, repairs and result")
 	fl.StringVar(&f.out, "trajectory", "", "write the whole RunResult, with every step's prompt and reply, to this JSON file")
 	fl.StringVar(&f.protocol, "protocol", "", "how the model answers: text (THOUGHT/TOOL/ARGS) or native (tool calls)")
-	fl.StringVar(&f.memory, "memory", "", "memory strategy: none, conversation, window, summary or hybrid")
+	fl.StringVar(&f.memory, "memory", "", "memory strategy: "+strings.Join(memory.Names(), ", "))
 	fl.IntVar(&f.window, "window", 0, "turns the window and hybrid memories keep verbatim")
 
 	f.ModelFlags.AddFlags(cmd, agent.Defaults().MaxTokens)
 
 	CompleteWords(cmd, "policy", PolicyLLM, policyRandom, policyWalkthrough, policyExplorer)
 	CompleteWords(cmd, "protocol", agent.ProtocolText, agent.ProtocolNative)
-	CompleteWords(cmd, "memory", "none", "conversation", "window", "summary", "hybrid")
+	CompleteWords(cmd, "memory", memory.Names()...)
 
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "end the episode once it has cost this many dollars (0: no limit)")
 	fl.IntVar(&f.maxEpisodeTk, "max-episode-tokens", 0, "end the episode once it has used this many tokens (0: no limit)")
