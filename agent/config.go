@@ -9,6 +9,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/memory"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // The protocols an agent speaks with its model.
@@ -28,7 +29,7 @@ const DefaultMaxSteps = 100
 // DefaultTools returns the game tools [Defaults] gives an agent: the four
 // the earlier Python agent used.
 func DefaultTools() []string {
-	return []string{"play_action", "memory", "get_map", "inventory"}
+	return []string{mcp.ToolPlayAction, mcp.ToolMemory, mcp.ToolGetMap, mcp.ToolInventory}
 }
 
 // Config is an agent's settings as plain data, as an experiment config

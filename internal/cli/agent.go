@@ -399,7 +399,7 @@ func connectGame(ctx context.Context, f agentFlags) (*mcp.Client, string, error)
 		// The server opens the game on the first call: ask for the state
 		// now, so that a bad name or file is reported plainly, before the
 		// episode, and the game's own name comes back.
-		res, err := c.CallTool(ctx, "memory", nil)
+		res, err := c.CallTool(ctx, mcp.ToolMemory, nil)
 		if err == nil && res.IsError {
 			err = errors.New(res.Text)
 		}
@@ -433,7 +433,7 @@ func connectGame(ctx context.Context, f agentFlags) (*mcp.Client, string, error)
 		if f.game != "" {
 			args["game"] = f.game
 		}
-		res, err := c.CallTool(ctx, "reset_game", args)
+		res, err := c.CallTool(ctx, mcp.ToolResetGame, args)
 		if err != nil {
 			c.Close()
 			return nil, "", fmt.Errorf("--server %s: reset_game: %w", f.server, err)
@@ -446,7 +446,7 @@ func connectGame(ctx context.Context, f agentFlags) (*mcp.Client, string, error)
 	if name == "" {
 		// Ask the server which game it plays (grue's servers say so in
 		// every result's structured content).
-		if res, err := c.CallTool(ctx, "memory", nil); err == nil {
+		if res, err := c.CallTool(ctx, mcp.ToolMemory, nil); err == nil {
 			name = res.String("game")
 		}
 	}
