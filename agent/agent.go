@@ -151,10 +151,10 @@ func (a *Agent) Start(ctx context.Context) error {
 		return errors.New("agent: no tools (call Connect, or set Tools)")
 	}
 	a.started = true
-	if _, ok := a.Tools.Get("memory"); !ok {
+	if _, ok := a.Tools.Get(mcp.ToolMemory); !ok {
 		return nil
 	}
-	res, err := a.Tools.Call(ctx, "memory", nil)
+	res, err := a.Tools.Call(ctx, mcp.ToolMemory, nil)
 	if err != nil {
 		return fmt.Errorf("agent start: reading the game's state: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/tools"
 	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // The baseline policies play without a language model: RandomPolicy
@@ -21,7 +22,7 @@ import (
 
 // playAction is the Action that plays cmd in the game.
 func playAction(thought, cmd string) Action {
-	return Action{Thought: thought, Tool: "play_action", Args: map[string]any{"action": cmd}}
+	return Action{Thought: thought, Tool: mcp.ToolPlayAction, Args: map[string]any{"action": cmd}}
 }
 
 // policyRand is a policy's own random source, the same for the same seed,
@@ -56,10 +57,10 @@ func askValidActions(ctx context.Context, reg *tools.Registry) (acts []string, k
 	if reg == nil {
 		return nil, false, nil
 	}
-	if _, ok := reg.Get("valid_actions"); !ok {
+	if _, ok := reg.Get(mcp.ToolValidActions); !ok {
 		return nil, false, nil
 	}
-	r, err := reg.Call(ctx, "valid_actions", nil)
+	r, err := reg.Call(ctx, mcp.ToolValidActions, nil)
 	if err != nil {
 		return nil, false, fmt.Errorf("valid_actions: %w", err)
 	}
@@ -138,7 +139,7 @@ func askMap(ctx context.Context, reg *tools.Registry) (mapView, error) {
 	if reg == nil {
 		return m, nil
 	}
-	for _, name := range []string{"get_map", "memory"} {
+	for _, name := range []string{mcp.ToolGetMap, mcp.ToolMemory} {
 		if _, ok := reg.Get(name); !ok {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // ExplorerPolicy explores the world breadth first, as a careful player
@@ -205,13 +206,13 @@ func (p *ExplorerPolicy) Next(ctx context.Context, v View) (Action, error) {
 			return choose("opener", c, fmt.Sprintf("dark: trying %q to see in %s", c, where)), nil
 		}
 		if last := p.last; last != nil && last.room != cur && last.kind != "undo" && v.Tools != nil {
-			if _, ok := v.Tools.Get("undo"); ok {
+			if _, ok := v.Tools.Get(mcp.ToolUndo); ok {
 				way := explorerExit{last.room, last.cmd}
 				p.darkWay[way] = true
 				delete(p.tried[last.room], last.cmd) // worth trying again with a light
 				p.last = &explorerMove{kind: "undo", room: last.room, score: last.score}
 				return Action{Thought: fmt.Sprintf("dark: taking back %q, which led into the dark, for want of a light", last.cmd),
-					Tool: "undo"}, nil
+					Tool: mcp.ToolUndo}, nil
 			}
 		}
 		if back, ok := p.wayBack(cur, acts); ok {

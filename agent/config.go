@@ -9,6 +9,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/memory"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 // The protocols an agent speaks with its model.
@@ -28,7 +29,7 @@ const DefaultMaxSteps = 100
 // DefaultTools returns the game tools [Defaults] gives an agent: the four
 // the earlier Python agent used.
 func DefaultTools() []string {
-	return []string{"play_action", "memory", "get_map", "inventory"}
+	return []string{mcp.ToolPlayAction, mcp.ToolMemory, mcp.ToolGetMap, mcp.ToolInventory}
 }
 
 // Config is an agent's settings as plain data, as an experiment config
@@ -59,8 +60,8 @@ type Config struct {
 	// Tools are the game tools Connect gives the agent (those the server
 	// has); empty means all of the server's tools.
 	Tools []string `json:"tools,omitempty"`
-	// Memory names the memory strategy (none, conversation, window,
-	// summary, hybrid; see agent/memory), Window how many turns window and
+	// Memory names the memory strategy (one of [memory.Kinds]; none when
+	// empty), Window how many turns window and
 	// hybrid keep verbatim, MemoryBudget the tokens memory may use (0: no
 	// limit), SummaryModel the model that writes summaries (the agent's
 	// when empty).

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/internal/lazyregexp"
 	"github.com/grue-lab/grue/internal/wordset"
 )
@@ -39,7 +40,7 @@ type Parsed struct {
 // DefaultTool and DefaultAction are what the agent plays when a reply
 // holds nothing it can use: a look around, which is always safe.
 const (
-	DefaultTool   = "play_action"
+	DefaultTool   = mcp.ToolPlayAction
 	DefaultAction = "look"
 )
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/internal/lazyregexp"
 	"github.com/grue-lab/grue/internal/wordset"
 )
@@ -50,17 +51,17 @@ var directions = wordset.New(`north south east west northeast northwest southeas
 
 // toolAliases maps names models give tools to the game server's names.
 var toolAliases = map[string]string{
-	"play": "play_action", "action": "play_action", "do": "play_action",
-	"act": "play_action", "command": "play_action", "cmd": "play_action",
-	"play_game": "play_action", "game": "play_action", "execute": "play_action",
-	"run": "play_action", "playaction": "play_action", "send_command": "play_action",
-	"game_action": "play_action", "take_action": "play_action",
-	"map": "get_map", "getmap": "get_map", "show_map": "get_map", "view_map": "get_map",
-	"inv": "inventory", "i": "inventory", "items": "inventory",
-	"check_inventory": "inventory", "get_inventory": "inventory",
-	"state": "memory", "status": "memory", "history": "memory", "get_memory": "memory",
-	"get_state": "memory",
-	"valid":     "valid_actions", "actions": "valid_actions", "get_valid_actions": "valid_actions",
+	"play": mcp.ToolPlayAction, "action": mcp.ToolPlayAction, "do": mcp.ToolPlayAction,
+	"act": mcp.ToolPlayAction, "command": mcp.ToolPlayAction, "cmd": mcp.ToolPlayAction,
+	"play_game": mcp.ToolPlayAction, "game": mcp.ToolPlayAction, "execute": mcp.ToolPlayAction,
+	"run": mcp.ToolPlayAction, "playaction": mcp.ToolPlayAction, "send_command": mcp.ToolPlayAction,
+	"game_action": mcp.ToolPlayAction, "take_action": mcp.ToolPlayAction,
+	"map": mcp.ToolGetMap, "getmap": mcp.ToolGetMap, "show_map": mcp.ToolGetMap, "view_map": mcp.ToolGetMap,
+	"inv": mcp.ToolInventory, "i": mcp.ToolInventory, "items": mcp.ToolInventory,
+	"check_inventory": mcp.ToolInventory, "get_inventory": mcp.ToolInventory,
+	"state": mcp.ToolMemory, "status": mcp.ToolMemory, "history": mcp.ToolMemory, "get_memory": mcp.ToolMemory,
+	"get_state": mcp.ToolMemory,
+	"valid":     mcp.ToolValidActions, "actions": mcp.ToolValidActions, "get_valid_actions": mcp.ToolValidActions,
 }
 
 // fitTool returns the tool to call for the name a model gave: the name

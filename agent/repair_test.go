@@ -10,6 +10,7 @@ import (
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
+	"github.com/grue-lab/grue/game/mcp"
 )
 
 func TestResolveRepairs(t *testing.T) {
@@ -158,5 +159,22 @@ func TestLoopDetection(t *testing.T) {
 	c := lanternAgent(t, cfg, s3)
 	if res, _ := c.Run(ctx, 4); slices.ContainsFunc(res.History, func(st Step) bool { return st.Args["action"] != "wave" }) {
 		t.Errorf("loop detection off, yet: %+v", res.History)
+	}
+}
+
+// Every game tool the agent names (its defaults, and what it repairs a
+// model's tool names to) is a tool of grue's server, so that no repair or
+// default points at a tool that is not there.
+func TestToolNamesAreTheServers(t *testing.T) {
+	known := mcp.ToolNames()
+	for _, name := range append(DefaultTools(), DefaultTool) {
+		if !slices.Contains(known, name) {
+			t.Errorf("default tool %q is not one of the server's %v", name, known)
+		}
+	}
+	for from, to := range toolAliases {
+		if !slices.Contains(known, to) {
+			t.Errorf("alias %q repairs to %q, not one of the server's %v", from, to, known)
+		}
 	}
 }

@@ -16,7 +16,9 @@ func load3_0(Symbols map[string]map[string]reflect.Value) {
 		// function, constant and variable definitions
 		"DefaultSummaryMaxTokens": reflect.ValueOf(constant.MakeFromLiteral("512", token.INT, 0)),
 		"DefaultSummaryPrompt":    reflect.ValueOf(constant.MakeFromLiteral("\"You keep the notes of an agent playing a text adventure (interactive fiction). You are given the summary so far and the steps played since it was written. Reply with the updated summary, and nothing else: short, factual, under these headings.\\n\\nLocations: rooms visited, their exits and how they connect; where the agent is now.\\nItems: what the agent carries; items seen and where they were left.\\nPuzzles: obstacles met; those solved, and how; those still open, and what was tried.\\nDangers: enemies, traps, darkness, hunger, anything that hurt or threatened the agent.\\nFailed: actions that did not work or that the game did not understand, so they are not tried again.\\nScore: the score, and what earned points.\\n\\nKeep every fact that may matter later, drop the rest, and never state what the steps do not show.\"", token.STRING, 0)),
+		"Kinds":                   reflect.ValueOf(memory.Kinds),
 		"LedgerFrom":              reflect.ValueOf(memory.LedgerFrom),
+		"Lookup":                  reflect.ValueOf(memory.Lookup),
 		"Names":                   reflect.ValueOf(memory.Names),
 		"New":                     reflect.ValueOf(memory.New),
 		"NewConversation":         reflect.ValueOf(memory.NewConversation),
@@ -30,6 +32,7 @@ func load3_0(Symbols map[string]map[string]reflect.Value) {
 		// type definitions
 		"Conversation": reflect.ValueOf((*memory.Conversation)(nil)),
 		"Hybrid":       reflect.ValueOf((*memory.Hybrid)(nil)),
+		"Kind":         reflect.ValueOf((*memory.Kind)(nil)),
 		"Ledger":       reflect.ValueOf((*memory.Ledger)(nil)),
 		"None":         reflect.ValueOf((*memory.None)(nil)),
 		"Options":      reflect.ValueOf((*memory.Options)(nil)),

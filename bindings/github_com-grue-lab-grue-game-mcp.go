@@ -12,6 +12,7 @@ import (
 func load8_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/game/mcp/mcp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"ChangesGame":        reflect.ValueOf(mcp.ChangesGame),
 		"DefaultMaxBody":     reflect.ValueOf(constant.MakeFromLiteral("1048576", token.INT, 0)),
 		"DefaultMaxLine":     reflect.ValueOf(constant.MakeFromLiteral("4194304", token.INT, 0)),
 		"DefaultMaxSessions": reflect.ValueOf(constant.MakeFromLiteral("1000", token.INT, 0)),
@@ -28,7 +29,18 @@ func load8_0(Symbols map[string]map[string]reflect.Value) {
 		"ServerName":         reflect.ValueOf(constant.MakeFromLiteral("\"grue\"", token.STRING, 0)),
 		"TokenEnv":           reflect.ValueOf(constant.MakeFromLiteral("\"GRUE_SERVE_TOKEN\"", token.STRING, 0)),
 		"TokenOK":            reflect.ValueOf(mcp.TokenOK),
+		"ToolGetMap":         reflect.ValueOf(constant.MakeFromLiteral("\"get_map\"", token.STRING, 0)),
+		"ToolInventory":      reflect.ValueOf(constant.MakeFromLiteral("\"inventory\"", token.STRING, 0)),
+		"ToolListGames":      reflect.ValueOf(constant.MakeFromLiteral("\"list_games\"", token.STRING, 0)),
+		"ToolMemory":         reflect.ValueOf(constant.MakeFromLiteral("\"memory\"", token.STRING, 0)),
 		"ToolNames":          reflect.ValueOf(mcp.ToolNames),
+		"ToolNewGame":        reflect.ValueOf(constant.MakeFromLiteral("\"new_game\"", token.STRING, 0)),
+		"ToolPlayAction":     reflect.ValueOf(constant.MakeFromLiteral("\"play_action\"", token.STRING, 0)),
+		"ToolResetGame":      reflect.ValueOf(constant.MakeFromLiteral("\"reset_game\"", token.STRING, 0)),
+		"ToolRestoreState":   reflect.ValueOf(constant.MakeFromLiteral("\"restore_state\"", token.STRING, 0)),
+		"ToolSaveState":      reflect.ValueOf(constant.MakeFromLiteral("\"save_state\"", token.STRING, 0)),
+		"ToolUndo":           reflect.ValueOf(constant.MakeFromLiteral("\"undo\"", token.STRING, 0)),
+		"ToolValidActions":   reflect.ValueOf(constant.MakeFromLiteral("\"valid_actions\"", token.STRING, 0)),
 		"WithAllowedOrigins": reflect.ValueOf(mcp.WithAllowedOrigins),
 		"WithDetectionCache": reflect.ValueOf(mcp.WithDetectionCache),
 		"WithGame":           reflect.ValueOf(mcp.WithGame),

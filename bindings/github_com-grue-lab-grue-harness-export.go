@@ -15,12 +15,14 @@ func load13_0(Symbols map[string]map[string]reflect.Value) {
 		"Export":        reflect.ValueOf(export.Export),
 		"FormatATIF":    reflect.ValueOf(constant.MakeFromLiteral("\"atif\"", token.STRING, 0)),
 		"FormatInspect": reflect.ValueOf(constant.MakeFromLiteral("\"inspect\"", token.STRING, 0)),
+		"FormatNames":   reflect.ValueOf(export.FormatNames),
 		"FormatTALES":   reflect.ValueOf(constant.MakeFromLiteral("\"tales\"", token.STRING, 0)),
-		"Formats":       reflect.ValueOf(&export.Formats).Elem(),
+		"Formats":       reflect.ValueOf(export.Formats),
 		"Load":          reflect.ValueOf(export.Load),
 
 		// type definitions
 		"Episode": reflect.ValueOf((*export.Episode)(nil)),
+		"Format":  reflect.ValueOf((*export.Format)(nil)),
 		"Run":     reflect.ValueOf((*export.Run)(nil)),
 	}
 }

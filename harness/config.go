@@ -129,7 +129,7 @@ type Variant struct {
 	// Protocol is text (THOUGHT/TOOL/ARGS) or native (tool calls).
 	Protocol string `json:"protocol,omitempty"`
 
-	// Memory is none, conversation, window, summary or hybrid; Window
+	// Memory names a strategy of [memory.Kinds] (none when empty); Window
 	// the turns window and hybrid keep verbatim; MemoryBudget the tokens
 	// memory may use; SummaryModel the model that writes summaries.
 	Memory       string `json:"memory,omitempty"`
@@ -407,7 +407,7 @@ func (c *Config) validateVariant(i int, v Variant, seen map[string]int, bad func
 	if !slices.Contains(Policies, policy) {
 		bad(at("policy"), "unknown policy %q (valid: %s)", v.Policy, strings.Join(Policies, ", "))
 	}
-	if v.Memory != "" && !slices.Contains(memory.Names(), strings.ToLower(v.Memory)) {
+	if _, ok := memory.Lookup(v.Memory); v.Memory != "" && !ok {
 		bad(at("memory"), "unknown memory strategy %q (valid: %s)", v.Memory, strings.Join(memory.Names(), ", "))
 	}
 	switch strings.ToLower(v.Protocol) {
@@ -449,7 +449,7 @@ func (c *Config) validateVariant(i int, v Variant, seen map[string]int, bad func
 			bad(at("tools"), "the tools must include %s, the only way to act", agent.DefaultTool)
 		}
 	}
-	if slices.Contains(memory.Names(), strings.ToLower(cmp.Or(v.Memory, "none"))) {
+	if _, ok := memory.Lookup(cmp.Or(v.Memory, "none")); ok {
 		if err := v.AgentConfig().Validate(); err != nil {
 			bad(at("memory"), "%v", err)
 		}

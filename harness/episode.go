@@ -156,11 +156,6 @@ func (e *Episode) Result() *agent.RunResult {
 // the step that ended it.
 func (e *Episode) Err() string { return e.err }
 
-// stateTools are the game tools that change the game: what Fork replays.
-// The others (memory, get_map, inventory, valid_actions, list_games) only
-// read it.
-var stateTools = []string{"play_action", "reset_game", "new_game", "save_state", "restore_state", "undo"}
-
 // Fork returns a copy of the episode to play differently: a new
 // in-process game started from the same seed, brought to the same state by
 // replaying the history's game-changing tool calls (the Z-machine is
@@ -188,7 +183,7 @@ func (e *Episode) Fork() (*Episode, error) {
 		return nil, fmt.Errorf("fork: %w", err)
 	}
 	for _, s := range e.Agent.History {
-		if s.Error != "" || !slices.Contains(stateTools, s.Tool) {
+		if s.Error != "" || !mcp.ChangesGame(s.Tool) {
 			continue
 		}
 		if _, err := c.CallTool(ctx, s.Tool, s.Args); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/agent/memory"
 )
 
 // chromium returns Debian's chromium (or another Chrome). Without one the
@@ -219,6 +220,7 @@ func modelPrompt(t *testing.T, b *browser, url string) {
 		chromedp.SetValue(css(`input[name="base_url"]`), url),
 		chromedp.SetValue(css(`input[name="model"]`), "fake-model"),
 		chromedp.SetValue(css(`input[name="steps"]`), "10"),
+		chromedp.SetValue(css(`#play-memory`), "conversation"),
 		chromedp.Click(css(`#play-run`)),
 		until(`/tokens [1-9]/.test((document.querySelector('#play-final') || {}).textContent)`, wait),
 		chromedp.Click(css(`#play-result a`)),
@@ -226,6 +228,10 @@ func modelPrompt(t *testing.T, b *browser, url string) {
 		chromedp.Click(css(`#traj-out .step details.prompt summary`)),
 	)
 	prompt := b.text("#traj-out .step details.prompt")
+	// The memory choices are agent/memory's, filled in from GET /api/games.
+	if offered := eval[[]string](b, `[...document.querySelectorAll('#play-memory option')].map((o) => o.value)`); !slices.Equal(offered, append([]string{""}, memory.Names()...)) {
+		t.Errorf("the page offers the memory strategies %q, want default and %q", offered, memory.Names())
+	}
 	if modelLat := eval[[]float64](b, `window.grueLatencies.slice()`); len(modelLat) == 10 {
 		slices.Sort(modelLat)
 		t.Logf("model steps (20ms replies), step end to browser event: median %.1f ms, max %.1f ms", modelLat[5], modelLat[9])

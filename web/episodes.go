@@ -17,6 +17,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/atomicfile"
@@ -468,7 +469,7 @@ func newStepEvent(st *agent.Step, total llm.Usage, cost float64, ended time.Time
 // content: rooms with their exits, and the current room); nil when the
 // game cannot say.
 func mapOf(ctx context.Context, ep *harness.Episode) any {
-	res, err := ep.Client.CallTool(ctx, "get_map", nil)
+	res, err := ep.Client.CallTool(ctx, mcp.ToolGetMap, nil)
 	if err != nil || res.IsError {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/grue-lab/grue/internal/atomicfile"
 
+	"github.com/grue-lab/grue/agent/memory"
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
@@ -38,12 +39,14 @@ type GameInfo struct {
 // uploaded with POST /api/games.
 const GamesDir = "games"
 
-// gamesList is GET /api/games: the games, the policies and the problems
+// gamesList is GET /api/games: the games, the policies, the memory
+// strategies (the page's choices, from [memory.Names]) and the problems
 // met while listing (a file in GRUE_GAMES that is no story).
 type gamesList struct {
 	Games    []GameInfo `json:"games"`
 	Default  string     `json:"default"`
 	Policies []string   `json:"policies"`
+	Memory   []string   `json:"memory"`
 	Problems string     `json:"problems,omitempty"`
 }
 
@@ -52,7 +55,7 @@ func (s *Server) listGames(w http.ResponseWriter, r *http.Request) {
 	for _, e := range game.Catalog() {
 		entries[e.Name] = e
 	}
-	out := gamesList{Games: []GameInfo{}, Default: stories.DefaultName, Policies: harness.Policies}
+	out := gamesList{Games: []GameInfo{}, Default: stories.DefaultName, Policies: harness.Policies, Memory: memory.Names()}
 	name, data := stories.Default()
 	if story, err := zmachine.Load(data); err == nil {
 		gi := GameInfo{Name: name, Version: story.Version(), BuiltIn: true}

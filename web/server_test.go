@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grue-lab/grue/agent/memory"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/internal/testgames"
 )
@@ -60,6 +61,10 @@ func TestGamesAndPage(t *testing.T) {
 	s.json("GET", "/api/games", nil, http.StatusOK, &g)
 	if len(g.Games) == 0 || g.Games[0].Name != "lantern" || g.Games[0].MaxScore != 60 || !g.Games[0].Walkthrough || g.Default != "lantern" {
 		t.Errorf("games: %+v", g)
+	}
+	// The page's memory choices are agent/memory's list, not a copy of it.
+	if !slices.Equal(g.Memory, memory.Names()) {
+		t.Errorf("memory strategies offered: %v, want %v", g.Memory, memory.Names())
 	}
 	res, err := http.Get(s.ts.URL + "/")
 	if err != nil {

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -26,65 +27,124 @@ type Options struct {
 	SummaryEvery int `json:"summary_every,omitempty"`
 }
 
-// names are the strategies New builds.
-var names = []string{"none", "conversation", "window", "summary", "hybrid"}
+// Kind is a strategy that [New] builds by name: the one list of them that
+// experiment configs, the command line's flag help and completion, and
+// the web page read.
+type Kind struct {
+	// Name is what a config or --memory gives; the strategy's Name().
+	Name string
+	// Doc says in a line what the strategy keeps.
+	Doc string
+	// New builds the strategy from opts, with opts.Budget already checked.
+	New func(opts Options) (Strategy, error)
+}
 
-// Names returns the names New accepts.
-func Names() []string { return append([]string(nil), names...) }
+// Kinds returns the strategies New builds, in the order help lists them.
+// A new strategy is its file and one entry here.
+func Kinds() []Kind {
+	return []Kind{
+		{Name: "none", Doc: "nothing: each prompt holds only the current observation",
+			New: func(Options) (Strategy, error) { return &None{}, nil }},
+		{Name: "conversation", Doc: "every turn verbatim, within the budget",
+			New: func(o Options) (Strategy, error) { return &Conversation{Budget: o.Budget}, nil }},
+		{Name: "window", Doc: "the last Window turns verbatim",
+			New: newWindow},
+		{Name: "summary", Doc: "a model's running summary of the turns so far",
+			New: newSummaryStrategy},
+		{Name: "hybrid", Doc: "the last Window turns verbatim and a summary of the rest",
+			New: newHybrid},
+	}
+}
 
-// New builds the strategy called name (none, conversation, window, summary
-// or hybrid, in any case) from opts, as an experiment config names it.
+// Names returns the names New accepts, as Kinds lists them.
+func Names() []string {
+	var names []string
+	for _, k := range Kinds() {
+		names = append(names, k.Name)
+	}
+	return names
+}
+
+// Lookup returns the strategy called name (in any case, spaces around it
+// ignored), and whether there is one.
+func Lookup(name string) (Kind, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	for _, k := range Kinds() {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// New builds the strategy called name (one of [Names], in any case) from
+// opts, as an experiment config names it.
 func New(name string, opts Options) (Strategy, error) {
 	if opts.Budget < 0 {
 		return nil, fmt.Errorf("memory %s: negative budget %d", name, opts.Budget)
 	}
-	summary := func() (*Summary, error) {
-		if opts.SummaryClient == nil {
-			return nil, fmt.Errorf("memory %s: needs a SummaryClient to write summaries", name)
-		}
-		if opts.SummaryEvery < 0 || opts.SummaryMaxTokens < 0 {
-			return nil, fmt.Errorf("memory %s: negative summary every or max tokens", name)
-		}
-		return &Summary{
-			Client:    opts.SummaryClient,
-			Model:     opts.SummaryModel,
-			Prompt:    opts.SummaryPrompt,
-			MaxTokens: opts.SummaryMaxTokens,
-			Every:     opts.SummaryEvery,
-		}, nil
+	k, ok := Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("memory: unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
 	}
-	window := func() error {
-		if opts.Window < 1 {
-			return fmt.Errorf("memory %s: window must be at least 1, got %d", name, opts.Window)
-		}
-		return nil
+	s, err := k.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("memory %s: %w", k.Name, err)
 	}
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "none":
-		return &None{}, nil
-	case "conversation":
-		return &Conversation{Budget: opts.Budget}, nil
-	case "window":
-		if err := window(); err != nil {
-			return nil, err
-		}
-		return &Window{N: opts.Window, Budget: opts.Budget}, nil
-	case "summary":
-		s, err := summary()
-		if err != nil {
-			return nil, err
-		}
-		s.Budget = opts.Budget
-		return s, nil
-	case "hybrid":
-		if err := window(); err != nil {
-			return nil, err
-		}
-		s, err := summary()
-		if err != nil {
-			return nil, err
-		}
-		return &Hybrid{N: opts.Window, Budget: opts.Budget, Summary: s}, nil
+	return s, nil
+}
+
+// checkWindow refuses a window and hybrid memory that keeps no turn.
+func checkWindow(opts Options) error {
+	if opts.Window < 1 {
+		return fmt.Errorf("window must be at least 1, got %d", opts.Window)
 	}
-	return nil, fmt.Errorf("memory: unknown strategy %q (valid: %s)", name, strings.Join(names, ", "))
+	return nil
+}
+
+// newWindow builds window.
+func newWindow(opts Options) (Strategy, error) {
+	if err := checkWindow(opts); err != nil {
+		return nil, err
+	}
+	return &Window{N: opts.Window, Budget: opts.Budget}, nil
+}
+
+// newSummaryConfig is the Summary that summary and hybrid share.
+func newSummaryConfig(opts Options) (*Summary, error) {
+	if opts.SummaryClient == nil {
+		return nil, errors.New("needs a SummaryClient to write summaries")
+	}
+	if opts.SummaryEvery < 0 || opts.SummaryMaxTokens < 0 {
+		return nil, errors.New("negative summary every or max tokens")
+	}
+	return &Summary{
+		Client:    opts.SummaryClient,
+		Model:     opts.SummaryModel,
+		Prompt:    opts.SummaryPrompt,
+		MaxTokens: opts.SummaryMaxTokens,
+		Every:     opts.SummaryEvery,
+	}, nil
+}
+
+// newSummaryStrategy builds summary.
+func newSummaryStrategy(opts Options) (Strategy, error) {
+	s, err := newSummaryConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	s.Budget = opts.Budget
+	return s, nil
+}
+
+// newHybrid builds hybrid.
+func newHybrid(opts Options) (Strategy, error) {
+	if err := checkWindow(opts); err != nil {
+		return nil, err
+	}
+	s, err := newSummaryConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Hybrid{N: opts.Window, Budget: opts.Budget, Summary: s}, nil
 }

@@ -50,3 +50,32 @@ func TestNew(t *testing.T) {
 		}
 	}
 }
+
+// Kinds is the one list of strategies: each entry builds a strategy of its
+// own name, says what it keeps, and New and Lookup accept exactly these.
+func TestKinds(t *testing.T) {
+	opts := Options{Window: 2, SummaryClient: summariser()}
+	seen := map[string]bool{}
+	for _, k := range Kinds() {
+		if k.Name == "" || k.Name != strings.ToLower(k.Name) || seen[k.Name] {
+			t.Errorf("strategy name %q: empty, not lower case or listed twice", k.Name)
+		}
+		seen[k.Name] = true
+		if k.Doc == "" || k.New == nil {
+			t.Errorf("%s: no Doc or no New", k.Name)
+		}
+		s, err := k.New(opts)
+		if err != nil || s.Name() != k.Name {
+			t.Errorf("%s builds %v, %v", k.Name, s, err)
+		}
+		if got, ok := Lookup(" " + strings.ToUpper(k.Name) + " "); !ok || got.Name != k.Name {
+			t.Errorf("Lookup(%q) = %q, %v", k.Name, got.Name, ok)
+		}
+	}
+	if names := Names(); len(names) != len(seen) {
+		t.Errorf("Names() %v, Kinds %v", names, seen)
+	}
+	if _, ok := Lookup("reflexion"); ok {
+		t.Error("Lookup finds a strategy that is not there")
+	}
+}

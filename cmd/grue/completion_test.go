@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/grue-lab/grue/agent/memory"
+	"github.com/grue-lab/grue/harness/export"
 	"github.com/grue-lab/grue/internal/cli"
 )
 
@@ -47,4 +50,52 @@ func TestVersionFlag(t *testing.T) {
 	if code != 0 || flag != "grue "+cli.Version()+"\n" || flag != cmd {
 		t.Errorf("--version %q (exit %d), version %q", flag, code, cmd)
 	}
+}
+
+// The lists of names come from their packages' tables: --memory and
+// grue exp export's --format complete to exactly agent/memory's strategies
+// and harness/export's formats, and the help names each of them.
+func TestNamesFromTables(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		names []string
+		docs  []string
+	}{
+		{[]string{"agent", "--memory"}, memory.Names(), nil},
+		{[]string{"exp", "export", "x", "--format"}, export.FormatNames(), formatDocs()},
+	} {
+		out, errs, code := grue(t, append(append([]string{"__complete"}, c.args...), "")...)
+		got := strings.Split(strings.TrimSpace(out), "\n")
+		if code != 0 || len(got) == 0 || !strings.HasPrefix(got[len(got)-1], ":") {
+			t.Fatalf("%v completes: exit %d, %q %s", c.args, code, out, errs)
+		}
+		if !slices.Equal(got[:len(got)-1], c.names) {
+			t.Errorf("%v completes to %q, want %q", c.args, got[:len(got)-1], c.names)
+		}
+		help, _, _ := grue(t, append(c.args[:len(c.args)-1:len(c.args)-1], "--help")...)
+		flag := c.args[len(c.args)-1]
+		line := ""
+		for _, l := range strings.Split(help, "\n") {
+			if strings.Contains(l, "  "+flag+" ") {
+				line = l
+			}
+		}
+		if want := strings.Join(c.names, ", "); !strings.Contains(line, want) {
+			t.Errorf("%v --help says %q, not %q", c.args[:len(c.args)-1], line, want)
+		}
+		for _, d := range c.docs {
+			if !strings.Contains(help, d) {
+				t.Errorf("%v --help does not say %q", c.args[:len(c.args)-1], d)
+			}
+		}
+	}
+}
+
+// formatDocs are the first lines of the formats' help texts.
+func formatDocs() []string {
+	var docs []string
+	for _, f := range export.Formats() {
+		docs = append(docs, strings.SplitN(f.Doc, "\n", 2)[0])
+	}
+	return docs
 }

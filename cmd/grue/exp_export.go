@@ -18,24 +18,17 @@ import (
 func newExpExportCmd(stdout io.Writer) *cobra.Command {
 	var format, out string
 	cmd := &cobra.Command{
-		Use:   "export DIR --format tales|atif|inspect [-o OUT]",
+		Use:   "export DIR --format " + strings.Join(export.FormatNames(), "|") + " [-o OUT]",
 		Short: "Write a run directory's results in TALES, ATIF or Inspect format",
 		Long: `Write the episodes of run directory DIR (a sharded one's shards merged)
 in a format other tools read, into OUT (default DIR/export/FORMAT):
 
-  tales    TALES (microsoft/tale-suite): for each episode, the per-step
-           rollout tales_VARIANT/GAME/a0_sSEED_stepsN.jsonl and its
-           summary .json, as TALES's benchmark.py writes them
-  atif     Harbor's Agent Trajectory Interchange Format (ATIF-v1.6): one
-           trajectory VARIANT/GAME_SEED.json per episode
-  inspect  Inspect's JSON eval log (inspect_ai, log version 2): one log
-           per variant, a sample per episode, for inspect view
-
+` + formatHelp() + `
 The files written are listed on stdout. See docs/experiments.md.`,
 		Args: cli.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(export.Formats, format) {
-				return cli.UsageError{Err: fmt.Errorf("--format %q: name one of %s", format, strings.Join(export.Formats, ", "))}
+			if !slices.Contains(export.FormatNames(), format) {
+				return cli.UsageError{Err: fmt.Errorf("--format %q: name one of %s", format, strings.Join(export.FormatNames(), ", "))}
 			}
 			dir := args[0]
 			if out == "" {
@@ -48,7 +41,17 @@ The files written are listed on stdout. See docs/experiments.md.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "", "the format: tales, atif or inspect (required)")
+	cmd.Flags().StringVar(&format, "format", "", "the format: "+strings.Join(export.FormatNames(), ", ")+" (required)")
+	cli.CompleteWords(cmd, "format", export.FormatNames()...)
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the folder to write into (default DIR/export/FORMAT)")
 	return cmd
+}
+
+// formatHelp lists export's formats with what each writes, for the help.
+func formatHelp() string {
+	var b strings.Builder
+	for _, f := range export.Formats() {
+		fmt.Fprintf(&b, "  %-8s %s\n", f.Name, strings.ReplaceAll(f.Doc, "\n", "\n           "))
+	}
+	return b.String()
 }

@@ -103,7 +103,7 @@ func (c *Client) takeGame(ctx context.Context) error {
 	if err != nil || !hasNew || len(takes) == 0 {
 		return err
 	}
-	r, err := c.callRemote(ctx, "new_game", map[string]any{})
+	r, err := c.callRemote(ctx, ToolNewGame, map[string]any{})
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func (c *Client) gameTools(ctx context.Context) (map[string]bool, bool, error) {
 	takes := map[string]bool{}
 	hasNew := false
 	for _, t := range tools {
-		hasNew = hasNew || t.Name == "new_game"
+		hasNew = hasNew || t.Name == ToolNewGame
 		if info, err := toolInfo(t); err == nil {
 			if props, _ := info.InputSchema["properties"].(map[string]any); props[gameIDArg] != nil {
 				takes[t.Name] = true
@@ -347,7 +347,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args map[string]any)
 // that starts a new game), so that the next calls play it.
 func (c *Client) follow(ctx context.Context, name, id string, r ToolResult) error {
 	nid := r.String(gameIDArg)
-	if nid == "" || nid == id || !(name == "new_game" || (name == "reset_game" && id != "")) {
+	if nid == "" || nid == id || !(name == ToolNewGame || (name == ToolResetGame && id != "")) {
 		return nil
 	}
 	c.mu.Lock()

@@ -153,13 +153,6 @@ type loadedStory struct {
 // turn is one play_action: the command and the game's reply.
 type turn struct{ action, reply string }
 
-// ToolNames returns the names of the tools grue's server offers, sorted:
-// what [Client.Tools] lists for grue's server, known without starting one.
-func ToolNames() []string {
-	return []string{"get_map", "inventory", "list_games", "memory", "new_game", "play_action",
-		"reset_game", "restore_state", "save_state", "undo", "valid_actions"}
-}
-
 // memoryTurns is how many recent actions memory() shows.
 const memoryTurns = 5
 
@@ -411,51 +404,6 @@ func (s *Server) addTool(t mcpgo.Tool, params map[string]param, h func(ctx conte
 	s.tools = append(s.tools, server.ServerTool{Tool: t, Handler: handler})
 }
 
-func (s *Server) addTools() {
-	readOnly := []mcpgo.ToolOption{mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithDestructiveHintAnnotation(false)}
-	s.tool(mcpgo.NewTool("play_action",
-		mcpgo.WithDescription("Send one command to the game (\"open mailbox\", \"north\", \"take lamp\") and get its reply, with the score and moves."),
-	), map[string]param{"action": {typ: "string", desc: "the command to type", required: true}}, s.playAction)
-	s.tool(mcpgo.NewTool("memory", append(readOnly,
-		mcpgo.WithDescription("The current state: location, score, moves, game, the last actions with their results, and the current observation."))...,
-	), nil, s.memory)
-	s.tool(mcpgo.NewTool("get_map", append(readOnly,
-		mcpgo.WithDescription("The locations explored so far and the exits taken between them."))...,
-	), nil, s.getMap)
-	s.tool(mcpgo.NewTool("inventory", append(readOnly,
-		mcpgo.WithDescription("What the player carries, read from the game's object tree (it costs no move)."))...,
-	), nil, s.inventory)
-	s.tool(mcpgo.NewTool("valid_actions", append(readOnly,
-		mcpgo.WithDescription("Commands that change the world from the current state."))...,
-	), nil, s.validActions)
-	s.addTool(mcpgo.NewTool("reset_game",
-		mcpgo.WithDescription("Start a game again from the beginning: this game, or another one by name (see list_games). "+
-			"Its result gives the game's game_id; without a session or a game_id it starts a new game, as new_game."),
-	), withGameID(map[string]param{
-		"game": {typ: "string", desc: "the game to start (default: the current one)"},
-		"seed": {typ: "number", desc: "seed of the game's random numbers (default: the server's)"},
-	}), s.resetGame)
-	s.addTool(mcpgo.NewTool("new_game",
-		mcpgo.WithDescription("Start a new game of your own and get its game_id, to pass to every other tool. "+
-			"A client without an MCP session (protocol 2026-07-28) starts here."),
-	), map[string]param{
-		"game": {typ: "string", desc: "the game to start (default: the server's; see list_games)"},
-		"seed": {typ: "number", desc: "seed of the game's random numbers (default: the server's)"},
-	}, s.newGameTool)
-	s.addTool(mcpgo.NewTool("list_games", append(readOnly,
-		mcpgo.WithDescription("The games this server can start."))...,
-	), nil, s.listGames)
-	s.tool(mcpgo.NewTool("save_state",
-		mcpgo.WithDescription("Save the game's state under a name, to come back to it with restore_state."),
-	), map[string]param{"name": {typ: "string", desc: "letters, digits, '.', '_' or '-', at most 64", required: true}}, s.saveState)
-	s.tool(mcpgo.NewTool("restore_state",
-		mcpgo.WithDescription("Go back to a state saved with save_state."),
-	), map[string]param{"name": {typ: "string", desc: "the name given to save_state", required: true}}, s.restoreState)
-	s.tool(mcpgo.NewTool("undo",
-		mcpgo.WithDescription("Take back the last play_action."),
-	), nil, s.undo)
-}
-
 func (s *Server) playAction(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	action, err := req.RequireString("action")
 	if err != nil || (strings.TrimSpace(action) == "" && !ss.g.KeyExpected()) {
@@ -624,12 +572,12 @@ func (s *Server) resetGame(ctx context.Context, req mcpgo.CallToolRequest) *mcpg
 	if _, given, _ := gameIDArgument(req.GetArguments()); !given && sessionID(ctx) == "" {
 		return s.newGameTool(ctx, req)
 	}
-	ss, refusal := s.gameFor(ctx, "reset_game", req.GetArguments())
+	ss, refusal := s.gameFor(ctx, ToolResetGame, req.GetArguments())
 	if refusal != nil {
 		return refusal
 	}
 	defer ss.mu.Unlock()
-	target, seed, refusal := s.gameChoice("reset_game", req, ss.game, ss.seed)
+	target, seed, refusal := s.gameChoice(ToolResetGame, req, ss.game, ss.seed)
 	if refusal != nil {
 		return refusal
 	}
@@ -651,7 +599,7 @@ func startText(g *game.Game, ss *session) string {
 // newGameTool starts a game of its own for the caller and returns its
 // game_id.
 func (s *Server) newGameTool(ctx context.Context, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
-	target, seed, refusal := s.gameChoice("new_game", req, s.cfg.game, s.cfg.seed)
+	target, seed, refusal := s.gameChoice(ToolNewGame, req, s.cfg.game, s.cfg.seed)
 	if refusal != nil {
 		return refusal
 	}

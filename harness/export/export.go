@@ -30,28 +30,59 @@ import (
 	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
-// The formats Export writes.
+// The names of the formats Export writes.
 const (
 	FormatTALES   = "tales"
 	FormatATIF    = "atif"
 	FormatInspect = "inspect"
 )
 
-// Formats lists the formats Export writes.
-var Formats = []string{FormatTALES, FormatATIF, FormatInspect}
+// Format is one format Export writes: the one list of them that grue exp
+// export's flag, help and completion read.
+type Format struct {
+	// Name is what --format gives.
+	Name string
+	// Doc says what the format writes, in lines short enough for help.
+	Doc string
+	// write writes run r into folder out and returns the files written.
+	write func(r *Run, out string) ([]string, error)
+}
 
-// Export writes run directory dir in format (one of Formats) into folder
-// out, which it makes, and returns the files it wrote, in order. An
+// Formats returns the formats Export writes, in the order help lists them.
+// A new format is its file and one entry here.
+func Formats() []Format {
+	return []Format{
+		{Name: FormatTALES, write: writeTALES, Doc: `TALES (microsoft/tale-suite): for each episode, the per-step
+rollout tales_VARIANT/GAME/a0_sSEED_stepsN.jsonl and its
+summary .json, as TALES's benchmark.py writes them`},
+		{Name: FormatATIF, write: writeATIF, Doc: `Harbor's Agent Trajectory Interchange Format (ATIF-v1.6): one
+trajectory VARIANT/GAME_SEED.json per episode`},
+		{Name: FormatInspect, write: writeInspect, Doc: `Inspect's JSON eval log (inspect_ai, log version 2): one log
+per variant, a sample per episode, for inspect view`},
+	}
+}
+
+// FormatNames returns the names of Formats, in order.
+func FormatNames() []string {
+	var names []string
+	for _, f := range Formats() {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// Export writes run directory dir in format (one of [FormatNames]) into
+// folder out, which it makes, and returns the files it wrote, in order. An
 // episode whose trajectory file is missing is exported from its record
 // alone (no steps); one whose trajectory cannot be read stops the export
 // with an error naming the file.
 func Export(dir, format, out string) ([]string, error) {
-	write, ok := map[string]func(*Run, string) ([]string, error){
-		FormatTALES: writeTALES, FormatATIF: writeATIF, FormatInspect: writeInspect,
-	}[format]
-	if !ok {
-		return nil, fmt.Errorf("export: unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
+	formats := Formats()
+	i := slices.IndexFunc(formats, func(f Format) bool { return f.Name == format })
+	if i < 0 {
+		return nil, fmt.Errorf("export: unknown format %q (valid: %s)", format, strings.Join(FormatNames(), ", "))
 	}
+	write := formats[i].write
 	r, err := Load(dir)
 	if err != nil {
 		return nil, err

@@ -101,6 +101,23 @@ func TestExportUnknownFormat(t *testing.T) {
 	}
 }
 
+// Formats is the one list of formats: each has a name of its own and a
+// help text, and Export writes every one of them.
+func TestFormats(t *testing.T) {
+	dir := testRun(t)
+	seen := map[string]bool{}
+	for _, f := range Formats() {
+		if f.Name == "" || seen[f.Name] || f.Doc == "" || f.write == nil {
+			t.Errorf("format %+v: no name, listed twice, no Doc or no writer", f)
+		}
+		seen[f.Name] = true
+		exportTo(t, dir, f.Name)
+	}
+	if names := FormatNames(); len(names) != len(seen) || names[0] != FormatTALES {
+		t.Errorf("FormatNames() %v, Formats %v", names, seen)
+	}
+}
+
 func TestExportNoRecords(t *testing.T) {
 	_, err := Export(t.TempDir(), FormatATIF, t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "results.jsonl") {

@@ -17,6 +17,7 @@ import (
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/llm/openai"
+	"github.com/grue-lab/grue/agent/memory"
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/mcp/mcphttp"
 	"github.com/grue-lab/grue/game/stories"
@@ -105,14 +106,14 @@ recorded run again exactly, with no model server at all.`,
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print every step: thought, tool call, repairs and result")
 	fl.StringVar(&f.out, "trajectory", "", "write the whole RunResult, with every step's prompt and reply, to this JSON file")
 	fl.StringVar(&f.protocol, "protocol", "", "how the model answers: text (THOUGHT/TOOL/ARGS) or native (tool calls)")
-	fl.StringVar(&f.memory, "memory", "", "memory strategy: none, conversation, window, summary or hybrid")
+	fl.StringVar(&f.memory, "memory", "", "memory strategy: "+strings.Join(memory.Names(), ", "))
 	fl.IntVar(&f.window, "window", 0, "turns the window and hybrid memories keep verbatim")
 
 	f.ModelFlags.AddFlags(cmd, agent.Defaults().MaxTokens)
 
 	CompleteWords(cmd, "policy", PolicyLLM, policyRandom, policyWalkthrough, policyExplorer)
 	CompleteWords(cmd, "protocol", agent.ProtocolText, agent.ProtocolNative)
-	CompleteWords(cmd, "memory", "none", "conversation", "window", "summary", "hybrid")
+	CompleteWords(cmd, "memory", memory.Names()...)
 
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "end the episode once it has cost this many dollars (0: no limit)")
 	fl.IntVar(&f.maxEpisodeTk, "max-episode-tokens", 0, "end the episode once it has used this many tokens (0: no limit)")
@@ -397,7 +398,7 @@ func connectGame(ctx context.Context, f agentFlags) (*mcp.Client, string, error)
 		// The server opens the game on the first call: ask for the state
 		// now, so that a bad name or file is reported plainly, before the
 		// episode, and the game's own name comes back.
-		res, err := c.CallTool(ctx, "memory", nil)
+		res, err := c.CallTool(ctx, mcp.ToolMemory, nil)
 		if err == nil && res.IsError {
 			err = errors.New(res.Text)
 		}
@@ -428,7 +429,7 @@ func connectGame(ctx context.Context, f agentFlags) (*mcp.Client, string, error)
 		if f.game != "" {
 			args["game"] = f.game
 		}
-		res, err := c.CallTool(ctx, "reset_game", args)
+		res, err := c.CallTool(ctx, mcp.ToolResetGame, args)
 		if err != nil {
 			c.Close()
 			return nil, "", fmt.Errorf("--server %s: reset_game: %w", f.server, err)
@@ -441,7 +442,7 @@ func connectGame(ctx context.Context, f agentFlags) (*mcp.Client, string, error)
 	if name == "" {
 		// Ask the server which game it plays (grue's servers say so in
 		// every result's structured content).
-		if res, err := c.CallTool(ctx, "memory", nil); err == nil {
+		if res, err := c.CallTool(ctx, mcp.ToolMemory, nil); err == nil {
 			name = res.String("game")
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/bindings"
+	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/yaegi/interp"
 )
@@ -67,7 +68,7 @@ func (b *bench) agentDefaults(a *agent.Agent) {
 func toolsNeeded(p agent.Policy) []string {
 	switch p.(type) {
 	case *agent.ExplorerPolicy, *agent.RandomPolicy:
-		return []string{"valid_actions"}
+		return []string{mcp.ToolValidActions}
 	}
 	return nil
 }

@@ -71,6 +71,9 @@ async function loadGames() {
     sel.replaceChildren(...g.games.map((x) => el("option", { value: x.name, selected: x.name === g.default },
       (x.uploaded ? x.name.split("/").pop() + " (uploaded)" : x.name) + (x.title ? " - " + x.title : "") + (x.max_score ? " (" + x.max_score + ")" : ""))));
   }
+  // The memory strategies are the server's (agent/memory's list), after "default".
+  const mem = $("#play-memory");
+  mem.replaceChildren(mem.options[0], ...(g.memory || []).map((m) => el("option", { value: m }, m)));
 }
 
 async function loadConfigs() {
