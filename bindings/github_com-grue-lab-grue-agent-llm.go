@@ -24,6 +24,7 @@ func load1_0(Symbols map[string]map[string]reflect.Value) {
 		"ConfigFromEnv":          reflect.ValueOf(llm.ConfigFromEnv),
 		"DefaultHFModel":         reflect.ValueOf(constant.MakeFromLiteral("\"Qwen/Qwen2.5-72B-Instruct\"", token.STRING, 0)),
 		"DefaultMaxBackoff":      reflect.ValueOf(llm.DefaultMaxBackoff),
+		"DefaultMaxReplyBytes":   reflect.ValueOf(constant.MakeFromLiteral("33554432", token.INT, 0)),
 		"DefaultMaxRetries":      reflect.ValueOf(constant.MakeFromLiteral("5", token.INT, 0)),
 		"DefaultMaxRetryAfter":   reflect.ValueOf(llm.DefaultMaxRetryAfter),
 		"DefaultMinBackoff":      reflect.ValueOf(llm.DefaultMinBackoff),

@@ -2,7 +2,10 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -292,4 +295,52 @@ func (s *testServer) experimentIDs() map[string]string {
 func urlQuery(s string) string {
 	r := strings.NewReplacer("&", "%26", "=", "%3D")
 	return r.Replace(s)
+}
+
+// TestBrowserToken: with a token, the page opened at the address grue
+// web prints (/?token=T) takes the token out of the address bar, keeps
+// no cookie, and works: its posts carry the token in a header, its event
+// streams and images in their query.
+func TestBrowserToken(t *testing.T) {
+	s := newTestServer(t, Options{Token: "sesame"})
+	b := newBrowser(t, s.ts.URL)
+	b.do("open the printed address",
+		chromedp.Navigate(b.url+"/?token=sesame#play"),
+		chromedp.WaitReady(css(`#play-game option[value="lantern"]`)),
+	)
+	if search, cookie := eval[string](b, `location.search`), eval[string](b, `document.cookie`); search != "" || cookie != "" {
+		t.Errorf("after opening /?token=: location.search %q, document.cookie %q: want both empty", search, cookie)
+	}
+	playWalkthrough(t, b) // opens /#play, without the token in the address
+	launchAndCompare(t, b)
+	playByHand(b)
+}
+
+// TestBrowserCSRF is the attack of issue 35, item 1, in a browser: a page
+// on another port of 127.0.0.1, opened in the browser that holds the
+// workbench, posts to its API with a no-cors fetch, credentials
+// included, as text/plain. Nothing starts.
+func TestBrowserCSRF(t *testing.T) {
+	s := newTestServer(t, Options{Token: "sesame"})
+	attack := `fetch(` + "`" + s.ts.URL + "/api/episodes`" + `, {method: "POST", mode: "no-cors", credentials: "include", body: '{"policy":"walkthrough"}'}).then(() => { document.title = "sent"; }, () => { document.title = "sent"; });`
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<!doctype html><title>evil</title><script>%s</script>", attack)
+	}))
+	defer evil.Close()
+	b := newBrowser(t, s.ts.URL)
+	b.do("open the workbench, then the other port's page",
+		chromedp.Navigate(b.url+"/?token=sesame#play"),
+		chromedp.WaitReady(css(`#play-game option[value="lantern"]`)),
+		chromedp.Navigate(evil.URL+"/"),
+		until(`document.title === "sent"`, wait),
+	)
+	var eps []EpisodeInfo
+	code, body := s.send("GET", "/api/episodes", "", map[string]string{"Authorization": "Bearer sesame"})
+	if err := json.Unmarshal([]byte(body), &eps); code != 200 || err != nil {
+		t.Fatalf("GET /api/episodes: %d %s", code, body)
+	}
+	if len(eps) != 0 {
+		t.Errorf("a page on another port started %d episodes", len(eps))
+	}
 }

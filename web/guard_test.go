@@ -29,7 +29,11 @@ func TestChunkedBodyLimit(t *testing.T) {
 		{"/api/games?name=big.z5", ""},
 	} {
 		for _, n := range []int{64<<10 + 1, 4 << 20} {
-			res, body := rawhttp.PostChunked(t, addr, c.path, nil, c.prefix, n)
+			var h []string
+			if strings.HasPrefix(c.path, "/api/games") {
+				h = []string{"Content-Type: application/octet-stream"}
+			}
+			res, body := rawhttp.PostChunked(t, addr, c.path, h, c.prefix, n)
 			var e apiError
 			if err := json.Unmarshal(body, &e); err != nil || res.StatusCode != http.StatusRequestEntityTooLarge {
 				t.Errorf("POST %s, chunked body of %d bytes: %d %s, want 413 and a JSON error", c.path, n, res.StatusCode, body)
@@ -69,6 +73,7 @@ func (s *testServer) burst(n int, method, path string, body any) map[int]int {
 	for range n {
 		wg.Go(func() {
 			req, _ := http.NewRequest(method, s.ts.URL+path, strings.NewReader(string(j)))
+			req.Header.Set("Content-Type", "application/json")
 			<-start
 			res, err := client.Do(req)
 			if err != nil {

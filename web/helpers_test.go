@@ -57,6 +57,9 @@ func (s *testServer) do(method, path string, body any) (int, []byte) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
+	if method != http.MethodGet && method != http.MethodHead {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	res, err := s.ts.Client().Do(req)
 	if err != nil {
 		s.t.Fatal(err)

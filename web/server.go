@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
@@ -25,10 +23,6 @@ const (
 	DefaultMaxExperiments = 2
 	DefaultMaxPlay        = 16
 	DefaultMaxBody        = 1 << 20
-	// TokenCookie is the cookie that carries the token once a browser
-	// has opened the page with ?token=T, so that its fetches and event
-	// streams need no header.
-	TokenCookie = "grue_token"
 )
 
 // Options configure a Server. The zero value serves ./runs with the
@@ -41,11 +35,20 @@ type Options struct {
 	// /api/experiments may name ("experiments" by default); a config
 	// outside it is refused.
 	Experiments string
-	// Token, when set, must come with every request: as
-	// "Authorization: Bearer TOKEN", or in the TokenCookie cookie.
+	// Token, when set, must come with every API request: as
+	// "Authorization: Bearer TOKEN" or in the TokenHeader header, or, for
+	// a GET (an event stream, an image), as the query parameter token.
+	// No cookie carries it: a cookie goes to every port of the host.
 	Token string
-	// AllowedOrigins are browser origins allowed besides this machine's.
+	// AllowedOrigins are browser origins allowed besides the server's
+	// own (exactly its scheme, host and port); their hosts are accepted
+	// in the Host header too.
 	AllowedOrigins []string
+	// Hosts are the names the server answers to in the Host header
+	// besides 127.0.0.1, localhost, [::1] and the address a request came
+	// in on (the host of grue web --addr): any other is refused, against
+	// DNS rebinding.
+	Hosts []string
 	// MaxEpisodes, MaxExperiments and MaxPlay bound the episodes and
 	// experiments running at once and the live play-by-hand sessions;
 	// more get 429. MaxBody bounds request bodies (larger: 413).
@@ -165,47 +168,6 @@ func (s *Server) routes() {
 	})
 	m.Handle("/", assetHandler())
 	s.mux = m
-}
-
-// guard checks what every request must pass before a handler sees it:
-// its Origin (a page of this machine or an allowed origin: DNS
-// rebinding), the token when there is one, and the body's size.
-func (s *Server) guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !mcp.OriginAllowed(origin, s.opts.AllowedOrigins) {
-			writeError(w, http.StatusForbidden, "Origin", "origin %s is not allowed (see grue web --allow-origin)", origin)
-			return
-		}
-		if s.opts.Token != "" && !s.tokenOK(w, r) {
-			return
-		}
-		if r.ContentLength > s.opts.MaxBody {
-			tooLarge(w, s.opts.MaxBody)
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
-		next.ServeHTTP(w, r)
-	})
-}
-
-// tokenOK accepts a request with the token (header or cookie); a page
-// opened as /?token=T gets the cookie and is sent on to /. Otherwise it
-// answers 401 and returns false.
-func (s *Server) tokenOK(w http.ResponseWriter, r *http.Request) bool {
-	if mcp.TokenOK(r.Header.Get("Authorization"), s.opts.Token) {
-		return true
-	}
-	if c, err := r.Cookie(TokenCookie); err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.opts.Token)) == 1 {
-		return true
-	}
-	if q := r.URL.Query().Get("token"); q != "" && r.URL.Path == "/" && subtle.ConstantTimeCompare([]byte(q), []byte(s.opts.Token)) == 1 {
-		http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: s.opts.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		http.Redirect(w, r, "/", http.StatusSeeOther)
-		return false
-	}
-	w.Header().Set("WWW-Authenticate", `Bearer realm="grue"`)
-	writeError(w, http.StatusUnauthorized, "Authorization", "send the server's token as Authorization: Bearer TOKEN, or open the page as /?token=TOKEN")
-	return false
 }
 
 // apiError is the body of every error answer: what is wrong and, when a

@@ -2,10 +2,12 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -31,6 +33,10 @@ const (
 	// DefaultReasoningTokens is the allowance for reasoning added to the
 	// max tokens of a request to a model that reasons.
 	DefaultReasoningTokens = 8192
+	// DefaultMaxReplyBytes caps the body of a model's reply, streamed
+	// or not, so that a hostile or broken server cannot fill the
+	// memory (Config.MaxReplyBytes).
+	DefaultMaxReplyBytes = 32 << 20
 )
 
 // Config configures a model client (the OpenAI-compatible client of
@@ -53,6 +59,12 @@ type Config struct {
 	// Timeout bounds each try (a streamed reply included), not the whole
 	// call with its retries.
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// MaxReplyBytes caps the bytes read of one reply's body (a stream's
+	// events, an error's body): the client stops reading beyond it and
+	// fails the try with an error that says so, not retried. 0 means
+	// DefaultMaxReplyBytes (or GRUE_MAX_REPLY_BYTES, see ConfigFromEnv);
+	// a negative value is an error.
+	MaxReplyBytes int64 `json:"max_reply_bytes,omitempty"`
 	// MaxRetries is how many times a failed try is retried: 0 means
 	// DefaultMaxRetries, a negative number none.
 	MaxRetries int `json:"max_retries,omitempty"`
@@ -116,12 +128,22 @@ type Config struct {
 	// pricesErr is ConfigFromEnv's failure to load GRUE_PRICES, reported
 	// by the client made with the config (PricesErr).
 	pricesErr error
+	// envErr is ConfigFromEnv's failure to read another variable
+	// (GRUE_MAX_REPLY_BYTES), reported with pricesErr (EnvErr).
+	envErr error
 }
 
 // PricesErr returns ConfigFromEnv's failure to load the price file
 // GRUE_PRICES names, nil when it loaded or none was named: a client made
 // with c (openai.New) reports it rather than price with the wrong table.
 func (c Config) PricesErr() error { return c.pricesErr }
+
+// EnvErr returns ConfigFromEnv's failures to read the environment: the
+// price file (PricesErr) and a GRUE_MAX_REPLY_BYTES that is not a
+// positive number of bytes; nil when there were none. A client made with
+// c (openai.New) reports it rather than run with settings the user did
+// not ask for.
+func (c Config) EnvErr() error { return errors.Join(c.pricesErr, c.envErr) }
 
 // ConfigFromEnv returns the configuration the environment gives:
 //
@@ -134,6 +156,9 @@ func (c Config) PricesErr() error { return c.pricesErr }
 //     DefaultHFModel unless GRUE_MODEL names one.
 //   - OPENAI_API_VERSION is a classic Azure endpoint's api-version
 //     (Config.APIVersion).
+//   - GRUE_MAX_REPLY_BYTES caps a reply's size in bytes
+//     (Config.MaxReplyBytes); the client made with it reports a value
+//     that is not a positive whole number.
 //   - GRUE_PRICES names a JSON price file merged into DefaultPrices (see
 //     PriceTable.Load); the client made with it (openai.New) reports an
 //     error loading it.
@@ -161,6 +186,14 @@ func ConfigFromEnv() Config {
 		c.BaseURL = OpenAIBaseURL
 		if c.Model == "" {
 			c.Model = DefaultOpenAIModel
+		}
+	}
+	if v := os.Getenv("GRUE_MAX_REPLY_BYTES"); v != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n <= 0 {
+			c.envErr = fmt.Errorf("GRUE_MAX_REPLY_BYTES=%q: want a positive number of bytes, such as 33554432 (32 MiB)", v)
+		} else {
+			c.MaxReplyBytes = n
 		}
 	}
 	if path := os.Getenv("GRUE_PRICES"); path != "" {

@@ -51,3 +51,24 @@ func TestConfigFromEnv(t *testing.T) {
 		t.Errorf("a bad GRUE_PRICES file gives %v", err)
 	}
 }
+
+// TestConfigFromEnvMaxReplyBytes: GRUE_MAX_REPLY_BYTES sets the cap on a
+// reply; a value that is not a positive number of bytes is reported, not
+// replaced by the default.
+func TestConfigFromEnvMaxReplyBytes(t *testing.T) {
+	t.Setenv("GRUE_PRICES", "")
+	t.Setenv("GRUE_MAX_REPLY_BYTES", "")
+	if c := llm.ConfigFromEnv(); c.MaxReplyBytes != 0 || c.EnvErr() != nil {
+		t.Errorf("unset: MaxReplyBytes %d, EnvErr %v", c.MaxReplyBytes, c.EnvErr())
+	}
+	t.Setenv("GRUE_MAX_REPLY_BYTES", "1048576")
+	if c := llm.ConfigFromEnv(); c.MaxReplyBytes != 1<<20 || c.EnvErr() != nil {
+		t.Errorf("1048576: MaxReplyBytes %d, EnvErr %v", c.MaxReplyBytes, c.EnvErr())
+	}
+	for _, v := range []string{"0", "-5", "32MiB", "lots"} {
+		t.Setenv("GRUE_MAX_REPLY_BYTES", v)
+		if err := llm.ConfigFromEnv().EnvErr(); err == nil || !strings.Contains(err.Error(), "GRUE_MAX_REPLY_BYTES") {
+			t.Errorf("GRUE_MAX_REPLY_BYTES=%s: EnvErr %v, want an error naming it", v, err)
+		}
+	}
+}

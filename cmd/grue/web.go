@@ -54,8 +54,13 @@ as Jupyter asks, since on a shared machine any account can reach loopback
 and the workbench launches runs, reads configs and sends prompts to model
 servers: --token, else $GRUE_SERVE_TOKEN, else one generated and printed
 at start as the page's address, http://ADDR/?token=TOKEN (open it once;
-the browser then keeps a cookie). --no-token turns the token off, on
-loopback only. Episodes, experiments and play-by-hand sessions at once are
+the page keeps the token in its own origin's storage, never in a cookie,
+which every port of the host would get). --no-token turns the token off,
+on loopback only. Whatever the token, the API takes changes only from the
+page's own origin (scheme, host and port), as JSON, and answers only the
+host names it listens as (127.0.0.1, localhost, [::1], the host of
+--addr, those of --allow-origin): against pages on other ports and DNS
+rebinding. Episodes, experiments and play-by-hand sessions at once are
 capped (more get 429), as are request bodies (413) and headers (431), and
 slow or idle connections are closed (--header-timeout, --read-timeout,
 --conn-idle-timeout); see docs/security.md.`,
@@ -72,7 +77,7 @@ slow or idle connections are closed (--header-timeout, --read-timeout,
 	f.StringVar(&o.experiments, "experiments", "experiments", "the folder of experiment configs the page may launch")
 	f.StringVar(&o.token, "token", "", "bearer token every request must carry (default $GRUE_SERVE_TOKEN, else generated and printed)")
 	f.BoolVar(&o.noToken, "no-token", false, "ask no token (loopback only: any account on this machine can then use the workbench)")
-	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin allowed besides this machine's; repeatable")
+	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin allowed besides the page's own (its host is then taken in the Host header too); repeatable")
 	f.IntVar(&o.maxEpisodes, "max-episodes", web.DefaultMaxEpisodes, "most episodes playing at once (more: 429)")
 	f.IntVar(&o.maxExperiments, "max-experiments", web.DefaultMaxExperiments, "most experiments running at once (more: 429)")
 	f.IntVar(&o.maxPlay, "max-play", web.DefaultMaxPlay, "most live play-by-hand sessions (more: 429, once none idle 30 min can be ended)")
@@ -123,7 +128,11 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	srv, err := web.New(web.Options{Runs: o.runs, Experiments: o.experiments, Token: token, AllowedOrigins: o.origins,
+	var hosts []string
+	if h, _, err := net.SplitHostPort(o.addr); err == nil && h != "" {
+		hosts = append(hosts, h)
+	}
+	srv, err := web.New(web.Options{Runs: o.runs, Experiments: o.experiments, Token: token, AllowedOrigins: o.origins, Hosts: hosts,
 		MaxEpisodes: o.maxEpisodes, MaxExperiments: o.maxExperiments, MaxPlay: o.maxPlay, MaxBody: o.maxBody, Version: cli.Version()})
 	if err != nil {
 		return err

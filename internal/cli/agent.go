@@ -67,6 +67,7 @@ type ModelFlags struct {
 	CacheMode       string
 	Timeout         time.Duration
 	Retries         int
+	MaxReplyBytes   int64
 	ReasoningEffort string
 	ReasoningModel  string
 	ExtraBody       string
@@ -309,6 +310,12 @@ func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, non
 	lc.Stream = f.Stream
 	lc.Timeout = f.Timeout
 	lc.MaxRetries = f.Retries
+	if f.MaxReplyBytes < 0 {
+		return nil, "", UsageError{fmt.Errorf("--max-reply-bytes %d: want a positive number of bytes", f.MaxReplyBytes)}
+	}
+	if f.MaxReplyBytes > 0 {
+		lc.MaxReplyBytes = f.MaxReplyBytes
+	}
 	lc.DropParams = f.DropParams
 	switch strings.ToLower(f.ReasoningModel) {
 	case "":
@@ -563,6 +570,7 @@ func (f *ModelFlags) AddFlags(cmd *cobra.Command, maxTokens int) {
 	fl.StringVar(&f.CacheMode, "cache-mode", "", "cache mode: off, read, write, read-write or replay (default: read-write with --cache)")
 	fl.DurationVar(&f.Timeout, "timeout", 0, "time limit of each try of a model call (default 60s)")
 	fl.IntVar(&f.Retries, "retries", 0, "retries of a failed model call (default 5; -1 for none)")
+	fl.Int64Var(&f.MaxReplyBytes, "max-reply-bytes", 0, "cap in bytes on one model reply, streamed or not: a longer one fails the call (default 32 MiB, or $GRUE_MAX_REPLY_BYTES)")
 	addModelFlags(fl, &f.ReasoningEffort, &f.ExtraBody, &f.DropParams)
 	fl.StringVar(&f.ReasoningModel, "reasoning-model", "", "treat the model as a reasoning model (yes) or not (no) from the first request, instead of guessing by its name and learning from the server")
 	CompleteWords(cmd, "reasoning-model", "yes", "no")

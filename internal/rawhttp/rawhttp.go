@@ -15,7 +15,8 @@ import (
 )
 
 // PostChunked sends, over a connection of its own to addr, a POST to
-// path with the extra header lines headers ("Accept: ...") whose body
+// path with the extra header lines headers ("Accept: ...", a
+// Content-Type other than the default application/json) whose body
 // (prefix, then '0's to bodyLen bytes) is sent in chunks with no
 // Content-Length and without the last chunk, as a client that streams a
 // body without end would; it returns the response the server gave and
@@ -29,9 +30,14 @@ func PostChunked(t testing.TB, addr, path string, headers []string, prefix strin
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
-	head := "POST " + path + " HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n"
+	head := "POST " + path + " HTTP/1.1\r\nHost: " + addr + "\r\n"
+	typed := false
 	for _, h := range headers {
 		head += h + "\r\n"
+		typed = typed || strings.HasPrefix(strings.ToLower(h), "content-type:")
+	}
+	if !typed {
+		head += "Content-Type: application/json\r\n"
 	}
 	fmt.Fprintf(c, "%sTransfer-Encoding: chunked\r\n\r\n", head)
 	if prefix != "" {

@@ -25,14 +25,40 @@ function flash(msg) {
   $("#flash").textContent = msg || "";
 }
 
+// token is the server's token: from the address grue web printed
+// (/?token=T), which is then taken out of the address bar, and kept in
+// this origin's localStorage (a page on another port is another origin
+// and cannot read it). No cookie carries it: cookies go to every port.
+const token = (() => {
+  const u = new URL(location.href);
+  const t = u.searchParams.get("token");
+  if (t) {
+    try { localStorage.setItem("grue-token", t); } catch (e) { /* private mode: this tab only */ }
+    u.searchParams.delete("token");
+    history.replaceState(null, "", u.pathname + u.search + u.hash);
+    return t;
+  }
+  try { return localStorage.getItem("grue-token") || ""; } catch (e) { return ""; }
+})();
+
+// authed is path with the token as its query, for what cannot send a
+// header (an event stream, an image).
+const authed = (path) => (token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path);
+
+// headers are a request's headers: the token in X-Grue-Token, and the
+// media type of its body (the server refuses a change without it).
+function headers(type) {
+  const h = {};
+  if (token) h["X-Grue-Token"] = token;
+  if (type) h["Content-Type"] = type;
+  return h;
+}
+
 // api calls the server and returns the JSON answer; an error answer
 // throws an Error whose message names the field.
 async function api(method, path, body) {
-  const opts = { method, headers: {} };
-  if (body !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
+  const opts = { method, headers: headers(method === "GET" ? "" : "application/json") };
+  if (body !== undefined) opts.body = JSON.stringify(body);
   const res = await fetch(path, opts);
   const text = await res.text();
   let data = null;
@@ -86,7 +112,7 @@ $("#play-upload").addEventListener("change", async (ev) => {
   const f = ev.target.files[0];
   if (!f) return;
   try {
-    const res = await fetch("/api/games?name=" + encodeURIComponent(f.name), { method: "POST", body: f });
+    const res = await fetch("/api/games?name=" + encodeURIComponent(f.name), { method: "POST", headers: headers("application/octet-stream"), body: f });
     const g = await res.json();
     if (!res.ok) throw new Error((g.field ? g.field + ": " : "") + g.error);
     await loadGames();
@@ -142,7 +168,7 @@ function watchEpisode(id) {
   $("#play-status").textContent = "Starting episode " + id + "...";
   $("#play-stop").disabled = false;
   $("#play-run").disabled = true;
-  const src = new EventSource("/api/episodes/" + id + "/events");
+  const src = new EventSource(authed("/api/episodes/" + id + "/events"));
   play.source = src;
   // Events are only queued as they come; the page draws what came once
   // a frame, so a burst of fast steps never waits behind drawing.
@@ -412,7 +438,7 @@ async function runCompare() {
     table("cmp-leaderboard", ["rank", "variant", "mean % of max", "games", "episodes", "won", "errors"],
       c.leaderboard.map((l) => [l.rank, l.variant, fmt(l.mean_percent), l.games, l.episodes, l.won, l.errors])));
   for (const g of c.games) {
-    out.push(el("h3", {}, "Score by step: " + g), el("img", { alt: "score by step on " + g, src: "/api/experiments/compare/plot?" + q + "&game=" + encodeURIComponent(g), width: 640 }));
+    out.push(el("h3", {}, "Score by step: " + g), el("img", { alt: "score by step on " + g, src: authed("/api/experiments/compare/plot?" + q + "&game=" + encodeURIComponent(g)), width: 640 }));
   }
   $("#cmp-out").replaceChildren(...out);
 }

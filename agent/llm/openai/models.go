@@ -85,7 +85,7 @@ func listModels(ctx context.Context, cfg llm.Config, o options) ([]string, error
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc.Transport = &recorder{base: base, query: query}
+	hc.Transport = &recorder{base: base, query: query, maxReply: maxReplyOf(cfg)}
 	oc.HTTPClient = hc
 	ctx, cancel := context.WithTimeout(ctx, modelsTimeout)
 	defer cancel()

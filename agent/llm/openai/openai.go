@@ -91,8 +91,11 @@ func optionsOf(opts []Option) options {
 
 // New returns a client for cfg, or an error saying what cfg lacks.
 func New(cfg llm.Config, opts ...Option) (*Client, error) {
-	if err := cfg.PricesErr(); err != nil {
+	if err := cfg.EnvErr(); err != nil {
 		return nil, err
+	}
+	if cfg.MaxReplyBytes < 0 {
+		return nil, fmt.Errorf("llm: MaxReplyBytes is negative (%d)", cfg.MaxReplyBytes)
 	}
 	if cfg.BaseURL == "" {
 		return nil, errors.New("llm: no base URL: set OPENAI_BASE_URL (or OPENAI_API_KEY for OpenAI, or HF_TOKEN for the Hugging Face router) or pass --base-url")
@@ -175,7 +178,7 @@ func New(cfg llm.Config, opts ...Option) (*Client, error) {
 		u.RawQuery, u.ForceQuery = "", false
 		baseURL = u.String()
 	}
-	hc.Transport = &recorder{base: base, query: query}
+	hc.Transport = &recorder{base: base, query: query, maxReply: maxReplyOf(cfg)}
 	oc := oai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(baseURL, "/")
 	if azure != nil {
@@ -441,9 +444,14 @@ func (c *Client) classify(ctx, tctx context.Context, rec *tryRecord, err error) 
 	var apiErr *oai.APIError
 	var reqErr *oai.RequestError
 	var malformed errMalformed
+	var tooLarge *errTooLarge
 	switch {
 	case ctx.Err() != nil:
 		f.msg = ctx.Err().Error()
+	// A reply cut at the cap is not retried: the server that sent it
+	// will send it again.
+	case errors.As(err, &tooLarge):
+		f.msg = tooLarge.Error()
 	case errors.Is(tctx.Err(), context.DeadlineExceeded):
 		f.msg = fmt.Sprintf("no complete reply within the per-try timeout of %v", c.timeout)
 		f.retryable = true

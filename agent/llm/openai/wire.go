@@ -116,12 +116,13 @@ type tryRecord struct {
 }
 
 // recorder is the transport under go-openai: it adds the base URL's query
-// to the request's, writes the try's parameters into the request body and
-// records the response's status, Retry-After headers and body in the
-// try's tryRecord.
+// to the request's, writes the try's parameters into the request body,
+// caps the response body at maxReply bytes and records the response's
+// status, Retry-After headers and body in the try's tryRecord.
 type recorder struct {
-	base  http.RoundTripper
-	query url.Values
+	base     http.RoundTripper
+	query    url.Values
+	maxReply int64
 }
 
 func (t *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -151,6 +152,9 @@ func (t *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 	}
 	resp, err := t.base.RoundTrip(r)
+	if resp != nil && resp.Body != nil && t.maxReply > 0 {
+		resp.Body = &cappedBody{ReadCloser: resp.Body, left: t.maxReply, limit: t.maxReply}
+	}
 	if rec != nil && resp != nil {
 		rec.status = resp.StatusCode
 		rec.retryAfter = resp.Header.Get("Retry-After")
@@ -210,6 +214,60 @@ func (t *teeBody) Read(p []byte) (int, error) {
 		t.into.Write(p[:min(n, maxRecorded-t.into.Len())])
 	}
 	return n, err
+}
+
+// maxReplyOf is the cap on a reply's body cfg asks for.
+func maxReplyOf(cfg llm.Config) int64 {
+	if cfg.MaxReplyBytes > 0 {
+		return cfg.MaxReplyBytes
+	}
+	return llm.DefaultMaxReplyBytes
+}
+
+// cappedBody is a response body that fails with an *errTooLarge once
+// more than limit bytes would be read: a server that sends an endless
+// or enormous reply (one line of a gigabyte, a stream that never ends)
+// costs at most limit bytes and what decoding them takes.
+type cappedBody struct {
+	io.ReadCloser
+	left, limit int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// One byte more tells a body of exactly limit bytes from a
+		// longer one.
+		var one [1]byte
+		n, err := b.ReadCloser.Read(one[:])
+		if n > 0 {
+			return 0, &errTooLarge{limit: b.limit}
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+// errTooLarge is a reply longer than the client's cap.
+type errTooLarge struct{ limit int64 }
+
+func (e *errTooLarge) Error() string {
+	return fmt.Sprintf("the reply is larger than the cap of %s (%d bytes): not read further; raise it with --max-reply-bytes or GRUE_MAX_REPLY_BYTES if the server is trusted", sizeOf(e.limit), e.limit)
+}
+
+// sizeOf writes n bytes in MiB or KiB when it is a whole number of them.
+func sizeOf(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // rawChoice is what grue reads of a reply's first choice itself.
