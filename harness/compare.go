@@ -113,14 +113,20 @@ type Comparison struct {
 
 // Compare summarizes rs for each variant and game and compares every
 // variant with baseline over the (game, seed) pairs both played. An empty
-// baseline picks the variant named "baseline" if there is one, else the
-// first by name. Bootstrap intervals are seeded per cell, so the same
+// baseline is the run's own (ResultSet.DefaultBaseline: the one its
+// manifest records, the config's first variant unless exp run was told
+// another), so that a run and its comparison pair the same way; for
+// results with no manifest, the variant named "baseline" if there is one,
+// else the first by name. Bootstrap intervals are seeded per cell, so the same
 // results always give the same table.
 func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, error) {
 	if rs == nil || rs.Len() == 0 {
 		return nil, errors.New("compare: no results")
 	}
 	variants := rs.Variants()
+	if baseline == "" {
+		baseline = rs.DefaultBaseline()
+	}
 	if baseline == "" {
 		baseline = variants[0]
 		if slices.Contains(variants, "baseline") {

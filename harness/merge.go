@@ -167,7 +167,8 @@ func better(a EpisodeRecord, sa string, b EpisodeRecord, sb string) bool {
 func (sr *shardRun) mergedManifest() *Manifest {
 	first := sr.manifests[0].Manifest
 	m := &Manifest{Config: first.Config, ConfigHash: first.ConfigHash, ConfigFile: first.ConfigFile,
-		GrueVersion: first.GrueVersion, Started: first.Started, Command: first.Command, Episodes: len(first.Config.Episodes())}
+		GrueVersion: first.GrueVersion, Started: first.Started, Command: first.Command, Episodes: len(first.Config.Episodes()),
+		Baseline: first.Baseline}
 	for _, s := range sr.manifests {
 		if s.Started.Before(m.Started) {
 			m.Started = s.Started
@@ -209,6 +210,11 @@ func LoadRun(paths ...string) (*ResultSet, error) {
 			}
 			part = m.Results
 			part.Problems = m.Problems
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				abs = p
+			}
+			part.Runs = []RunSource{sourceOf(p, filepath.Base(abs), m.Manifest)}
 		} else {
 			var err error
 			if part, err = LoadResults(p); err != nil {
@@ -222,6 +228,7 @@ func LoadRun(paths ...string) (*ResultSet, error) {
 			rs.Add(r)
 		}
 		rs.Problems = append(rs.Problems, part.Problems...)
+		rs.Runs = append(rs.Runs, part.Runs...)
 	}
 	return rs, nil
 }

@@ -42,6 +42,10 @@ type ResultSet struct {
 	// were replaced while loading (a failed record superseded by a later
 	// one is no problem: it is how a failed episode is played again).
 	Problems []LoadProblem `json:"problems,omitempty"`
+	// Runs are the run directories (or results files) the set was
+	// loaded from, in the order given: what each is called and which
+	// variant is its baseline.
+	Runs []RunSource `json:"runs,omitempty"`
 
 	index map[EpisodeKey]int // position of each key in Records
 }
@@ -86,6 +90,7 @@ func LoadResults(paths ...string) (*ResultSet, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load results: %s: %w", file, err)
 		}
+		rs.Runs = append(rs.Runs, runSource(p))
 	}
 	return rs, nil
 }
@@ -204,7 +209,7 @@ func (rs *ResultSet) distinct(field func(EpisodeRecord) string) []string {
 // Filter returns the records for which keep returns true, as a new set
 // (the problems stay with the original).
 func (rs *ResultSet) Filter(keep func(EpisodeRecord) bool) *ResultSet {
-	out := &ResultSet{}
+	out := &ResultSet{Runs: rs.Runs}
 	for _, r := range rs.Records {
 		if keep(r) {
 			out.Records = append(out.Records, r)
