@@ -200,7 +200,7 @@ func LoadRun(paths ...string) (*ResultSet, error) {
 	if !slices.ContainsFunc(paths, IsSharded) {
 		return LoadResults(paths...)
 	}
-	rs := &ResultSet{}
+	parts := make([]*ResultSet, 0, len(paths))
 	for _, p := range paths {
 		var part *ResultSet
 		if IsSharded(p) {
@@ -217,20 +217,17 @@ func LoadRun(paths ...string) (*ResultSet, error) {
 			part.Runs = []RunSource{sourceOf(p, filepath.Base(abs), m.Manifest)}
 		} else {
 			var err error
-			if part, err = LoadResults(p); err != nil {
+			if part, err = loadOne(p); err != nil {
 				return nil, err
 			}
 		}
-		for _, r := range part.Records {
-			if old, had := rs.Lookup(r.Key()); had && !old.Failed() {
-				rs.problem(p, 0, "duplicate %s: this record replaces the earlier one", r.Key())
-			}
-			rs.Add(r)
-		}
-		rs.Problems = append(rs.Problems, part.Problems...)
-		rs.Runs = append(rs.Runs, part.Runs...)
+		parts = append(parts, part)
 	}
-	return rs, nil
+	if len(parts) == 1 {
+		parts[0].Runs[0].Variants = parts[0].Variants()
+		return parts[0], nil
+	}
+	return combine(parts), nil
 }
 
 // Write writes the merged results into the run directory: results.jsonl

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,9 @@ type RunSource struct {
 	// named in the ResultSet: the manifest's (Manifest.Baseline), or its
 	// config's first variant for a manifest that records none.
 	Baseline string `json:"baseline,omitempty"`
+	// Variants are the run's variants as named in the ResultSet:
+	// "LABEL/NAME" when the set keeps its runs apart (RunsApart).
+	Variants []string `json:"variants,omitempty"`
 }
 
 // runSource describes path, a run directory or results file, from the
@@ -78,4 +82,69 @@ func (c *Config) variantNames() []string {
 		names[i] = v.Name
 	}
 	return names
+}
+
+// combine puts the results of several runs, each part loaded from one
+// (its Runs holds its one RunSource), into one set without merging
+// records of different runs. When no variant name appears in two runs
+// the records are simply put together. When one does, every variant is
+// labelled by its run, "LABEL/NAME" (RunSource.Label, made unique), so
+// that the rows of each run stay apart and no run's record replaces
+// another's: only a duplicate record within one run replaces, as
+// LoadResults says.
+func combine(parts []*ResultSet) *ResultSet {
+	rs := &ResultSet{}
+	seen := map[string]int{} // variant name -> runs that have it
+	for _, p := range parts {
+		for _, v := range p.Variants() {
+			seen[v]++
+		}
+	}
+	for _, n := range seen {
+		if n > 1 {
+			rs.RunsApart = true
+		}
+	}
+	labels := map[string]bool{}
+	for _, p := range parts {
+		src := RunSource{Path: "?"}
+		if len(p.Runs) > 0 {
+			src = p.Runs[0]
+		}
+		src.Variants = p.Variants()
+		if rs.RunsApart {
+			label := src.Label
+			for n := 2; labels[label]; n++ {
+				label = fmt.Sprintf("%s#%d", src.Label, n)
+			}
+			labels[label] = true
+			src.Label = label
+			prefix := label + "/"
+			for i := range src.Variants {
+				src.Variants[i] = prefix + src.Variants[i]
+			}
+			if src.Baseline != "" {
+				src.Baseline = prefix + src.Baseline
+			}
+		}
+		for _, r := range p.Records {
+			if rs.RunsApart {
+				r.Variant = src.Label + "/" + r.Variant
+			}
+			rs.Add(r)
+		}
+		rs.Problems = append(rs.Problems, p.Problems...)
+		rs.Runs = append(rs.Runs, src)
+	}
+	return rs
+}
+
+// runOf is the run of rs whose variant v is, nil when rs does not say.
+func (rs *ResultSet) runOf(v string) *RunSource {
+	for i := range rs.Runs {
+		if slices.Contains(rs.Runs[i].Variants, v) {
+			return &rs.Runs[i]
+		}
+	}
+	return nil
 }
