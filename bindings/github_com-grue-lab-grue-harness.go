@@ -129,6 +129,7 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"Resume":           reflect.ValueOf((*harness.Resume)(nil)),
 		"RunInfo":          reflect.ValueOf((*harness.RunInfo)(nil)),
 		"RunOptions":       reflect.ValueOf((*harness.RunOptions)(nil)),
+		"RunSource":        reflect.ValueOf((*harness.RunSource)(nil)),
 		"ScoreCurve":       reflect.ValueOf((*harness.ScoreCurve)(nil)),
 		"Shard":            reflect.ValueOf((*harness.Shard)(nil)),
 		"ShardManifest":    reflect.ValueOf((*harness.ShardManifest)(nil)),

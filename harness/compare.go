@@ -18,6 +18,11 @@ type CompareOptions struct {
 	// by default they are only counted under Errors, since a crashed
 	// episode's score says more about the crash than about the variant.
 	IncludeFailed bool
+	// PairAcross pairs every variant of a set whose runs are kept apart
+	// (ResultSet.RunsApart) with the one baseline, whichever run it came
+	// from; by default each run's variants are paired with that run's
+	// baseline only.
+	PairAcross bool
 }
 
 // VariantGame is how one variant did on one game. The score statistics are
@@ -102,42 +107,42 @@ const (
 // paired differences against the baseline, and a leaderboard. Variants
 // lists the baseline first, then the others by name.
 type Comparison struct {
-	Baseline    string             `json:"baseline"`
-	Variants    []string           `json:"variants"`
-	Games       []string           `json:"games"`
-	Bootstrap   Bootstrap          `json:"bootstrap"`
-	Rows        []VariantGame      `json:"rows"` // by game, then variant
-	Paired      []PairedRow        `json:"paired"`
-	Leaderboard []LeaderboardEntry `json:"leaderboard"`
+	Baseline string `json:"baseline"`
+	// Baselines are the baselines of each run when a comparison of runs
+	// kept apart pairs within each run (PairedWithinRuns): one a run,
+	// Baseline the first.
+	Baselines        []string           `json:"baselines,omitempty"`
+	PairedWithinRuns bool               `json:"paired_within_runs,omitempty"`
+	Variants         []string           `json:"variants"`
+	Games            []string           `json:"games"`
+	Bootstrap        Bootstrap          `json:"bootstrap"`
+	Rows             []VariantGame      `json:"rows"` // by game, then variant
+	Paired           []PairedRow        `json:"paired"`
+	Leaderboard      []LeaderboardEntry `json:"leaderboard"`
 }
 
 // Compare summarizes rs for each variant and game and compares every
 // variant with baseline over the (game, seed) pairs both played. An empty
-// baseline picks the variant named "baseline" if there is one, else the
-// first by name. Bootstrap intervals are seeded per cell, so the same
+// baseline is the run's own (ResultSet.DefaultBaseline: the one its
+// manifest records, the config's first variant unless exp run was told
+// another), so that a run and its comparison pair the same way; for
+// results with no manifest, the variant named "baseline" if there is one,
+// else the first by name. Bootstrap intervals are seeded per cell, so the same
 // results always give the same table.
 func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, error) {
 	if rs == nil || rs.Len() == 0 {
 		return nil, errors.New("compare: no results")
 	}
-	variants := rs.Variants()
-	if baseline == "" {
-		baseline = variants[0]
-		if slices.Contains(variants, "baseline") {
-			baseline = "baseline"
-		}
+	plan, err := pairingOf(rs, baseline, opts.PairAcross)
+	if err != nil {
+		return nil, err
 	}
-	if !slices.Contains(variants, baseline) {
-		return nil, fmt.Errorf("compare: no variant %q in the results; variants: %s", baseline, strings.Join(variants, ", "))
-	}
-	order := []string{baseline}
-	for _, v := range variants {
-		if v != baseline {
-			order = append(order, v)
-		}
-	}
+	order, baseline := plan.order, plan.baselines[0]
 	b := opts.Bootstrap.withDefaults()
 	c := &Comparison{Baseline: baseline, Variants: order, Games: rs.Games(), Bootstrap: b}
+	if plan.within {
+		c.Baselines, c.PairedWithinRuns = plan.baselines, true
+	}
 	used := func(r EpisodeRecord) bool { return opts.IncludeFailed || !r.Failed() }
 
 	for _, g := range c.Games {
@@ -149,7 +154,8 @@ func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, 
 		}
 	}
 
-	for _, v := range order[1:] {
+	for _, vb := range plan.pairs {
+		v, baseline := vb[0], vb[1]
 		for _, g := range c.Games {
 			a, base := pairs(rs, v, baseline, g, used, scoreOf)
 			if len(a) == 0 {

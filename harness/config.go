@@ -76,6 +76,10 @@ type Config struct {
 	Name string `json:"name"`
 	// Description is free text, kept with the results.
 	Description string `json:"description,omitempty"`
+	// Label names the run in a comparison of several runs whose variant
+	// names repeat (grue exp compare runs/a runs/b); "" means the run
+	// directory's name. It is no part of the config's hash.
+	Label string `json:"label,omitempty"`
 	// Variants are the agents compared.
 	Variants []Variant `json:"variants"`
 	// Games are game names (grue games) or story file paths; a relative

@@ -44,6 +44,11 @@ type Manifest struct {
 	Command     []string  `json:"command,omitempty"`
 	// Episodes is how many episodes the experiment has in all.
 	Episodes int `json:"episodes"`
+	// Baseline is the variant the others are compared with (Compare's
+	// default for this run): the config's first variant unless the run
+	// was given another (RunOptions.Baseline). Older manifests have none:
+	// their config's first variant is theirs.
+	Baseline string `json:"baseline,omitempty"`
 	// Endpoints are the model and endpoint each llm variant was run with,
 	// taken from the config or the environment (never an API key).
 	Endpoints []Endpoint `json:"endpoints,omitempty"`

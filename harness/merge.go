@@ -167,7 +167,8 @@ func better(a EpisodeRecord, sa string, b EpisodeRecord, sb string) bool {
 func (sr *shardRun) mergedManifest() *Manifest {
 	first := sr.manifests[0].Manifest
 	m := &Manifest{Config: first.Config, ConfigHash: first.ConfigHash, ConfigFile: first.ConfigFile,
-		GrueVersion: first.GrueVersion, Started: first.Started, Command: first.Command, Episodes: len(first.Config.Episodes())}
+		GrueVersion: first.GrueVersion, Started: first.Started, Command: first.Command, Episodes: len(first.Config.Episodes()),
+		Baseline: first.Baseline}
 	for _, s := range sr.manifests {
 		if s.Started.Before(m.Started) {
 			m.Started = s.Started
@@ -199,7 +200,7 @@ func LoadRun(paths ...string) (*ResultSet, error) {
 	if !slices.ContainsFunc(paths, IsSharded) {
 		return LoadResults(paths...)
 	}
-	rs := &ResultSet{}
+	parts := make([]*ResultSet, 0, len(paths))
 	for _, p := range paths {
 		var part *ResultSet
 		if IsSharded(p) {
@@ -209,21 +210,24 @@ func LoadRun(paths ...string) (*ResultSet, error) {
 			}
 			part = m.Results
 			part.Problems = m.Problems
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				abs = p
+			}
+			part.Runs = []RunSource{sourceOf(p, filepath.Base(abs), m.Manifest)}
 		} else {
 			var err error
-			if part, err = LoadResults(p); err != nil {
+			if part, err = loadOne(p); err != nil {
 				return nil, err
 			}
 		}
-		for _, r := range part.Records {
-			if old, had := rs.Lookup(r.Key()); had && !old.Failed() {
-				rs.problem(p, 0, "duplicate %s: this record replaces the earlier one", r.Key())
-			}
-			rs.Add(r)
-		}
-		rs.Problems = append(rs.Problems, part.Problems...)
+		parts = append(parts, part)
 	}
-	return rs, nil
+	if len(parts) == 1 {
+		parts[0].Runs[0].Variants = parts[0].Variants()
+		return parts[0], nil
+	}
+	return combine(parts), nil
 }
 
 // Write writes the merged results into the run directory: results.jsonl

@@ -42,6 +42,15 @@ type ResultSet struct {
 	// were replaced while loading (a failed record superseded by a later
 	// one is no problem: it is how a failed episode is played again).
 	Problems []LoadProblem `json:"problems,omitempty"`
+	// Runs are the run directories (or results files) the set was
+	// loaded from, in the order given: what each is called and which
+	// variant is its baseline.
+	Runs []RunSource `json:"runs,omitempty"`
+	// RunsApart is true when the set holds several runs that share
+	// variant names: each variant is then named "LABEL/NAME" by its run
+	// (RunSource.Label), and Compare pairs within each run unless told
+	// to pair across (CompareOptions.PairAcross).
+	RunsApart bool `json:"runs_apart,omitempty"`
 
 	index map[EpisodeKey]int // position of each key in Records
 }
@@ -59,34 +68,52 @@ func NewResultSet(records ...EpisodeRecord) *ResultSet {
 // LoadResults reads the results of run directories (each one's
 // results.jsonl) or of results files named directly. Lines that do not
 // decode into a record are skipped and reported in Problems with their
-// file and line. When a key appears twice, the later record wins, in the
-// place of the earlier one: a failed episode played again
+// file and line. When a key appears twice in one run, the later record
+// wins, in the place of the earlier one: a failed episode played again
 // (RunOptions.RetryFailed) appends its new record, which supersedes the
 // failed one, so that every count sees the episode once. Any other
-// replacement is reported in Problems. It fails only when a file cannot
-// be read.
+// replacement is reported in Problems. Records of different runs never
+// replace each other: when runs share variant names, each variant is
+// labelled by its run ("LABEL/NAME", see RunsApart). It fails only when
+// a file cannot be read.
 func LoadResults(paths ...string) (*ResultSet, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("load results: no run directory given")
 	}
-	rs := &ResultSet{}
+	parts := make([]*ResultSet, 0, len(paths))
 	for _, p := range paths {
-		file := p
-		if fi, err := os.Stat(p); err != nil {
-			return nil, fmt.Errorf("load results: %w", err)
-		} else if fi.IsDir() {
-			file = filepath.Join(p, ResultsFile)
-		}
-		f, err := boundedfile.Open(file)
+		part, err := loadOne(p)
 		if err != nil {
-			return nil, fmt.Errorf("load results: %w", err)
+			return nil, err
 		}
-		err = rs.read(f, file)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("load results: %s: %w", file, err)
-		}
+		parts = append(parts, part)
 	}
+	if len(parts) == 1 {
+		parts[0].Runs[0].Variants = parts[0].Variants()
+		return parts[0], nil
+	}
+	return combine(parts), nil
+}
+
+// loadOne reads the results of one run directory or results file.
+func loadOne(p string) (*ResultSet, error) {
+	file := p
+	if fi, err := os.Stat(p); err != nil {
+		return nil, fmt.Errorf("load results: %w", err)
+	} else if fi.IsDir() {
+		file = filepath.Join(p, ResultsFile)
+	}
+	f, err := boundedfile.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("load results: %w", err)
+	}
+	rs := &ResultSet{}
+	err = rs.read(f, file)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("load results: %s: %w", file, err)
+	}
+	rs.Runs = []RunSource{runSource(p)}
 	return rs, nil
 }
 
@@ -204,7 +231,7 @@ func (rs *ResultSet) distinct(field func(EpisodeRecord) string) []string {
 // Filter returns the records for which keep returns true, as a new set
 // (the problems stay with the original).
 func (rs *ResultSet) Filter(keep func(EpisodeRecord) bool) *ResultSet {
-	out := &ResultSet{}
+	out := &ResultSet{Runs: rs.Runs}
 	for _, r := range rs.Records {
 		if keep(r) {
 			out.Records = append(out.Records, r)

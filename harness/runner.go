@@ -66,6 +66,10 @@ type RunOptions struct {
 	// OnRecord, when set, is called with each record once it is on disk.
 	// Calls come from the workers, one at a time.
 	OnRecord func(EpisodeRecord)
+	// Baseline is the variant the others are compared with, recorded in
+	// the manifest (Manifest.Baseline); "" means the config's first
+	// variant. It must name one of the config's variants.
+	Baseline string
 	// Shard, when set, plays only the shard's part of the episodes
 	// (Shard.Episodes) into Out/shards/<I>-of-<N> (Shard.Dir), under its
 	// share of the rate limit; Resume then also starts a shard that has
@@ -119,6 +123,9 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("run experiment: %w", err)
+	}
+	if opts.Baseline != "" && !slices.ContainsFunc(cfg.Variants, func(v Variant) bool { return v.Name == opts.Baseline }) {
+		return nil, fmt.Errorf("run experiment: baseline %q is not a variant of the config; variants: %s", opts.Baseline, strings.Join(cfg.variantNames(), ", "))
 	}
 	if opts.Parallel > MaxParallel {
 		return nil, fmt.Errorf("run experiment: %d episodes at once, more than the limit of %d", opts.Parallel, MaxParallel)
@@ -322,6 +329,7 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		r.manifest = &Manifest{
 			Config: r.cfg.redacted(), ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: versionOr(r.opts.Version),
 			Started: stamp(time.Now()), Command: r.opts.Command, Episodes: len(all),
+			Baseline: r.baseline(),
 		}
 		return done, nil
 	}
@@ -336,6 +344,9 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		return nil, fmt.Errorf("run experiment: cannot resume %s: %w (config hash %.12s, the run's %.12s): run it with the same config and overrides, or into a new directory", r.out, ErrHashMismatch, r.hash, m.ConfigHash)
 	}
 	r.manifest = m
+	if r.opts.Baseline != "" || m.Baseline == "" {
+		m.Baseline = r.baseline()
+	}
 	rs := &ResultSet{}
 	if exists(results) {
 		if rs, err = LoadResults(r.out); err != nil {
@@ -761,4 +772,13 @@ func variantLLMConfig(v Variant, env llm.Config) llm.Config {
 	lc.DropParams = slices.Clone(v.DropParams)
 	lc.ReasoningModel = v.ReasoningModel
 	return lc
+}
+
+// baseline is the variant the run's comparisons pair the others with:
+// RunOptions.Baseline, or the config's first variant.
+func (r *runner) baseline() string {
+	if r.opts.Baseline != "" {
+		return r.opts.Baseline
+	}
+	return r.cfg.Variants[0].Name
 }

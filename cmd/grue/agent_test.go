@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -261,5 +263,69 @@ func TestAgentGameDevZero(t *testing.T) {
 	}
 	if code == 0 || !strings.Contains(errs, "/dev/zero: a device, not a regular file") {
 		t.Errorf("exit %d: %s%s", code, out, errs)
+	}
+}
+
+// TestAgentEndpointWithoutModel: with an endpoint configured and no model
+// named, and a server whose /models answers an HTML 404 page, grue agent
+// fails before it plays, saying what to set and what the server said in
+// one short line, not the page; it plays no baseline in the model's place.
+func TestAgentEndpointWithoutModel(t *testing.T) {
+	var chats int
+	page := "<!DOCTYPE html>\n<html><head><title>404 Not Found</title><style>body{font:12px}</style></head>\n<body><h1>Not Found</h1><p>The requested URL was not found on this server." + strings.Repeat(" <span>padding</span>", 60) + "</p></body></html>\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			chats++
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, page)
+	}))
+	defer srv.Close()
+	t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
+	t.Setenv("OPENAI_API_KEY", "sk-test-key-1234")
+	t.Setenv("GRUE_MODEL", "")
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("GRUE_PRICES", "")
+
+	for _, args := range [][]string{{"--steps", "3"}, {"--steps", "3", "--json"}, {"--game", "lantern", "-v", "--steps", "3"}} {
+		out, errs, code := grueAgent(t, args...)
+		if code == 0 {
+			t.Errorf("%q: exit 0, want a failure\nstdout:\n%s\nstderr:\n%s", args, out, errs)
+		}
+		if strings.Contains(out, "explorer") || strings.Contains(errs, "explorer") || strings.Contains(out, "Final score") {
+			t.Errorf("%q: a baseline played in the model's place\nstdout:\n%s\nstderr:\n%s", args, out, errs)
+		}
+		msg := strings.TrimSpace(errs)
+		for _, want := range []string{"--model", "GRUE_MODEL", "404 Not Found", "did not list its models"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%q: stderr %q does not say %q", args, msg, want)
+			}
+		}
+		if strings.Contains(msg, "<") || strings.Contains(msg, "padding") || strings.Contains(msg, "\n") || len(msg) > 400 {
+			t.Errorf("%q: stderr is not one short readable line (%d characters):\n%s", args, len(msg), msg)
+		}
+		if strings.Contains(msg, "sk-test-key-1234") {
+			t.Errorf("%q: stderr shows the API key: %s", args, msg)
+		}
+	}
+	if chats != 0 {
+		t.Errorf("the server got %d chat requests, want none: the episode must not start", chats)
+	}
+
+	// A model named plays no baseline either when the endpoint is gone.
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("GRUE_MODEL", "some-model")
+	out, errs, code := grueAgent(t, "--steps", "2")
+	if code == 0 || !strings.Contains(errs, "no endpoint") || strings.Contains(out, "explorer") {
+		t.Errorf("GRUE_MODEL without an endpoint: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+
+	// With nothing configured the explorer plays, and the JSON says so.
+	t.Setenv("GRUE_MODEL", "")
+	out, errs, code = grueAgent(t, "--steps", "2", "--json")
+	if code != 0 || !strings.Contains(out, `"policy": "explorer"`) {
+		t.Errorf("no model configured: exit %d, want the explorer named in the JSON\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }

@@ -99,7 +99,7 @@ hash, so a resumed run needs the same ones.`,
 	fl.IntVar(&f.trials, "trials", 0, "override the seeds: this many, from base_seed")
 	fl.StringVar(&f.seeds, "seeds", "", "override the seeds: a comma-separated list")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress display")
-	fl.StringVar(&f.baseline, "baseline", "", "the variant the final table compares the others with (default: the config's first)")
+	fl.StringVar(&f.baseline, "baseline", "", "the variant the others are compared with, recorded in the manifest for grue exp compare (default: the config's first)")
 	fl.StringVar(&f.shard, "shard", "", "play only shard I/N of the episodes, into DIR/shards/ (default: from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/GRUE_SHARD_COUNT)")
 	return cmd
 }
@@ -189,6 +189,7 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 		Command:     append([]string{"grue"}, os.Args[1:]...),
 		Version:     cli.Version(),
 		Shard:       shard,
+		Baseline:    f.baseline,
 	}
 	if !f.quiet {
 		opts.Progress = stderr
@@ -222,11 +223,10 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "grue exp run: %s\n", p)
 	}
 	if rs.Len() > 0 {
-		baseline := f.baseline
-		if baseline == "" && len(rs.ByVariant(cfg.Variants[0].Name).Records) > 0 {
-			baseline = cfg.Variants[0].Name // the config's first variant is its reference
-		}
-		c, err := harness.Compare(rs, baseline, harness.CompareOptions{})
+		// The run's baseline, which its manifest records: --baseline,
+		// else the config's first variant; grue exp compare pairs the
+		// same way.
+		c, err := harness.Compare(rs, f.baseline, harness.CompareOptions{})
 		if err != nil {
 			return err
 		}
@@ -359,7 +359,7 @@ band), one SVG and one PNG per game.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.baseline, "baseline", "", "the variant the others are compared with (default: \"baseline\" if there is one, else the first by name)")
+	fl.StringVar(&f.baseline, "baseline", "", "the variant the others are compared with (default: the run's, which its manifest records: the config's first variant unless exp run --baseline named another)")
 	fl.StringVar(&f.format, "format", harness.FormatTable, "table, md, csv or json")
 	fl.StringVar(&f.plot, "plot", "", "also write score-by-step plots (SVG and PNG) into this directory")
 	fl.BoolVar(&f.includeFailed, "include-failed", false, "count the scores of episodes that ended in an error")

@@ -314,10 +314,11 @@ func TestExpCommandLine(t *testing.T) {
 		}
 	}
 
-	// compare --plot draws the curves; --format json is the comparison.
+	// compare --plot draws the curves; --format json is the comparison,
+	// against the config's first variant, as exp run's.
 	plots := filepath.Join(dir, "plots")
 	stdout, stderr, status := grueExp(t, "compare", out, "--format", "json", "--plot", plots)
-	if status != cli.ExitOK || !strings.Contains(stdout, `"baseline": "m"`) || !strings.Contains(stderr, "wrote "+filepath.Join(plots, "score_lantern.svg")) {
+	if status != cli.ExitOK || !strings.Contains(stdout, `"baseline": "walk"`) || !strings.Contains(stderr, "wrote "+filepath.Join(plots, "score_lantern.svg")) {
 		t.Errorf("compare --plot: status %d\n%s\n%s", status, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(plots, "score_lantern.png")); err != nil {

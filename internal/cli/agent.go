@@ -87,8 +87,12 @@ or an http(s) URL).
 
 The model comes from --model and --base-url or the environment
 (OPENAI_API_KEY, OPENAI_BASE_URL, GRUE_MODEL; HF_TOKEN alone selects the
-Hugging Face router). Without a model, and without --policy, the frontier
-explorer plays: the baselines random, walkthrough and explorer need no model.
+Hugging Face router). An endpoint needs a model: --model or GRUE_MODEL, or
+the one model its /models lists; an endpoint with no model that can be
+determined is an error, not a baseline played in the model's place. Only
+with no endpoint and no model configured at all, and without --policy, does
+the frontier explorer play (and grue says so): the baselines random,
+walkthrough and explorer need no model.
 
 --cache DIR records the model's replies; --cache-mode replay plays a
 recorded run again exactly, with no model server at all.`,
@@ -296,9 +300,11 @@ func (f ModelFlags) Client(cmd *cobra.Command) (llm.Client, error) {
 	return c, err
 }
 
-// client is Client. Unless required, no model configured, or an endpoint
-// that fails its check while no model was named, is not an error: client
-// then returns a nil client and says why in none.
+// client is Client. Unless required, no model configured at all (no
+// endpoint and no model named) is not an error: client then returns a nil
+// client and says why in none, and a baseline plays. An endpoint or a
+// model named without a model that can be used is always an error: a
+// baseline never plays in a model's place.
 func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, none string, err error) {
 	lc := llm.ConfigFromEnv()
 	if f.Model != "" {
@@ -360,15 +366,20 @@ func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, non
 	if lc.BaseURL != "" {
 		// One call to /models: the one model a server serves is the
 		// default, and a misspelt model fails now, not at every step.
+		// An endpoint is configured, so a model is meant: a failure
+		// here is an error, never a baseline played in the model's
+		// place.
 		checked, err := openai.CheckModel(cmd.Context(), lc)
-		switch {
-		case err == nil:
-			lc = checked
-		case lc.Model != "" || required:
+		if err != nil {
 			return nil, "", err
-		default:
-			return nil, err.Error(), nil
 		}
+		lc = checked
+	}
+	switch {
+	case lc.BaseURL != "" && lc.Model == "":
+		return nil, "", fmt.Errorf("no model named for %s: pass --model or set GRUE_MODEL", llm.RedactURL(lc.BaseURL))
+	case lc.BaseURL == "" && lc.Model != "":
+		return nil, "", fmt.Errorf("model %q named, but no endpoint: pass --base-url or set OPENAI_BASE_URL (or OPENAI_API_KEY, or HF_TOKEN)", lc.Model)
 	}
 	if !lc.Configured() {
 		if required {

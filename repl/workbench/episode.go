@@ -71,30 +71,33 @@ func (b *bench) choosePlayer(a *agent.Agent) (string, error) {
 	if b.opts.BaseURL != "" {
 		lc.BaseURL = b.opts.BaseURL
 	}
-	var why string
+	// An endpoint or a model named means a model is meant: one that
+	// cannot be used is an error, never a baseline in its place.
+	const orBaseline = " (or start grue with --policy explorer for a baseline)"
 	if lc.BaseURL != "" && lc.Model == "" {
 		// A server that serves one model needs no GRUE_MODEL.
-		if checked, err := openai.CheckModel(context.Background(), lc); err == nil {
-			lc = checked
+		checked, err := openai.CheckModel(context.Background(), lc)
+		if err != nil {
+			return "", fmt.Errorf("policy llm: %w%s", err, orBaseline)
 		}
+		lc = checked
 	}
 	switch {
 	case lc.Configured():
 		c, err := openai.New(lc)
-		if err == nil {
-			a.LLM, a.Model = c, c.Model()
-			b.policy, b.model, b.baseURL = harness.PolicyLLM, c.Model(), llm.RedactURL(lc.BaseURL)
-			b.llm = c
-			return "model: " + c.Model(), nil
+		if err != nil {
+			return "", fmt.Errorf("policy llm: the model cannot be used: %w", err)
 		}
-		why = fmt.Sprintf("the model cannot be used: %v", err)
+		a.LLM, a.Model = c, c.Model()
+		b.policy, b.model, b.baseURL = harness.PolicyLLM, c.Model(), llm.RedactURL(lc.BaseURL)
+		b.llm = c
+		return "model: " + c.Model(), nil
 	case lc.BaseURL != "":
-		why = fmt.Sprintf("no model named for %s: set GRUE_MODEL or start grue with --model", llm.RedactURL(lc.BaseURL))
+		return "", fmt.Errorf("policy llm: no model named for %s: set GRUE_MODEL or start grue with --model%s", llm.RedactURL(lc.BaseURL), orBaseline)
 	case lc.Model != "":
-		why = fmt.Sprintf("no endpoint for model %s: set OPENAI_API_KEY or OPENAI_BASE_URL, or start grue with --base-url", lc.Model)
-	default:
-		why = "no model configured: " + noModelHelp
+		return "", fmt.Errorf("policy llm: no endpoint for model %s: set OPENAI_API_KEY or OPENAI_BASE_URL, or start grue with --base-url%s", lc.Model, orBaseline)
 	}
+	why := "no model configured: " + noModelHelp
 	if strings.ToLower(b.opts.Policy) == harness.PolicyLLM {
 		return "", fmt.Errorf("policy llm: %s", why)
 	}

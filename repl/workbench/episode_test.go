@@ -61,8 +61,6 @@ func TestBannerSaysWhoPlays(t *testing.T) {
 	}{
 		{want: "game: lantern (seed 1), policy: explorer (no model configured: set OPENAI_API_KEY, OPENAI_BASE_URL and GRUE_MODEL, or HF_TOKEN; or start grue with --base-url and --model)"},
 		{opts: Options{Seed: 7, Policy: "random"}, want: "game: lantern (seed 7), policy: random"},
-		{opts: Options{BaseURL: "http://127.0.0.1:9/v1"}, want: "policy: explorer (no model named for http://127.0.0.1:9/v1: set GRUE_MODEL or start grue with --model)"},
-		{opts: Options{Model: "m1"}, want: "policy: explorer (no endpoint for model m1: set OPENAI_API_KEY or OPENAI_BASE_URL, or start grue with --base-url)"},
 		{opts: Options{Model: "m1", BaseURL: "http://127.0.0.1:9/v1"}, want: "game: lantern (seed 1), model: m1"},
 		{env: map[string]string{"OPENAI_API_KEY": "sk-test-secret"}, want: "game: lantern (seed 1), model: " + llm.DefaultOpenAIModel},
 		{env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "GRUE_MODEL": "env-model"}, opts: Options{Model: "flag-model"}, want: "model: flag-model"},
@@ -80,6 +78,24 @@ func TestBannerSaysWhoPlays(t *testing.T) {
 	}
 	if _, err := New(Options{Policy: "llm"}); err == nil || !strings.Contains(err.Error(), "policy llm: no model configured") {
 		t.Errorf("New with policy llm and no model: %v", err)
+	}
+	// An endpoint or a model without the other is a model meant: the
+	// session does not start, rather than play a baseline in its place.
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{BaseURL: "http://127.0.0.1:9/v1"}, "policy llm: llm: no model named, and http://127.0.0.1:9/v1 did not list its models"},
+		{Options{Model: "m1"}, "policy llm: no endpoint for model m1: set OPENAI_API_KEY or OPENAI_BASE_URL, or start grue with --base-url (or start grue with --policy explorer for a baseline)"},
+	} {
+		var out bytes.Buffer
+		tc.opts.REPL.Stdout, tc.opts.REPL.Stderr, tc.opts.REPL.Stdin = &out, &out, strings.NewReader("")
+		if s, err := New(tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%+v): %v, want %q", tc.opts, err, tc.want)
+			if s != nil {
+				s.Close()
+			}
+		}
 	}
 	if _, err := New(Options{Policy: "genius"}); err == nil || !strings.Contains(err.Error(), `unknown policy "genius"`) {
 		t.Errorf("New with an unknown policy: %v", err)

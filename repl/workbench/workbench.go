@@ -92,7 +92,9 @@ type Options struct {
 	// Policy chooses who plays the session's episode: "llm", "random",
 	// "walkthrough" or "explorer" (harness.Policies). "" means the model
 	// when one is configured, else the explorer baseline; "llm" without a
-	// model is an error.
+	// model is an error, and so is an endpoint or a model named without a
+	// model that can be used: a baseline plays only when none is
+	// configured at all.
 	Policy string
 	// NoEpisode leaves the session without an agent episode (and without
 	// ep): :play then plays in g.

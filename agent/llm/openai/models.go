@@ -46,7 +46,7 @@ func CheckModel(ctx context.Context, cfg llm.Config, opts ...Option) (llm.Config
 	ids, err := listModels(ctx, cfg, optionsOf(opts))
 	if err != nil {
 		if cfg.Model == "" {
-			return cfg, fmt.Errorf("llm: no model named, and %s did not list its models (%v): set GRUE_MODEL or pass --model", llm.RedactURL(cfg.BaseURL), err)
+			return cfg, fmt.Errorf("llm: no model named, and %s did not list its models (%v): pass --model or set GRUE_MODEL", llm.RedactURL(cfg.BaseURL), err)
 		}
 		return cfg, nil
 	}
@@ -91,7 +91,7 @@ func listModels(ctx context.Context, cfg llm.Config, o options) ([]string, error
 	defer cancel()
 	list, err := oai.NewClientWithConfig(oc).ListModels(ctx)
 	if err != nil {
-		msg := err.Error()
+		msg := serverSaid(err)
 		if k := cfg.APIKey; len(k) >= 4 {
 			msg = strings.ReplaceAll(msg, k, "[redacted]")
 		}

@@ -459,7 +459,7 @@ func (c *Client) classify(ctx, tctx context.Context, rec *tryRecord, err error) 
 	// object (LM Studio's bare string) wraps an empty APIError.
 	case errors.As(err, &reqErr):
 		f.status = reqErr.HTTPStatusCode
-		f.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, oneLine(string(reqErr.Body)))
+		f.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, said(string(reqErr.Body)))
 		f.retryable = retryableStatus(reqErr.HTTPStatusCode)
 	case errors.As(err, &apiErr):
 		f.status = apiErr.HTTPStatusCode
