@@ -18,9 +18,9 @@ import (
 // valid actions. The random number generator is not part of
 // the key: a state that comes back with other random numbers ahead (a
 // state restored and played on differently) gets the actions found the
-// first time, as good a set as a fresh one. The cache belongs to the Game
-// (a Fork starts with an empty one), so what a game answers depends only
-// on its own history, and a seeded run stays reproducible.
+// first time, as good a set as a fresh one. The cache belongs to the game
+// (package game gives a fork an empty one), so what a game answers
+// depends only on its own history, and a seeded run stays reproducible.
 
 // cacheSize is how many states each game remembers.
 const cacheSize = 8

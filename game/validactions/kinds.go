@@ -21,7 +21,7 @@ import (
 //     flags per game; in the three Zorks TAKEBIT is 17, CONTBIT 18, VEHBIT 27
 //     and ACTORBIT 30 (read off the object tables: the trophy case, the
 //     chests and baskets, the boats, the troll, the thief and the robot;
-//     TestValidKindsZork checks them). ZIL surfaces (tables, altars) are
+//     TestValidKinds checks them). ZIL surfaces (tables, altars) are
 //     containers too, so "put on" needs no flag of its own.
 //
 // Any other game keeps the full set of candidates.
@@ -70,7 +70,7 @@ var zorkLayout = attrLayout{
 // library games.
 var layoutsByName = map[string]attrLayout{"zork1": zorkLayout, "zork2": zorkLayout, "zork3": zorkLayout}
 
-// attrLayout returns the attribute layout of g's story, working it out once.
+// layout returns the attribute layout of g's story, working it out once.
 func (g *Search) layout() attrLayout {
 	vs := g.Story
 	vs.layoutOnce.Do(func() { vs.layout = g.findLayout() })

@@ -402,7 +402,7 @@ func (g *Search) worker(pool *sync.Pool) (*zmachine.Machine, error) {
 	return m, nil
 }
 
-// vocabulary returns the vocabulary of g's story, reading it once.
+// vocab returns the vocabulary of g's story, reading it once.
 func (g *Search) vocab() *vocabulary {
 	vs := g.Story
 	vs.vocabOnce.Do(func() { vs.vocab = g.readVocab() })
