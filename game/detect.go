@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grue-lab/grue/game/validactions"
 	"github.com/grue-lab/grue/game/zmachine"
 	"github.com/grue-lab/grue/internal/lazyregexp"
 )
@@ -148,7 +149,7 @@ func (g *Game) moverProbe(p *prober, guess uint16) uint16 {
 		before[o], _, _ = g.m.Object(uint16(o))
 	}
 	dests := map[uint16]map[uint16]bool{}
-	for _, dir := range vaDirections {
+	for _, dir := range validactions.Directions() {
 		if _, ok := p.run(dir, -1, 0); !ok {
 			continue
 		}

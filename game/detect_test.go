@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grue-lab/grue/game/validactions"
 	"github.com/grue-lab/grue/game/zmachine"
 	"github.com/grue-lab/grue/internal/testgames"
 )
@@ -216,7 +217,7 @@ func TestLocationCorpus(t *testing.T) {
 				// the street (dfrotz shows the same).
 				return
 			}
-			for _, dir := range vaDirections {
+			for _, dir := range validactions.Directions() {
 				f, err := g.Fork()
 				if err != nil {
 					t.Fatal(err)

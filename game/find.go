@@ -10,7 +10,8 @@
 // ([Catalog], [Lookup], [Games]) recognises known story files by header and
 // holds their facts ([Entry]): maximum score, player object, death and
 // victory texts and walkthrough. [Game.ValidActions] lists the commands that
-// change the world, and [Map] is the map the player has made.
+// change the world (package [github.com/grue-lab/grue/game/validactions]
+// finds them), and [Map] is the map the player has made.
 //
 // The MCP game server and client, a protocol layer on this package, are in
 // package [github.com/grue-lab/grue/game/mcp].

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/game/validactions"
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
@@ -49,12 +50,11 @@ type Game struct {
 	gmap      *Map // the map explored so far
 	mapShared bool // gmap is held by a State or a caller: copy before changing it
 
-	va     *vaGameCache // valid actions of recent states, made on first use; not shared with forks
-	vs     *vaStory     // what valid actions knows of the story, made on first use; shared with forks
-	vaRuns int          // times valid actions were worked out, not remembered (for the tests)
-	// vaInstr is how many instructions the last working out of valid
-	// actions ran on its forks (for the benchmarks).
-	vaInstr uint64
+	// va is the game's memory of the valid actions of recent states, made
+	// on first use; not shared with forks. vs is what valid actions knows
+	// of the story, made on first use; shared with forks.
+	va *validactions.Cache
+	vs *validactions.Story
 
 	scoring Scoring // how score, moves and maximum are read
 	probes  int     // how many times detect has probed the game
@@ -334,8 +334,12 @@ func (g *Game) answerFilePrompts(out string) (string, error) {
 
 // judge decides from a reply and the machine whether the game is over and
 // whether it was won.
-func (g *Game) judge(out string) (done, victory bool) {
-	if g.m.State() == zmachine.Halted {
+func (g *Game) judge(out string) (done, victory bool) { return g.judgeOn(g.m, out) }
+
+// judgeOn is judge for a reply of machine m, which plays g's story (a
+// worker machine of valid actions).
+func (g *Game) judgeOn(m *zmachine.Machine, out string) (done, victory bool) {
+	if m.State() == zmachine.Halted {
 		done = true
 	}
 	if g.known {
@@ -349,11 +353,11 @@ func (g *Game) judge(out string) (done, victory bool) {
 		if containsAny(out, e.EndTexts) {
 			done = true
 		}
-		return done, done && e.MaxScore > 0 && g.Score() >= e.MaxScore
+		return done, done && e.MaxScore > 0 && g.scoreOn(m) >= e.MaxScore
 	}
 	if eg := g.scoring.EndGlobal; eg >= 0 {
 		// The game's own end flag (the Inform library's deadflag).
-		switch v := g.m.Global(eg); v {
+		switch v := m.Global(eg); v {
 		case 0:
 		case 2:
 			return true, true
@@ -373,7 +377,7 @@ func (g *Game) judge(out string) (done, victory bool) {
 		}
 	}
 	// A game that ends with the full score is won.
-	victory = done && g.scoring.HasScore && g.scoring.MaxScore > 0 && g.Score() >= g.scoring.MaxScore
+	victory = done && g.scoring.HasScore && g.scoring.MaxScore > 0 && g.scoreOn(m) >= g.scoring.MaxScore
 	return done, victory
 }
 
@@ -415,11 +419,14 @@ func (g *Game) KeyExpected() bool { return g.m.State() == zmachine.WaitKey }
 // game (its status line's), and for any other game the global that a
 // forked machine's SCORE command prints (see Scoring). It is 0 for a game
 // without a score.
-func (g *Game) Score() int {
+func (g *Game) Score() int { return g.scoreOn(g.m) }
+
+// scoreOn is Score as machine m, which plays g's story, holds it.
+func (g *Game) scoreOn(m *zmachine.Machine) int {
 	if !g.scoring.HasScore || g.scoring.ScoreGlobal < 0 {
 		return 0
 	}
-	return int(int16(g.m.Global(g.scoring.ScoreGlobal)))
+	return int(int16(m.Global(g.scoring.ScoreGlobal)))
 }
 
 // Moves is the number of turns, from the global found as Score's is (the

@@ -116,10 +116,10 @@ func (g *Game) Report() Report {
 	if m := libraryRE.FindStringSubmatch(g.intro + g.opening); m != nil {
 		r.Library = m[1]
 	}
-	if gr := g.vaGrammar(); gr != nil {
-		r.GrammarVerbs, r.GrammarVersion, r.GrammarFormat = len(gr.verbs), gr.version, gr.format
+	if gr, err := g.ValidActionsSearch().Grammar(); err == nil {
+		r.GrammarVerbs, r.GrammarVersion, r.GrammarFormat = gr.Verbs, gr.Version, gr.Format
 	} else {
-		r.GrammarWhy = g.vaGrammarWhy()
+		r.GrammarWhy = err.Error()
 	}
 	return r
 }

@@ -164,7 +164,7 @@ func TestUploadGame(t *testing.T) {
 	}
 	// An uncatalogued story's title comes from its Blorb file's iFiction
 	// record.
-	rules, err := os.ReadFile(filepath.Join("..", "game", "testdata", "rules", "rules.z5"))
+	rules, err := os.ReadFile(filepath.Join("..", "game", "validactions", "testdata", "rules", "rules.z5"))
 	if err != nil {
 		t.Fatal(err)
 	}

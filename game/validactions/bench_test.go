@@ -1,8 +1,9 @@
-package game
+package validactions_test
 
 import (
 	"testing"
 
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -26,7 +27,7 @@ const (
 )
 
 // playTo plays cmds on g, failing the test on an error.
-func playTo(tb testing.TB, g *Game, cmds []string) {
+func playTo(tb testing.TB, g *game.Game, cmds []string) {
 	tb.Helper()
 	for _, c := range cmds {
 		if _, err := g.Step(c); err != nil {
@@ -37,14 +38,14 @@ func playTo(tb testing.TB, g *Game, cmds []string) {
 
 // loadedStates returns the big-inventory states the benchmarks and tests
 // use, by name.
-func loadedStates(tb testing.TB) map[string]*Game {
+func loadedStates(tb testing.TB) map[string]*game.Game {
 	tb.Helper()
-	lan, err := Open(stories.DefaultName, Seed(1))
+	lan, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	playTo(tb, lan, lanternLoaded)
-	out := map[string]*Game{"lantern": lan}
+	out := map[string]*game.Game{"lantern": lan}
 	cmds := walkthrough(tb, "zork1.walkthrough.txt")
 	for name, n := range map[string]int{"zork1": zork1Loaded, "zork1-case": zork1Case} {
 		g := openTest(tb, "zork1.z3")
@@ -66,7 +67,7 @@ func BenchmarkValidActionsLoaded(b *testing.B) {
 		g := states[name]
 		for _, mode := range []string{"all", "pruned", "cached"} {
 			b.Run(name+"/"+mode, func(b *testing.B) {
-				cands := g.vaCandidates(mode != "all")
+				cands := vas(g).Candidates(mode != "all")
 				if mode == "cached" {
 					if _, err := g.ValidActions(); err != nil {
 						b.Fatal(err)
@@ -79,14 +80,14 @@ func BenchmarkValidActionsLoaded(b *testing.B) {
 					if mode == "cached" {
 						va, err = g.ValidActions()
 					} else {
-						va, err = g.vaRun(cands)
+						va, err = vas(g).Run(cands)
 					}
 					if err != nil {
 						b.Fatal(err)
 					}
 				}
 				b.StopTimer()
-				b.ReportMetric(float64(g.vaInstr)/1e6, "Minstr/state")
+				b.ReportMetric(float64(vas(g).Cache.Instr())/1e6, "Minstr/state")
 				b.ReportMetric(float64(len(g.Inventory())), "carried")
 				b.ReportMetric(float64(len(cands)), "candidates")
 				b.ReportMetric(float64(len(va)), "actions")

@@ -1,6 +1,7 @@
-package game
+package validactions
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,83 +30,83 @@ import (
 // A table that does not read exactly so is not trusted, and the game
 // keeps every candidate.
 
-// vaGrammar is what ValidActions takes from a story's grammar: for each
+// grammar is what ValidActions takes from a story's grammar: for each
 // verb word, its lines of the form OBJECT PREPOSITION OBJECT, and the
 // commands of no or one object that the grammar understands (templates).
-type vaGrammar struct {
-	verbs map[string]vaVerb // verb word as the dictionary holds it -> its grammar
+type grammar struct {
+	verbs map[string]grammarVerb // verb word as the dictionary holds it -> its grammar
 	// templates are the grammar's commands of no or one object, one for
 	// each action and number of objects, in the order of the verbs.
-	templates []vaGTemplate
+	templates []grammarTemplate
 	// version is the Inform grammar table's version: 1 or 2 (0 for an
 	// Infocom syntax table).
 	version int
-	// format is the table's kind: "inform" or "infocom" (valid_infocom.go).
+	// format is the table's kind: "inform" or "infocom" (infocom.go).
 	format string
 	// routines are the properties of an Infocom game's objects that hold
-	// routines (valid_infocom.go): the verbs of its grammar are tried with
+	// routines (infocom.go): the verbs of its grammar are tried with
 	// the objects that have one.
 	routines map[uint32]bool
 }
 
-// vaVerb is the grammar of one verb: its lines OBJECT PREPOSITION OBJECT,
+// grammarVerb is the grammar of one verb: its lines OBJECT PREPOSITION OBJECT,
 // and whether some line has a token that may take any words (a general
 // parsing routine, a topic or a special token), so that the verb may
 // understand any template; raw holds all its lines.
-type vaVerb struct {
-	lines []vaGLine
+type grammarVerb struct {
+	lines []grammarLine
 	wild  bool
-	raw   []vaRawLine
+	raw   []rawLine
 }
 
-// vaGLine is one line OBJECT PREPOSITION OBJECT.
-type vaGLine struct {
+// grammarLine is one line OBJECT PREPOSITION OBJECT.
+type grammarLine struct {
 	preps         map[uint32]bool // dictionary addresses of the prepositions
-	first, second vaToken
+	first, second token
 }
 
-// vaToken is an object token: creature for the library's creature token
+// token is an object token: creature for the library's creature token
 // (animate objects only), attr for an attribute token (objects with that
 // attribute), -1 when none.
-type vaToken struct {
+type token struct {
 	creature bool
 	attr     int
 }
 
-// vaRawTok is one token of a grammar line with its alternatives: type t
+// rawToken is one token of a grammar line with its alternatives: type t
 // (1 elementary ... 6 general parsing routine) and data for each.
-type vaRawTok []struct {
+type rawToken []struct {
 	t    byte
 	data uint16
 }
 
-// vaRawLine is one grammar line: its action and tokens.
-type vaRawLine struct {
+// rawLine is one grammar line: its action and tokens.
+type rawLine struct {
 	action uint16
-	toks   []vaRawTok
+	toks   []rawToken
 }
 
-// vaGTemplate is a command of no or one object that the grammar
+// grammarTemplate is a command of no or one object that the grammar
 // understands: t has "%s" where the object goes.
-type vaGTemplate struct {
+type grammarTemplate struct {
 	t      string
 	action uint16
 	objs   int
-	obj    vaToken
+	obj    token
 }
 
-// vaGrammar returns the grammar of g's story, reading it once; nil when it
+// grammar returns the grammar of g's story, reading it once; nil when it
 // is unknown (not an Inform game, or a table that does not read).
-func (g *Game) vaGrammar() *vaGrammar {
-	vs := g.vaShared()
+func (g *Search) grammar() *grammar {
+	vs := g.Story
 	vs.grammarOnce.Do(func() {
-		vs.grammar = g.vaReadGrammar()
+		vs.grammar = g.readGrammar()
 		switch {
 		case vs.grammar != nil:
 		case g.isInform():
 			vs.grammarWhy = "the Inform grammar table reads as neither version 1 nor 2"
 		default:
-			gr, err := g.vaReadInfocomGrammar()
+			gr, err := g.readInfocomGrammar()
 			if err != nil {
 				vs.grammarWhy = "no Infocom syntax table: " + err.Error()
 			}
@@ -115,14 +116,37 @@ func (g *Game) vaGrammar() *vaGrammar {
 	return vs.grammar
 }
 
-// vaGrammarWhy says why the story's grammar was not read ("" when it was).
-func (g *Game) vaGrammarWhy() string {
-	g.vaGrammar()
-	return g.vaShared().grammarWhy
+// grammarWhy says why the story's grammar was not read ("" when it was).
+func (g *Search) grammarWhy() string {
+	g.grammar()
+	return g.Story.grammarWhy
 }
 
-func (g *Game) vaReadGrammar() *vaGrammar {
-	m := g.m
+// Grammar is what the search read of a story's grammar table, by which it
+// leaves out the candidates the game's parser cannot understand.
+type Grammar struct {
+	// Format is the table's kind: "inform", or "infocom" (an Infocom
+	// syntax table, versions 3 to 5).
+	Format string
+	// Version is the Inform grammar version (1 or 2), 0 for Infocom's.
+	Version int
+	// Verbs is the number of verb words the table gives lines to.
+	Verbs int
+}
+
+// Grammar returns what the search read of the story's grammar table, read
+// once for the story, or an error saying why it read none (then every
+// candidate is tried).
+func (g *Search) Grammar() (Grammar, error) {
+	gr := g.grammar()
+	if gr == nil {
+		return Grammar{}, errors.New(g.grammarWhy())
+	}
+	return Grammar{Format: gr.format, Version: gr.version, Verbs: len(gr.verbs)}, nil
+}
+
+func (g *Search) readGrammar() *grammar {
+	m := g.Machine
 	if !g.isInform() {
 		return nil
 	}
@@ -162,38 +186,38 @@ func (g *Game) vaReadGrammar() *vaGrammar {
 	// Grammar version 2 (Inform 6.10 on), else version 1 (Inform 5 and
 	// early Inform 6): the table that reads as one is the game's.
 	version := 2
-	byNumber := vaReadVerbs(nverbs, table, func(a uint32) ([]vaRawLine, bool) { return vaReadGV2(m, a, lo, hi, entries) }, m.PeekWord)
+	byNumber := readVerbs(nverbs, table, func(a uint32) ([]rawLine, bool) { return readGV2(m, a, lo, hi, entries) }, m.PeekWord)
 	if byNumber == nil {
 		version = 1
-		byNumber = vaReadVerbs(nverbs, table, func(a uint32) ([]vaRawLine, bool) { return vaReadGV1(m, a, lo, hi, preps) }, m.PeekWord)
+		byNumber = readVerbs(nverbs, table, func(a uint32) ([]rawLine, bool) { return readGV1(m, a, lo, hi, preps) }, m.PeekWord)
 	}
 	if byNumber == nil {
 		return nil
 	}
-	gr := &vaGrammar{verbs: map[string]vaVerb{}, version: version, format: "inform"}
+	gr := &grammar{verbs: map[string]grammarVerb{}, version: version, format: "inform"}
 	for w, n := range verbs {
 		gr.verbs[w] = byNumber[n]
 	}
-	gr.templates = vaTemplates(order, verbs, meta, byNumber, entries)
+	gr.templates = makeTemplates(order, verbs, meta, byNumber, entries)
 	return gr
 }
 
-// vaReadVerbs reads the grammar of each of n verbs from the table at
+// readVerbs reads the grammar of each of n verbs from the table at
 // table with read; nil when one does not read.
-func vaReadVerbs(n int, table uint32, read func(uint32) ([]vaRawLine, bool), peek func(uint32) (uint16, bool)) []vaVerb {
-	out := make([]vaVerb, n)
+func readVerbs(n int, table uint32, read func(uint32) ([]rawLine, bool), peek func(uint32) (uint16, bool)) []grammarVerb {
+	out := make([]grammarVerb, n)
 	for i := range out {
 		a, _ := peek(table + 2*uint32(i))
 		raw, ok := read(uint32(a))
 		if !ok {
 			return nil
 		}
-		out[i] = vaVerbOf(raw)
+		out[i] = verbOf(raw)
 	}
 	return out
 }
 
-// vaReadGV1 reads the grammar lines of one verb at a in grammar version 1
+// readGV1 reads the grammar lines of one verb at a in grammar version 1
 // (Inform 5 and early Inform 6): a count, then 8 bytes a line: the number
 // of parameters (the tokens that are not prepositions), six tokens and the
 // action. A token is 0 to 8 for noun, held,
@@ -203,9 +227,9 @@ func vaReadVerbs(n int, table uint32, read func(uint32) ([]vaRawLine, bool), pee
 // otherwise a preposition by its adjective number (the third data byte
 // of its dictionary entry, in preps); after the line's last object, 0 ends
 // it.
-func vaReadGV1(m interface {
+func readGV1(m interface {
 	PeekByte(uint32) (byte, bool)
-}, a, lo, hi uint32, preps map[byte]uint32) ([]vaRawLine, bool) {
+}, a, lo, hi uint32, preps map[byte]uint32) ([]rawLine, bool) {
 	if a < lo || a >= hi {
 		return nil, false
 	}
@@ -213,13 +237,13 @@ func vaReadGV1(m interface {
 	if a+1+8*uint32(n) > hi {
 		return nil, false
 	}
-	var out []vaRawLine
+	var out []rawLine
 	for l := uint32(0); l < uint32(n); l++ {
 		b := make([]byte, 8)
 		for i := range b {
 			b[i], _ = m.PeekByte(a + 1 + 8*l + uint32(i))
 		}
-		line := vaRawLine{action: uint16(b[7])}
+		line := rawLine{action: uint16(b[7])}
 		objs := 0
 		for _, t := range b[1:7] {
 			if objs == int(b[0]) && t == 0 {
@@ -248,7 +272,7 @@ func vaReadGV1(m interface {
 			if tt != 2 {
 				objs++
 			}
-			line.toks = append(line.toks, vaRawTok{{tt, data}})
+			line.toks = append(line.toks, rawToken{{tt, data}})
 		}
 		if objs != int(b[0]) {
 			return nil, false
@@ -258,22 +282,22 @@ func vaReadGV1(m interface {
 	return out, true
 }
 
-// vaReadGV2 reads the grammar lines of one verb at a (grammar version 2),
+// readGV2 reads the grammar lines of one verb at a (grammar version 2),
 // false when they do not read as such; lo and hi bound the table, entries
 // are the dictionary's words by address.
-func vaReadGV2(m interface {
+func readGV2(m interface {
 	PeekByte(uint32) (byte, bool)
 	PeekWord(uint32) (uint16, bool)
-}, a, lo, hi uint32, entries map[uint32]string) ([]vaRawLine, bool) {
+}, a, lo, hi uint32, entries map[uint32]string) ([]rawLine, bool) {
 	if a < lo || a >= hi {
 		return nil, false
 	}
 	n, _ := m.PeekByte(a)
 	a++
-	var out []vaRawLine
+	var out []rawLine
 	for l := 0; l < int(n); l++ {
 		action, _ := m.PeekWord(a)
-		line := vaRawLine{action: action & 0x3ff}
+		line := rawLine{action: action & 0x3ff}
 		a += 2
 		for tokens := 0; ; tokens++ {
 			if a >= hi || tokens > 32 {
@@ -304,7 +328,7 @@ func vaReadGV2(m interface {
 			if tt&0x10 != 0 && len(line.toks) > 0 {
 				line.toks[len(line.toks)-1] = append(line.toks[len(line.toks)-1], tok)
 			} else {
-				line.toks = append(line.toks, vaRawTok{tok})
+				line.toks = append(line.toks, rawToken{tok})
 			}
 		}
 		out = append(out, line)
@@ -312,33 +336,33 @@ func vaReadGV2(m interface {
 	return out, true
 }
 
-// vaObjToken says whether token type t with data is an object token, and
+// objToken says whether token type t with data is an object token, and
 // what it takes.
-func vaObjToken(t byte, data uint16) (vaToken, bool) {
+func objToken(t byte, data uint16) (token, bool) {
 	switch {
 	case t == 1 && data <= 6:
-		return vaToken{creature: data == 6, attr: -1}, true
+		return token{creature: data == 6, attr: -1}, true
 	case t == 4:
-		return vaToken{attr: int(data)}, true
+		return token{attr: int(data)}, true
 	case t == 3 || t == 5:
-		return vaToken{attr: -1}, true
+		return token{attr: -1}, true
 	}
-	return vaToken{}, false
+	return token{}, false
 }
 
-// vaWildToken reports whether a token may take any words: a general
+// wildToken reports whether a token may take any words: a general
 // parsing routine, a special, number or topic token.
-func vaWildToken(t byte, data uint16) bool {
+func wildToken(t byte, data uint16) bool {
 	return t == 6 || t == 1 && (data == 7 || data == 8 || data == 9)
 }
 
-// vaVerbOf sorts the lines of a verb into what the pruning needs.
-func vaVerbOf(raw []vaRawLine) vaVerb {
-	out := vaVerb{raw: raw}
+// verbOf sorts the lines of a verb into what the pruning needs.
+func verbOf(raw []rawLine) grammarVerb {
+	out := grammarVerb{raw: raw}
 	for _, l := range raw {
 		for _, tok := range l.toks {
 			for _, alt := range tok {
-				if vaWildToken(alt.t, alt.data) {
+				if wildToken(alt.t, alt.data) {
 					out.wild = true
 				}
 			}
@@ -346,12 +370,12 @@ func vaVerbOf(raw []vaRawLine) vaVerb {
 		if len(l.toks) != 3 || len(l.toks[0]) != 1 || len(l.toks[2]) != 1 {
 			continue
 		}
-		first, ok1 := vaObjToken(l.toks[0][0].t, l.toks[0][0].data)
-		second, ok2 := vaObjToken(l.toks[2][0].t, l.toks[2][0].data)
+		first, ok1 := objToken(l.toks[0][0].t, l.toks[0][0].data)
+		second, ok2 := objToken(l.toks[2][0].t, l.toks[2][0].data)
 		if !ok1 || !ok2 {
 			continue
 		}
-		line := vaGLine{preps: map[uint32]bool{}, first: first, second: second}
+		line := grammarLine{preps: map[uint32]bool{}, first: first, second: second}
 		for _, p := range l.toks[1] {
 			if p.t != 2 {
 				line.preps = nil
@@ -366,22 +390,22 @@ func vaVerbOf(raw []vaRawLine) vaVerb {
 	return out
 }
 
-// vaTemplates lists the grammar's commands of no or one object: for each
+// makeTemplates lists the grammar's commands of no or one object: for each
 // line of a verb that is not a meta verb (save, score, ...) whose tokens are
 // prepositions (the first word of each) and at most one object, the
 // command its verb's first word makes, once for each action and number of
 // objects (take, get and carry make the same Take).
-func vaTemplates(order []string, verbs map[string]int, meta []bool, byNumber []vaVerb, entries map[uint32]string) []vaGTemplate {
+func makeTemplates(order []string, verbs map[string]int, meta []bool, byNumber []grammarVerb, entries map[uint32]string) []grammarTemplate {
 	type key struct {
 		action uint16
 		objs   int
 	}
 	seen := map[key]bool{}
 	done := map[int]bool{}
-	var out []vaGTemplate
+	var out []grammarTemplate
 	for _, w := range order {
 		n := verbs[w]
-		if done[n] || meta[n] || !vaWordOK(w) {
+		if done[n] || meta[n] || !wordOK(w) {
 			continue
 		}
 		done[n] = true
@@ -389,17 +413,17 @@ func vaTemplates(order []string, verbs map[string]int, meta []bool, byNumber []v
 		for _, l := range byNumber[n].raw {
 			words := []string{w}
 			objs := 0
-			var obj vaToken
+			var obj token
 			for _, tok := range l.toks {
 				if tok[0].t == 2 {
 					p := entries[uint32(tok[0].data)]
-					if !vaWordOK(p) {
+					if !wordOK(p) {
 						continue lines
 					}
 					words = append(words, p)
 					continue
 				}
-				o, ok := vaObjToken(tok[0].t, tok[0].data)
+				o, ok := objToken(tok[0].t, tok[0].data)
 				if !ok || objs == 1 {
 					continue lines
 				}
@@ -411,7 +435,7 @@ func vaTemplates(order []string, verbs map[string]int, meta []bool, byNumber []v
 				continue
 			}
 			seen[k] = true
-			out = append(out, vaGTemplate{t: strings.Join(words, " "), action: l.action, objs: objs, obj: obj})
+			out = append(out, grammarTemplate{t: strings.Join(words, " "), action: l.action, objs: objs, obj: obj})
 		}
 	}
 	return out
@@ -420,7 +444,7 @@ func vaTemplates(order []string, verbs map[string]int, meta []bool, byNumber []v
 // action returns the action of the grammar line that the command template
 // t ("take %s", "turn on %s", "look") would be parsed by: the verb's first
 // line with the same prepositions and object slots.
-func (gr *vaGrammar) action(t string, v *vaVocab, lookup func(string) uint32) (uint16, bool) {
+func (gr *grammar) action(t string, v *vocabulary, lookup func(string) uint32) (uint16, bool) {
 	if gr == nil {
 		return 0, false
 	}
@@ -430,15 +454,15 @@ func (gr *vaGrammar) action(t string, v *vaVocab, lookup func(string) uint32) (u
 		return 0, false
 	}
 	for _, l := range verb.raw {
-		if vaLineFits(l, w, lookup, vaObjSlot) {
+		if lineFits(l, w, lookup, objSlot) {
 			return l.action, true
 		}
 	}
 	return 0, false
 }
 
-// vaSlots is what a template's grammar allows in its two object slots.
-type vaSlots struct {
+// slotInfo is what a template's grammar allows in its two object slots.
+type slotInfo struct {
 	// ok is false when no grammar line takes the template: it is never
 	// valid.
 	ok bool
@@ -451,23 +475,23 @@ type vaSlots struct {
 // whether some line OBJECT PREP OBJECT of its verb has its preposition.
 // With no grammar (nil) every template is allowed. lookup finds a word's
 // dictionary address.
-func (gr *vaGrammar) slots(t string, v *vaVocab, lookup func(string) uint32) vaSlots {
+func (gr *grammar) slots(t string, v *vocabulary, lookup func(string) uint32) slotInfo {
 	if gr == nil {
-		return vaSlots{ok: true}
+		return slotInfo{ok: true}
 	}
 	w := strings.Fields(t)
 	if len(w) != 4 || w[1] != "%s" || w[3] != "%s" {
-		return vaSlots{ok: true}
+		return slotInfo{ok: true}
 	}
 	verb, ok := gr.verbs[v.cut(w[0])]
 	if verb.wild {
-		return vaSlots{ok: true}
+		return slotInfo{ok: true}
 	}
 	if !ok {
-		return vaSlots{}
+		return slotInfo{}
 	}
 	prep := lookup(w[2])
-	s := vaSlots{creature1: true, creature2: true}
+	s := slotInfo{creature1: true, creature2: true}
 	for _, l := range verb.lines {
 		if l.preps[prep] {
 			s.ok = true
@@ -476,29 +500,29 @@ func (gr *vaGrammar) slots(t string, v *vaVocab, lookup func(string) uint32) vaS
 		}
 	}
 	if !s.ok {
-		return vaSlots{}
+		return slotInfo{}
 	}
 	return s
 }
 
-// vaGrammarCandidates adds the commands of the grammar's templates whose
+// grammarCandidates adds the commands of the grammar's templates whose
 // action the fixed verbs have not tried (covered: action and number of
 // objects): "jump on X" where the game extends JUMP, a verb of its own.
 // A template's object is each object in scope that its token takes (a
 // creature token takes animate objects only, an attribute token those
 // that have it, when the layout says which are animate).
 //
-// Of the Inform library's own verbs (vaLibraryVerbs) only the lines with a
+// Of the Inform library's own verbs (libraryVerbs) only the lines with a
 // preposition are tried ("get in X", "look under X", "jump on X"): their
 // plain lines (SMELL X, ADJUST X) print the library's refusal for every
 // object a game does not give a routine for, and trying each would double
 // the candidates; the verbs that commonly do something are the fixed ones
-// (vaOneObject). A library verb's line without an object whose action only
+// (oneObjectVerbs). A library verb's line without an object whose action only
 // prints a message (SORRY, SING, I TALL) is tried where the room may react
 // to it (it has before or after). Every line of a verb of the game's own is tried, with
 // every object in scope; a library verb that only prints a message, with
-// the objects that may react to it (objsFor, valid_react.go).
-func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(t string) []vaObj, layout vaLayout, covered map[[2]int]bool, add func(string)) {
+// the objects that may react to it (objsFor, react.go).
+func (g *Search) grammarCandidates(gr *grammar, objs []object, objsFor func(t string) []object, layout attrLayout, covered map[[2]int]bool, add func(string)) {
 	oneObject := map[string]bool{} // Infocom verbs tried with an object
 	for _, t := range gr.templates {
 		if covered[[2]int{int(t.action), t.objs}] {
@@ -511,11 +535,11 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(t s
 			}
 			oneObject[verb] = true
 		}
-		if vaLibraryVerbs.Has(verb) && t.objs == 1 && strings.Count(t.t, " ") < 2 {
+		if libraryVerbs.Has(verb) && t.objs == 1 && strings.Count(t.t, " ") < 2 {
 			continue
 		}
 		if t.objs == 0 {
-			if !vaLibraryVerbs.Has(verb) || !vaMessageOnly.Has(verb) && !vaSaysOnly.Has(verb) || g.vaRoomReacts() {
+			if !libraryVerbs.Has(verb) || !messageOnly.Has(verb) && !saysOnly.Has(verb) || g.roomReacts() {
 				add(t.t)
 			}
 			continue
@@ -525,18 +549,18 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(t s
 		case gr.format == "infocom":
 			tried = nil
 			for _, o := range objs {
-				if o.kind&vaPlain == 0 && g.vaInfocomReacts(o.id, gr.routines) {
+				if o.kind&kindPlain == 0 && g.infocomReacts(o.id, gr.routines) {
 					tried = append(tried, o)
 				}
 			}
-		case vaLibraryVerbs.Has(verb):
+		case libraryVerbs.Has(verb):
 			tried = objsFor(t.t)
 		}
 		for _, o := range tried {
 			switch {
-			case t.obj.creature && layout.known && o.kind&vaAnimate == 0:
+			case t.obj.creature && layout.known && o.kind&kindAnimate == 0:
 				continue
-			case t.obj.attr >= 0 && !g.m.Attribute(o.id, uint16(t.obj.attr)):
+			case t.obj.attr >= 0 && !g.Machine.Attribute(o.id, uint16(t.obj.attr)):
 				continue
 			}
 			add(fmt.Sprintf(t.t, o.name))
@@ -544,10 +568,10 @@ func (g *Game) vaGrammarCandidates(gr *vaGrammar, objs []vaObj, objsFor func(t s
 	}
 }
 
-// vaLibraryVerbs are the verb words of the Inform library's grammar
+// libraryVerbs are the verb words of the Inform library's grammar
 // (Grammar.h, library 6/x, English), as the dictionary holds them (cut to
 // 9 letters), less the meta verbs, which are never tried.
-var vaLibraryVerbs = wordset.New(`answer say shout speak ask attack break crack destroy
+var libraryVerbs = wordset.New(`answer say shout speak ask attack break crack destroy
 		fight hit kill murder punch smash thump torture wreck blow bother curses darn drat
 		burn light buy purchase climb scale close cover shut consult cut chop prune slice
 		dig drink sip swallow drop discard throw eat empty enter cross examine x check
@@ -561,20 +585,13 @@ var vaLibraryVerbs = wordset.New(`answer say shout speak ask attack break crack 
 		awake awaken wave wear don y yes`)
 
 // isInform reports whether the story was compiled by Inform: Inform 6
-// makes the metaclass objects and writes its version in the header,
-// Inform 5 names itself in its banner ("Inform v1502").
-func (g *Game) isInform() bool {
-	if isInform6(g.m) || g.compiler() != "" {
-		return true
-	}
-	m := informRE.FindStringSubmatch(g.intro + g.opening)
-	return m != nil && !strings.Contains(m[1], ".")
-}
+// makes the metaclass objects; the game layer reads the rest (Search.Inform).
+func (g *Search) isInform() bool { return g.Inform || isInform6(g.Machine) }
 
 // multi reports whether verb has a line VERB OBJECT whose token takes
 // several objects (multi, multiheld, multiexcept, multiinside), so that
 // VERB ALL parses; with no grammar (nil), whether the game may: true.
-func (gr *vaGrammar) multi(verb string, v *vaVocab) bool {
+func (gr *grammar) multi(verb string, v *vocabulary) bool {
 	if gr == nil {
 		return true
 	}
@@ -590,11 +607,11 @@ func (gr *vaGrammar) multi(verb string, v *vaVocab) bool {
 	return false
 }
 
-// vaLineFits reports whether grammar line l has the shape of the words w
+// lineFits reports whether grammar line l has the shape of the words w
 // of a command template (the verb first): a token for each word after
 // the verb, one that slot accepts where w has "%s", and w's word among
 // the token's prepositions elsewhere.
-func vaLineFits(l vaRawLine, w []string, lookup func(string) uint32, slot func(tok vaRawTok) bool) bool {
+func lineFits(l rawLine, w []string, lookup func(string) uint32, slot func(tok rawToken) bool) bool {
 	if len(l.toks) != len(w)-1 {
 		return false
 	}
@@ -619,16 +636,16 @@ func vaLineFits(l vaRawLine, w []string, lookup func(string) uint32, slot func(t
 	return true
 }
 
-// vaObjSlot accepts an object token, or an attribute or routine token,
+// objSlot accepts an object token, or an attribute or routine token,
 // for a template's "%s".
-func vaObjSlot(tok vaRawTok) bool {
-	_, obj := vaObjToken(tok[0].t, tok[0].data)
+func objSlot(tok rawToken) bool {
+	_, obj := objToken(tok[0].t, tok[0].data)
 	return obj
 }
 
-// vaAnySlot accepts, for a template's "%s", only a token that takes any
+// anySlot accepts, for a template's "%s", only a token that takes any
 // object: noun, held, multi or multiheld.
-func vaAnySlot(tok vaRawTok) bool {
+func anySlot(tok rawToken) bool {
 	return len(tok) == 1 && tok[0].t == 1 && tok[0].data <= 3
 }
 
@@ -639,8 +656,8 @@ func vaAnySlot(tok vaRawTok) bool {
 // The parser takes the first that matches the objects, so the command's
 // action is one of them. ok is false where the grammar is not Inform's,
 // the verb is unknown, or a line of it that may take any words may parse
-// t (vaWildMisses).
-func (gr *vaGrammar) actions(t string, v *vaVocab, lookup func(string) uint32) (acts []uint16, ok bool) {
+// t (wildMisses).
+func (gr *grammar) actions(t string, v *vocabulary, lookup func(string) uint32) (acts []uint16, ok bool) {
 	if gr == nil || gr.format != "inform" {
 		return nil, false
 	}
@@ -650,22 +667,22 @@ func (gr *vaGrammar) actions(t string, v *vaVocab, lookup func(string) uint32) (
 		return nil, false
 	}
 	for _, l := range verb.raw {
-		if vaLineWild(l) && !vaWildMisses(l, w, lookup) {
+		if lineWild(l) && !wildMisses(l, w, lookup) {
 			return nil, false
 		}
-		if vaLineFits(l, w, lookup, vaObjSlot) {
+		if lineFits(l, w, lookup, objSlot) {
 			acts = append(acts, l.action)
 		}
 	}
 	return acts, len(acts) > 0
 }
 
-// vaLineWild reports whether grammar line l has a token that may take
-// any words (vaWildToken).
-func vaLineWild(l vaRawLine) bool {
+// lineWild reports whether grammar line l has a token that may take
+// any words (wildToken).
+func lineWild(l rawLine) bool {
 	for _, tok := range l.toks {
 		for _, alt := range tok {
-			if vaWildToken(alt.t, alt.data) {
+			if wildToken(alt.t, alt.data) {
 				return true
 			}
 		}
@@ -673,12 +690,12 @@ func vaLineWild(l vaRawLine) bool {
 	return false
 }
 
-// vaWildMisses reports whether grammar line l, which may have a token
+// wildMisses reports whether grammar line l, which may have a token
 // that takes any words, surely does not parse template words w (the verb
 // first): before any such token or object token, one of its prepositions
 // is not t's word there ("look up topic in noun" does not parse "look
 // inside %s"). A line it cannot tell about may parse it.
-func vaWildMisses(l vaRawLine, w []string, lookup func(string) uint32) bool {
+func wildMisses(l rawLine, w []string, lookup func(string) uint32) bool {
 	for i, tok := range l.toks {
 		if i+1 >= len(w) || w[i+1] == "%s" {
 			return false
@@ -706,7 +723,7 @@ func vaWildMisses(l vaRawLine, w []string, lookup func(string) uint32) bool {
 // in order and takes the first that parses the command, so the lines
 // after that one never do; those before it are all counted, whatever
 // their shape, as the parser may infer a missing object for one.
-func (gr *vaGrammar) takesHeld(t string, v *vaVocab, lookup func(string) uint32) bool {
+func (gr *grammar) takesHeld(t string, v *vocabulary, lookup func(string) uint32) bool {
 	if gr == nil {
 		return true
 	}
@@ -719,7 +736,7 @@ func (gr *vaGrammar) takesHeld(t string, v *vaVocab, lookup func(string) uint32)
 				}
 			}
 		}
-		if vaLineFits(l, w, lookup, vaAnySlot) { // parses any object
+		if lineFits(l, w, lookup, anySlot) { // parses any object
 			return false
 		}
 	}

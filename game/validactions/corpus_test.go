@@ -1,4 +1,4 @@
-package game
+package validactions_test
 
 import (
 	"fmt"
@@ -16,18 +16,18 @@ import (
 // answering Parc's opening question), then after each of these commands.
 var corpusScript = []string{"look", "north", "take all", "south", "east", "inventory", "west", "up", "down", "wait"}
 
-// corpusNames lists every game of the corpus, in the order of the table.
+// corpusNames lists every game of the corpus, in the order of the table
+// (those of package game's corpusScores, and BrandX and Parc).
 func corpusNames() []string {
-	names := []string{"BrandX", "Parc"}
-	for n := range corpusScores {
-		names = append(names, n)
-	}
+	names := []string{"BrandX", "Parc", "amish", "break-in", "building", "bunny", "candy",
+		"causality", "cavetrip", "cheater", "cia", "death", "fable", "frozen", "lily", "mansion",
+		"minster", "parallel", "piracy_2", "sherbet", "spot"}
 	sort.Slice(names, func(i, j int) bool { return strings.ToLower(names[i]) < strings.ToLower(names[j]) })
 	return names
 }
 
-// vaCorpusState is what valid actions gave at one state of corpusScript.
-type vaCorpusState struct {
+// corpusState is what valid actions gave at one state of corpusScript.
+type corpusState struct {
 	located bool
 	// movesOn: waiting a turn ends the game or moves the player (a
 	// scene that plays out whatever is typed).
@@ -38,9 +38,9 @@ type vaCorpusState struct {
 	instr   uint64        // Z-machine instructions the candidates ran
 }
 
-// vaCorpusPlay plays corpusScript on corpus game name and finds the valid
+// corpusPlay plays corpusScript on corpus game name and finds the valid
 // actions at each state (without the cache: every state is worked out).
-func vaCorpusPlay(t testing.TB, name string) []vaCorpusState {
+func corpusPlay(t testing.TB, name string) []corpusState {
 	t.Helper()
 	g := openCorpusTB(t, name)
 	if g.YesNoQuestion() { // Parc asks whether to show its introduction
@@ -48,7 +48,7 @@ func vaCorpusPlay(t testing.TB, name string) []vaCorpusState {
 			t.Fatal(err)
 		}
 	}
-	var out []vaCorpusState
+	var out []corpusState
 	for i := 0; i <= len(corpusScript); i++ {
 		if i > 0 {
 			if _, err := g.Step(corpusScript[i-1]); err != nil {
@@ -60,7 +60,7 @@ func vaCorpusPlay(t testing.TB, name string) []vaCorpusState {
 		}
 		_, loc := g.Location()
 		start, cpu0 := time.Now(), cpuTime()
-		g.va, g.vaInstr = nil, 0 // not the cache
+		vas(g).Cache.Forget() // not the cache
 		acts, err := g.ValidActions()
 		cpu := cpuTime() - cpu0
 		if err != nil {
@@ -74,7 +74,7 @@ func vaCorpusPlay(t testing.TB, name string) []vaCorpusState {
 		r, err := f.Step("wait")
 		_, to := f.Location()
 		moves := err != nil || r.Done || f.Machine().State() != g.Machine().State() || to != loc
-		out = append(out, vaCorpusState{located: loc != 0, movesOn: moves, acts: acts, took: took, cpu: cpu, instr: g.vaInstr})
+		out = append(out, corpusState{located: loc != 0, movesOn: moves, acts: acts, took: took, cpu: cpu, instr: vas(g).Cache.Instr()})
 	}
 	return out
 }
@@ -88,7 +88,7 @@ func TestValidActionsCorpus(t *testing.T) {
 	}
 	for _, name := range corpusNames() {
 		t.Run(name, func(t *testing.T) {
-			for i, s := range vaCorpusPlay(t, name) {
+			for i, s := range corpusPlay(t, name) {
 				switch {
 				case s.located && len(s.acts) == 0 && s.movesOn:
 					t.Logf("state %d: no valid actions: waiting ends the game or moves the player, as every command does", i)
@@ -114,7 +114,7 @@ func BenchmarkValidActionsCorpus(b *testing.B) {
 		all, allCPU, allInstr = all[:0], allCPU[:0], allInstr[:0]
 		for _, name := range names {
 			var ms, cpu, minstr, counts []float64
-			for _, s := range vaCorpusPlay(b, name) {
+			for _, s := range corpusPlay(b, name) {
 				ms = append(ms, float64(s.took.Microseconds())/1000)
 				cpu = append(cpu, float64(s.cpu.Microseconds())/1000)
 				minstr = append(minstr, float64(s.instr)/1e6)

@@ -1,4 +1,4 @@
-package game
+package validactions
 
 import (
 	"github.com/grue-lab/grue/game/zmachine"
@@ -14,25 +14,25 @@ import (
 //   - the Inform library (6/x), recognised by the Inform 6 metaclass objects
 //     1 to 4 (Class, Object, Routine, String) and a player that has the
 //     library's selfobj attributes (animate 0, concealed 3, proper 16,
-//     transparent 23) and none that a player never has (vaSelfobj): the library
+//     transparent 23) and none that a player never has (selfobj): the library
 //     declares its attributes in one fixed order, so container is 4,
 //     supporter 20, scenery 17, static 19 and so on (checked on Lantern);
 //   - Infocom's Zork trilogy, by catalog name: the ZIL compiler numbers
 //     flags per game; in the three Zorks TAKEBIT is 17, CONTBIT 18, VEHBIT 27
 //     and ACTORBIT 30 (read off the object tables: the trophy case, the
 //     chests and baskets, the boats, the troll, the thief and the robot;
-//     TestValidKindsZork checks them). ZIL surfaces (tables, altars) are
+//     TestValidKinds checks them). ZIL surfaces (tables, altars) are
 //     containers too, so "put on" needs no flag of its own.
 //
 // Any other game keeps the full set of candidates.
 
-// vaLayout is the meaning of a story's attribute numbers; -1 is unknown.
-type vaLayout struct {
+// attrLayout is the meaning of a story's attribute numbers; -1 is unknown.
+type attrLayout struct {
 	known                                    bool
 	animate, container, supporter, enterable int
 	openable, lockable, vehicle, takeable    int
 	// edible, clothing, switchable, door, ...: what the Inform library's
-	// action routines look for (valid_acts.go); -1 in other layouts.
+	// action routines look for (rules.go); -1 in other layouts.
 	edible, clothing, switchable, door, locked, worn, static, scenery int
 	// open and transparent: a container that has neither is closed off
 	// (-1: never closed off).
@@ -45,8 +45,8 @@ type vaLayout struct {
 	fixed []int
 }
 
-// vaInform is the Inform library's layout (linklpa.h, library 6/x).
-var vaInform = vaLayout{
+// informLayout is the Inform library's layout (linklpa.h, library 6/x).
+var informLayout = attrLayout{
 	known: true, animate: 0, container: 4, supporter: 20, enterable: 7,
 	openable: 15, lockable: 10, vehicle: -1, takeable: -1,
 	open: 14, transparent: 23,
@@ -56,8 +56,8 @@ var vaInform = vaLayout{
 	lit:   []int{9, 13},     // light, on
 }
 
-// vaZork is the Zork trilogy's layout (see above).
-var vaZork = vaLayout{
+// zorkLayout is the Zork trilogy's layout (see above).
+var zorkLayout = attrLayout{
 	known: true, animate: 30, container: 18, supporter: -1, enterable: -1,
 	openable: -1, lockable: -1, vehicle: 27, takeable: 17,
 	open: -1, transparent: -1,
@@ -66,46 +66,46 @@ var vaZork = vaLayout{
 	lit: []int{19}, // ONBIT
 }
 
-// vaLayoutsByName are the layouts of catalog games that are not Inform
+// layoutsByName are the layouts of catalog games that are not Inform
 // library games.
-var vaLayoutsByName = map[string]vaLayout{"zork1": vaZork, "zork2": vaZork, "zork3": vaZork}
+var layoutsByName = map[string]attrLayout{"zork1": zorkLayout, "zork2": zorkLayout, "zork3": zorkLayout}
 
-// vaLayout returns the attribute layout of g's story, working it out once.
-func (g *Game) vaLayout() vaLayout {
-	vs := g.vaShared()
-	vs.layoutOnce.Do(func() { vs.layout = g.vaFindLayout() })
+// layout returns the attribute layout of g's story, working it out once.
+func (g *Search) layout() attrLayout {
+	vs := g.Story
+	vs.layoutOnce.Do(func() { vs.layout = g.findLayout() })
 	return vs.layout
 }
 
-func (g *Game) vaFindLayout() vaLayout {
-	if g.known {
-		if l, ok := vaLayoutsByName[g.entry.Name]; ok {
-			if g.player != 0 && g.m.Attribute(g.player, uint16(l.animate)) {
+func (g *Search) findLayout() attrLayout {
+	if g.CatalogName != "" {
+		if l, ok := layoutsByName[g.CatalogName]; ok {
+			if g.Player != 0 && g.Machine.Attribute(g.Player, uint16(l.animate)) {
 				return l
 			}
-			return vaLayout{}
+			return attrLayout{}
 		}
 	}
-	if !isInform6(g.m) || g.player == 0 {
-		return vaLayout{}
+	if !isInform6(g.Machine) || g.Player == 0 {
+		return attrLayout{}
 	}
 	// A game that declares attributes of its own before it includes the
 	// library moves the library's up by as many (Building and Fable by
 	// one, Bunny by two).
 shifts:
 	for k := uint16(0); k <= 4; k++ {
-		for a, want := range vaSelfobj {
-			if g.m.Attribute(g.player, a+k) != want {
+		for a, want := range selfobj {
+			if g.Machine.Attribute(g.Player, a+k) != want {
 				continue shifts
 			}
 		}
-		return vaInform.shift(int(k))
+		return informLayout.shift(int(k))
 	}
-	return vaLayout{}
+	return attrLayout{}
 }
 
 // shift returns layout l with every attribute number raised by k.
-func (l vaLayout) shift(k int) vaLayout {
+func (l attrLayout) shift(k int) attrLayout {
 	up := func(a int) int {
 		if a < 0 {
 			return a
@@ -129,11 +129,11 @@ func (l vaLayout) shift(k int) vaLayout {
 	return out
 }
 
-// vaSelfobj are attributes the Inform library's player object has (true)
+// selfobj are attributes the Inform library's player object has (true)
 // and never has (false): animate, concealed, proper and transparent; not
 // absent, clothing, container, door, edible, enterable, scenery, static or
 // supporter.
-var vaSelfobj = map[uint16]bool{0: true, 3: true, 16: true, 23: true,
+var selfobj = map[uint16]bool{0: true, 3: true, 16: true, 23: true,
 	1: false, 2: false, 4: false, 5: false, 6: false, 7: false, 17: false, 19: false, 20: false}
 
 // isInform6 reports whether the story was compiled by Inform 6: its first
@@ -147,35 +147,35 @@ func isInform6(m *zmachine.Machine) bool {
 	return true
 }
 
-// vaKind is what the layout says of one object.
-type vaKind uint8
+// objKind is what the layout says of one object.
+type objKind uint8
 
 const (
-	// vaPlain: a portable thing that is not a container, supporter,
+	// kindPlain: a portable thing that is not a container, supporter,
 	// vehicle or creature, and cannot be opened, locked or entered. Things
 	// do not go in or on it, it does not take gifts, and commands that
 	// need a target (unlock, turn, dig, attack ... with) do not aim at it.
-	vaPlain vaKind = 1 << iota
-	// vaAnimate: a person or creature.
-	vaAnimate
-	// vaLit: something burning or switched on.
-	vaLit
+	kindPlain objKind = 1 << iota
+	// kindAnimate: a person or creature.
+	kindAnimate
+	// kindLit: something burning or switched on.
+	kindLit
 )
 
 // kind returns what layout l says of object o of machine m; 0 when the
 // layout is unknown.
-func (l vaLayout) kind(m *zmachine.Machine, o uint16) vaKind {
+func (l attrLayout) kind(m *zmachine.Machine, o uint16) objKind {
 	if !l.known {
 		return 0
 	}
 	has := func(a int) bool { return a >= 0 && m.Attribute(o, uint16(a)) }
-	var k vaKind
+	var k objKind
 	if has(l.animate) {
-		k |= vaAnimate
+		k |= kindAnimate
 	}
 	for _, a := range l.lit {
 		if has(a) {
-			k |= vaLit
+			k |= kindLit
 		}
 	}
 	portable := true
@@ -187,9 +187,9 @@ func (l vaLayout) kind(m *zmachine.Machine, o uint16) vaKind {
 			portable = false
 		}
 	}
-	if portable && k&vaAnimate == 0 && !has(l.container) && !has(l.supporter) &&
+	if portable && k&kindAnimate == 0 && !has(l.container) && !has(l.supporter) &&
 		!has(l.vehicle) && !has(l.enterable) && !has(l.openable) && !has(l.lockable) {
-		k |= vaPlain
+		k |= kindPlain
 	}
 	return k
 }
@@ -197,7 +197,7 @@ func (l vaLayout) kind(m *zmachine.Machine, o uint16) vaKind {
 // closedOff reports whether layout l says that object o of machine m is a
 // closed container that cannot be seen into, so that what it holds is out
 // of scope.
-func (l vaLayout) closedOff(m *zmachine.Machine, o uint16) bool {
+func (l attrLayout) closedOff(m *zmachine.Machine, o uint16) bool {
 	if !l.known || l.open < 0 || l.container < 0 {
 		return false
 	}

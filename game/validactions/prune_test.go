@@ -1,4 +1,4 @@
-package game
+package validactions_test
 
 import (
 	"regexp"
@@ -8,7 +8,9 @@ import (
 	"testing"
 	"weak"
 
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/game/validactions"
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
@@ -18,10 +20,10 @@ var twoObject = regexp.MustCompile(`(?i)^(put|give|tie|unlock|turn|light|dig|att
 
 // covers reports whether some action in va has the effect of cmd from g's
 // state, and whether cmd changes the world at all (unlike waiting).
-func covers(t *testing.T, g *Game, va []string, cmd string) (covered, changes bool) {
+func covers(t *testing.T, g *game.Game, va []string, cmd string) (covered, changes bool) {
 	t.Helper()
 	want := effect(t, g, cmd)
-	if want == effect(t, g, "wait") || want == g.vaHash(g.vaRelevant()) {
+	if want == effect(t, g, "wait") || want == vas(g).Hash(vas(g).Relevant()) {
 		return false, false
 	}
 	for _, a := range va {
@@ -43,13 +45,13 @@ func TestValidActionsKeepWalkthrough(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays two walkthroughs")
 	}
-	lantern, err := Open(stories.DefaultName, Seed(1))
+	lantern, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	zork := openTest(t, "zork1.z3")
 	for _, tc := range []struct {
-		g    *Game
+		g    *game.Game
 		cmds []string
 	}{
 		{lantern, stories.Walkthrough()},
@@ -89,13 +91,13 @@ func TestValidActionsKeepWalkthrough(t *testing.T) {
 // loseNothing runs the candidates all and the fewer kept of them from
 // g's state, and reports as errors, prefixed with what, every outcome of
 // all that none of fewer has. It returns the valid actions of each.
-func loseNothing(t *testing.T, g *Game, what string, all, fewer []string) (full, kept []string) {
+func loseNothing(t *testing.T, g *game.Game, what string, all, fewer []string) (full, kept []string) {
 	t.Helper()
-	full, err := g.vaRun(all)
+	full, err := vas(g).Run(all)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, err = g.vaRun(fewer)
+	kept, err = vas(g).Run(fewer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +134,7 @@ func TestValidActionsPruneLosesNothing(t *testing.T) {
 	}
 	for _, name := range names {
 		g := states[name]
-		all, pruned := g.vaCandidates(false), g.vaCandidates(true)
+		all, pruned := vas(g).Candidates(false), vas(g).Candidates(true)
 		_, kept := loseNothing(t, g, name+": pruning", all, pruned)
 		t.Logf("%s: %d candidates pruned to %d, %d valid actions", name, len(all), len(pruned), len(kept))
 		// The grammar adds candidates of its own (the game's verbs); of
@@ -156,11 +158,11 @@ func TestValidActionsPruneLosesNothing(t *testing.T) {
 // TestValidKinds: the attribute layouts are recognised where they are
 // known, and what they say of objects is right.
 func TestValidKinds(t *testing.T) {
-	lantern, err := Open(stories.DefaultName, Seed(1))
+	lantern, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := func(g *Game, name string) uint16 {
+	byName := func(g *game.Game, name string) uint16 {
 		t.Helper()
 		for _, o := range g.WorldObjects() {
 			if o.Name == name {
@@ -171,7 +173,7 @@ func TestValidKinds(t *testing.T) {
 		return 0
 	}
 	for _, tc := range []struct {
-		g                    *Game
+		g                    *game.Game
 		plain, other, animal []string
 	}{
 		{lantern, []string{"heavy iron key", "crystal shard", "moon pearl", "scrap of paper"},
@@ -186,38 +188,38 @@ func TestValidKinds(t *testing.T) {
 			[]string{"chest", "gold machine", "pedestal"}, []string{"old man"}},
 	} {
 		g := tc.g
-		l := g.vaLayout()
-		if !l.known {
+		l := vas(g).Layout()
+		if !l.Known() {
 			t.Errorf("%s: attribute layout not recognised", g.Name())
 			continue
 		}
 		for _, n := range tc.plain {
-			if k := l.kind(g.m, byName(g, n)); k&vaPlain == 0 {
+			if k := l.Kind(g.Machine(), byName(g, n)); k&validactions.KindPlain == 0 {
 				t.Errorf("%s: %q is not plain (kind %b)", g.Name(), n, k)
 			}
 		}
 		for _, n := range tc.other {
-			if k := l.kind(g.m, byName(g, n)); k&vaPlain != 0 {
+			if k := l.Kind(g.Machine(), byName(g, n)); k&validactions.KindPlain != 0 {
 				t.Errorf("%s: %q is plain", g.Name(), n)
 			}
 		}
 		for _, n := range tc.animal {
-			if k := l.kind(g.m, byName(g, n)); k&vaAnimate == 0 {
+			if k := l.Kind(g.Machine(), byName(g, n)); k&validactions.KindAnimate == 0 {
 				t.Errorf("%s: %q is not animate (kind %b)", g.Name(), n, k)
 			}
 		}
 	}
 	// Lit: Zork I's torch burns from the start, the lamp once turned on.
 	z := openTest(t, "zork1.z3")
-	if k := z.vaLayout().kind(z.m, byName(z, "torch")); k&vaLit == 0 {
+	if k := vas(z).Layout().Kind(z.Machine(), byName(z, "torch")); k&validactions.KindLit == 0 {
 		t.Error("zork1: the torch is not lit")
 	}
-	if k := z.vaLayout().kind(z.m, byName(z, "brass lantern")); k&vaLit != 0 {
+	if k := vas(z).Layout().Kind(z.Machine(), byName(z, "brass lantern")); k&validactions.KindLit != 0 {
 		t.Error("zork1: the lamp is lit before it is turned on")
 	}
 	// A story that is not an Inform library game nor a Zork keeps every
 	// candidate.
-	if l := openTest(t, "praxix.z5").vaLayout(); l.known {
+	if l := vas(openTest(t, "praxix.z5")).Layout(); l.Known() {
 		t.Errorf("praxix: a layout recognised: %+v", l)
 	}
 }
@@ -226,42 +228,42 @@ func TestValidKinds(t *testing.T) {
 // "turn X with Y" or "attack X with Y", gives only to creatures, and puts
 // in and on; Zork I's is read as an Infocom syntax table, not as Inform's.
 func TestValidGrammar(t *testing.T) {
-	g, err := Open(stories.DefaultName, Seed(1))
+	g, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	gr := g.vaGrammar()
+	gr := vas(g).GrammarTable()
 	if gr == nil {
 		t.Fatal("Lantern's grammar table was not read")
 	}
-	v := g.vaVocab()
-	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
+	v := vas(g).Vocab()
+	lookup := func(w string) uint32 { return g.Machine().LookupWord(w) }
 	for _, tc := range []struct {
 		t    string
-		want vaSlots
+		want [3]bool
 	}{
-		{"turn %s with %s", vaSlots{}},
-		{"attack %s with %s", vaSlots{}},
-		{"give %s to %s", vaSlots{ok: true, creature2: true}},
-		{"put %s in %s", vaSlots{ok: true}},
-		{"put %s on %s", vaSlots{ok: true}},
-		{"unlock %s with %s", vaSlots{ok: true}},
-		{"light %s with %s", vaSlots{ok: true}},
-		{"tie %s to %s", vaSlots{ok: true}},
+		{"turn %s with %s", [3]bool{}},
+		{"attack %s with %s", [3]bool{}},
+		{"give %s to %s", [3]bool{true, false, true}},
+		{"put %s in %s", [3]bool{true}},
+		{"put %s on %s", [3]bool{true}},
+		{"unlock %s with %s", [3]bool{true}},
+		{"light %s with %s", [3]bool{true}},
+		{"tie %s to %s", [3]bool{true}},
 	} {
-		if got := gr.slots(tc.t, v, lookup); got != tc.want {
+		if got := gr.Slots(tc.t, v, lookup); got != tc.want {
 			t.Errorf("%q: %+v, want %+v", tc.t, got, tc.want)
 		}
 	}
-	cands := g.vaCandidates(true)
+	cands := vas(g).Candidates(true)
 	for _, c := range cands {
 		if strings.HasPrefix(c, "turn ") && strings.Contains(c, " with ") {
 			t.Errorf("candidate %q, which Lantern's parser cannot understand", c)
 		}
 	}
 	z := openTest(t, "zork1.z3")
-	if gr := z.vaGrammar(); gr == nil || gr.format != "infocom" {
-		t.Errorf("zork1: grammar %+v, want the Infocom syntax table (%s)", gr, z.vaGrammarWhy())
+	if gr := vas(z).GrammarTable(); gr == nil || gr.Format() != "infocom" {
+		t.Errorf("zork1: grammar %+v, want the Infocom syntax table (%s)", gr, vas(z).GrammarWhy())
 	}
 }
 
@@ -271,7 +273,7 @@ func TestValidGrammar(t *testing.T) {
 // count and the parser's memory, as waiting does, and are not valid
 // actions, whatever the player carries; the meadow's five exits are.
 func TestValidActionsRefusalsAreNotValid(t *testing.T) {
-	g, err := Open(stories.DefaultName, Seed(1))
+	g, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +314,7 @@ func TestValidActionsRefusalsAreNotValid(t *testing.T) {
 // candidate; a changed world is asked afresh, and a fork (a game of its
 // own) finds the same actions by trying them.
 func TestValidActionsRemembers(t *testing.T) {
-	g, err := Open(stories.DefaultName, Seed(1))
+	g, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,12 +323,12 @@ func TestValidActionsRemembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := g.vaRuns
+	runs := vas(g).Cache.Runs()
 	again, err := g.ValidActions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.vaRuns != runs {
+	if vas(g).Cache.Runs() != runs {
 		t.Error("asking twice in one state tried the candidates twice")
 	}
 	if !slices.Equal(first, again) {
@@ -344,8 +346,8 @@ func TestValidActionsRemembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.vaRuns == runs {
-		t.Error("a fork answered from its parent's memory")
+	if vas(f).Cache.Runs() != 1 { // a fork's memory starts empty
+		t.Errorf("a fork tried the candidates %d times, want once: it answered from its parent's memory", vas(f).Cache.Runs())
 	}
 	if !slices.Equal(first, forked) {
 		t.Errorf("a fork found %q, the game %q", forked, first)
@@ -362,13 +364,13 @@ func TestValidActionsRemembers(t *testing.T) {
 	if err := g.Undo(); err != nil {
 		t.Fatal(err)
 	}
-	runs = g.vaRuns
+	runs = vas(g).Cache.Runs()
 	back, err := g.ValidActions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.vaRuns != runs || !slices.Equal(back, first) {
-		t.Errorf("after undo: %q (tried afresh: %v), want %q from memory", back, g.vaRuns != runs, first)
+	if vas(g).Cache.Runs() != runs || !slices.Equal(back, first) {
+		t.Errorf("after undo: %q (tried afresh: %v), want %q from memory", back, vas(g).Cache.Runs() != runs, first)
 	}
 }
 
@@ -380,8 +382,8 @@ func TestValidActionsForgetsTheStory(t *testing.T) {
 	var story *zmachine.Story
 	// play opens a game and a fork, finds the valid actions, and returns
 	// a weak pointer to the story's vocabulary, once both are gone.
-	play := func() weak.Pointer[vaVocab] {
-		g, err := Open(stories.DefaultName, Seed(1))
+	play := func() weak.Pointer[validactions.Vocabulary] {
+		g, err := game.Open(stories.DefaultName, game.Seed(1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -392,18 +394,18 @@ func TestValidActionsForgetsTheStory(t *testing.T) {
 		if _, err := f.ValidActions(); err != nil {
 			t.Fatal(err)
 		}
-		if g.vaVocab() != f.vaVocab() || g.vaGrammar() != f.vaGrammar() {
+		if vas(g).Vocab() != vas(f).Vocab() || vas(g).GrammarTable() != vas(f).GrammarTable() {
 			t.Error("a fork worked out its story's vocabulary or grammar again")
 		}
 		story = g.Story()
-		return weak.Make(g.vaVocab())
+		return weak.Make(vas(g).Vocab())
 	}
 	vocab := play()
-	other, err := New(story, stories.DefaultName)
+	other, err := game.New(story, stories.DefaultName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if other.vaVocab() == vocab.Value() {
+	if vas(other).Vocab() == vocab.Value() {
 		t.Error("a game made apart shares another game's facts: they are kept somewhere global")
 	}
 	for i := 0; i < 10 && vocab.Value() != nil; i++ {

@@ -1,4 +1,4 @@
-package game
+package validactions
 
 import (
 	"slices"
@@ -9,7 +9,7 @@ import (
 )
 
 // Which actions an Inform object's own routines answer. An object's
-// before, after and life properties (valid_react.go) hold routines that
+// before, after and life properties (react.go) hold routines that
 // the Inform 6 compiler writes as a switch on the action: "Take, Push,
 // Pull: ..." becomes @je sw__var ##Take ##Push ##Pull, where sw__var is
 // the compiler's global 249, which the library sets to the action before
@@ -18,7 +18,7 @@ import (
 // through such tests, jumps and prints changes nothing for that action:
 // returning false, the library goes on as if the object had no routine;
 // returning true (a message: "It is far too heavy to move."), it stops
-// the action, which is a refusal too. vaReactsTo walks the routine with
+// the action, which is a refusal too. reactsTo walks the routine with
 // the action fixed and says so; any other instruction on the way (a
 // call, a store, an attribute given, another test whose outcome it
 // cannot know) counts as a reaction, so the answer errs on the side of
@@ -29,18 +29,18 @@ import (
 // whose refusals depend on attributes only (nothing is opened that is not
 // openable, put in what is not a container, unlocked that is not
 // lockable), a command whose objects neither react to its action nor
-// have the attribute the library wants only prints a refusal; vaLibRules
+// have the attribute the library wants only prints a refusal; libRules
 // say which commands are of that kind, and the candidates keep, for each
 // such verb, one object that neither reacts nor qualifies, for what the
-// room or the game does whatever the object (as valid_react.go does).
+// room or the game does whatever the object (as react.go does).
 
-// vaSwVar is the variable number of the Inform 6 compiler's sw__var.
-const vaSwVar = 249
+// swVar is the variable number of the Inform 6 compiler's sw__var.
+const swVar = 249
 
-// vaLibRule is what the Inform library's action routine for a command
+// libRule is what the Inform library's action routine for a command
 // needs to do anything but print a refusal, when no routine of the
 // command's objects reacts to the action.
-type vaLibRule struct {
+type libRule struct {
 	// attrs are the attributes of the target that let the library act,
 	// by name, space-separated ("": the action only prints a message).
 	attrs string
@@ -49,7 +49,7 @@ type vaLibRule struct {
 	// player's own parent, takes the command as a drop.
 	second bool
 	// held: only an object the player holds is pruned: the grammar's
-	// held token (any line of the verb's, vaRuleOf) or the action routine
+	// held token (any line of the verb's, ruleOf) or the action routine
 	// (WaveSub's ImplicitTake) takes anything else first, and that take
 	// (which runs no after routine) may be an outcome of its own.
 	held bool
@@ -58,7 +58,7 @@ type vaLibRule struct {
 	locked bool
 	// heldRefused: the library refuses, whatever the attributes, what the
 	// player holds and does not wear (TAKE: "You already have that"),
-	// and what is static or scenery (vaTakeRefused), and acts on
+	// and what is static or scenery (takeRefused), and acts on
 	// anything else.
 	heldRefused bool
 	// holder: the library acts on the object the player is in or on
@@ -68,13 +68,13 @@ type vaLibRule struct {
 
 // wants reports whether object o is in the state that rule r's action
 // wants besides its attributes (layout l): locked, for UNLOCK.
-func (r vaLibRule) wants(l vaLayout, g *Game, o uint16) bool {
-	return !r.locked || l.locked < 0 || g.m.Attribute(o, uint16(l.locked))
+func (r libRule) wants(l attrLayout, g *Search, o uint16) bool {
+	return !r.locked || l.locked < 0 || g.Machine.Attribute(o, uint16(l.locked))
 }
 
 // attr returns the number of the attribute of layout l called name (as
 // the Inform library does), -1 if unknown.
-func (l vaLayout) attr(name string) int {
+func (l attrLayout) attr(name string) int {
 	switch name {
 	case "edible":
 		return l.edible
@@ -100,14 +100,14 @@ func (l vaLayout) attr(name string) int {
 	return -1
 }
 
-// vaLibRules are the commands, as candidates write them, whose library
+// libRules are the commands, as candidates write them, whose library
 // action routines (6.12: EatSub, WearSub, OpenSub, CloseSub, EnterSub,
 // SwitchOnSub, SwitchOffSub, UnlockSub, InsertSub, PutOnSub, DigSub,
 // TieSub, BurnSub, WaveSub) refuse an object without the attribute, or
 // (TakeSub, GetOffSub) one the player holds or is not on. The
-// message-only verbs of valid_react.go are rules without attributes too
-// (vaRule).
-var vaLibRules = map[string]vaLibRule{
+// message-only verbs of react.go are rules without attributes too
+// (libRuleOf).
+var libRules = map[string]libRule{
 	"take %s":    {attrs: "worn", heldRefused: true},
 	"get off %s": {holder: true},
 	"eat %s":     {attrs: "edible", held: true},
@@ -133,72 +133,72 @@ var vaLibRules = map[string]vaLibRule{
 	"burn %s with %s":   {attrs: ""},
 }
 
-// vaRule returns the library rule for candidate template t ("eat %s",
-// "put %s in %s"); a message-only verb (vaMessageOnly) with one object has
+// libRuleOf returns the library rule for candidate template t ("eat %s",
+// "put %s in %s"); a message-only verb (messageOnly) with one object has
 // a rule without attributes.
-func vaRule(t string) (vaLibRule, bool) {
-	if r, ok := vaLibRules[t]; ok {
+func libRuleOf(t string) (libRule, bool) {
+	if r, ok := libRules[t]; ok {
 		return r, true
 	}
 	verb, _, _ := strings.Cut(t, " ")
-	if vaMessageOnly.Has(verb) && strings.Count(t, "%s") == 1 {
-		return vaLibRule{attrs: ""}, true
+	if messageOnly.Has(verb) && strings.Count(t, "%s") == 1 {
+		return libRule{attrs: ""}, true
 	}
-	return vaLibRule{}, false
+	return libRule{}, false
 }
 
-// vaRoutineKey is a routine (packed address) and an action (-1: any;
-// vaFakeAction: some fake action).
-type vaRoutineKey struct {
+// routineKey is a routine (packed address) and an action (-1: any;
+// fakeAction: some fake action).
+type routineKey struct {
 	packed uint16
 	action int
 }
 
-// vaQuiet remembers, for a story, which routines do nothing for an action.
-type vaQuiet struct {
+// quietRoutines remembers, for a story, which routines do nothing for an action.
+type quietRoutines struct {
 	mu    sync.Mutex
-	known map[vaRoutineKey]bool
+	known map[routineKey]bool
 }
 
-// vaReactsTo reports whether a before, after or life routine of object o
+// reactsTo reports whether a before, after or life routine of object o
 // may do anything for one of the actions acts (nil: for some action):
 // true too where the game's reaction properties are not known.
-func (g *Game) vaReactsTo(o uint16, acts []uint16) bool {
-	vs := g.vaShared()
-	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
+func (g *Search) reactsTo(o uint16, acts []uint16) bool {
+	vs := g.Story
+	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.reactProps() })
 	if !vs.reactOK {
 		return true
 	}
-	return g.vaPropsReact(o, vs.react[:], acts)
+	return g.propsReact(o, vs.react[:], acts)
 }
 
-// vaReactsAround reports whether a react_before or react_after routine of
+// reactsAround reports whether a react_before or react_after routine of
 // object o, which the library runs for every action in its scope, may do
 // anything for one of the actions acts: true too where those properties
-// are not known (vaAroundProps).
-func (g *Game) vaReactsAround(o uint16, acts []uint16) bool {
-	vs := g.vaShared()
-	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
-	around, ok := g.vaAroundProps(vs.react, vs.reactOK)
+// are not known (aroundProps).
+func (g *Search) reactsAround(o uint16, acts []uint16) bool {
+	vs := g.Story
+	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.reactProps() })
+	around, ok := g.aroundProps(vs.react, vs.reactOK)
 	if !ok {
 		return true
 	}
-	return g.vaPropsReact(o, around[:], acts)
+	return g.propsReact(o, around[:], acts)
 }
 
-// vaAroundProps returns the numbers of react_before and react_after: in
+// aroundProps returns the numbers of react_before and react_after: in
 // the Inform library (linklpa.h, 6/x) 22 and 23 after before. Its
 // declarations are checked by the defaults it gives the additive
 // properties that follow: describe (32 after before), time_out (38) and
 // each_turn (40) default to NULL ($FFFF), and the 20 properties between
 // life and react_after to 0.
-func (g *Game) vaAroundProps(react [3]uint32, ok bool) (around [2]uint32, known bool) {
-	if !ok || g.story.Version() <= 3 {
+func (g *Search) aroundProps(react [3]uint32, ok bool) (around [2]uint32, known bool) {
+	if !ok || g.Story.z.Version() <= 3 {
 		return around, false
 	}
-	table, _ := g.m.PeekWord(0x0a)
+	table, _ := g.Machine.PeekWord(0x0a)
 	def := func(p uint32) uint16 {
-		w, _ := g.m.PeekWord(uint32(table) + 2*(p-1))
+		w, _ := g.Machine.PeekWord(uint32(table) + 2*(p-1))
 		return w
 	}
 	b := react[0]
@@ -218,51 +218,51 @@ func (g *Game) vaAroundProps(react [3]uint32, ok bool) (around [2]uint32, known 
 	return [2]uint32{b + 22, b + 23}, true
 }
 
-// vaFakeAction stands for the action when sw__var holds a fake action
-// (vaQuietStep): one numbered from vaLowestFake up, which the grammar does
+// fakeAction stands for the action when sw__var holds a fake action
+// (quietStep): one numbered from lowestFake up, which the grammar does
 // not tell, so that only a test against a real action's number is known
 // to fail.
-const vaFakeAction = -2
+const fakeAction = -2
 
-// vaLowestFake is the number of the first fake action (LetGo, Receive,
+// lowestFake is the number of the first fake action (LetGo, Receive,
 // ThrownAt, ...) in grammar version 2: every real action is below it
 // (the compiler's #lowest_fake_action_number).
-const vaLowestFake = 4096
+const lowestFake = 4096
 
-// vaReceives reports whether object o has a before routine that may do
+// receives reports whether object o has a before routine that may do
 // anything for the fake action Receive, which the library runs it for
 // when something is put in or on it (or LetGo, when something is taken
 // from it): in grammar version 2, any action but the real ones its
 // switch on sw__var names; else any action.
-func (g *Game) vaReceives(o uint16) bool {
-	vs := g.vaShared()
-	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
+func (g *Search) receives(o uint16) bool {
+	vs := g.Story
+	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.reactProps() })
 	if !vs.reactOK {
 		return true
 	}
-	if gr := g.vaGrammar(); gr == nil || gr.format != "inform" || gr.version != 2 {
-		return g.vaPropsReact(o, vs.react[:1], nil)
+	if gr := g.grammar(); gr == nil || gr.format != "inform" || gr.version != 2 {
+		return g.propsReact(o, vs.react[:1], nil)
 	}
-	for _, p := range g.vaProps(o) {
-		if p.num == vs.react[0] && g.vaPropReacts(p, vaFakeAction) {
+	for _, p := range g.props(o) {
+		if p.num == vs.react[0] && g.propReacts(p, fakeAction) {
 			return true
 		}
 	}
 	return false
 }
 
-// vaPropsReact reports whether a routine in one of the properties props
+// propsReact reports whether a routine in one of the properties props
 // of object o may do anything for one of the actions acts (nil: any).
-func (g *Game) vaPropsReact(o uint16, props []uint32, acts []uint16) bool {
-	for _, p := range g.vaProps(o) {
+func (g *Search) propsReact(o uint16, props []uint32, acts []uint16) bool {
+	for _, p := range g.props(o) {
 		if !slices.Contains(props, p.num) {
 			continue
 		}
-		if acts == nil && g.vaPropReacts(p, -1) {
+		if acts == nil && g.propReacts(p, -1) {
 			return true
 		}
 		for _, a := range acts {
-			if g.vaPropReacts(p, int(a)) {
+			if g.propReacts(p, int(a)) {
 				return true
 			}
 		}
@@ -270,80 +270,80 @@ func (g *Game) vaPropsReact(o uint16, props []uint32, acts []uint16) bool {
 	return false
 }
 
-// vaPropReacts reports whether property p (before, after or life) may do
-// anything for action (-1: any; vaFakeAction: a fake action): the
+// propReacts reports whether property p (before, after or life) may do
+// anything for action (-1: any; fakeAction: a fake action): the
 // veneer runs each routine the property lists until one returns true or
 // the list ends with NULL; a string or any other value answers at once.
-func (g *Game) vaPropReacts(p vaProp, action int) bool {
+func (g *Search) propReacts(p propRef, action int) bool {
 	if p.size%2 != 0 {
 		return true
 	}
 	for i := uint32(0); i < p.size; i += 2 {
-		w, _ := g.m.PeekWord(p.addr + i)
+		w, _ := g.Machine.PeekWord(p.addr + i)
 		if w == 0xffff {
 			return false
 		}
-		if !g.vaQuietFor(w, action) {
+		if !g.quietFor(w, action) {
 			return true
 		}
 	}
 	return false
 }
 
-// vaQuietFor reports whether the routine at packed address packed surely
+// quietFor reports whether the routine at packed address packed surely
 // returns false, doing nothing, when sw__var holds action (-1: whatever
-// it holds; vaFakeAction: a fake action), remembering the answer.
-func (g *Game) vaQuietFor(packed uint16, action int) bool {
-	vs := g.vaShared()
-	key := vaRoutineKey{packed, action}
+// it holds; fakeAction: a fake action), remembering the answer.
+func (g *Search) quietFor(packed uint16, action int) bool {
+	vs := g.Story
+	key := routineKey{packed, action}
 	vs.quiet.mu.Lock()
 	q, ok := vs.quiet.known[key]
 	vs.quiet.mu.Unlock()
 	if ok {
 		return q
 	}
-	q = g.vaWalkQuiet(packed, action)
+	q = g.walkQuiet(packed, action)
 	vs.quiet.mu.Lock()
 	if vs.quiet.known == nil {
-		vs.quiet.known = map[vaRoutineKey]bool{}
+		vs.quiet.known = map[routineKey]bool{}
 	}
 	vs.quiet.known[key] = q
 	vs.quiet.mu.Unlock()
 	return q
 }
 
-// vaUnpackRoutine returns the byte address of the routine at packed
+// unpackRoutine returns the byte address of the routine at packed
 // address p (Standard §1.2.3).
-func (g *Game) vaUnpackRoutine(p uint16) uint32 {
-	switch v := g.story.Version(); {
+func (g *Search) unpackRoutine(p uint16) uint32 {
+	switch v := g.Story.z.Version(); {
 	case v <= 3:
 		return 2 * uint32(p)
 	case v <= 5:
 		return 4 * uint32(p)
 	case v <= 7:
-		off, _ := g.m.PeekWord(0x28)
+		off, _ := g.Machine.PeekWord(0x28)
 		return 4*uint32(p) + 8*uint32(off)
 	default:
 		return 8 * uint32(p)
 	}
 }
 
-// vaWalkQuiet follows every path through the routine at packed address
-// packed that sw__var == action (-1: unknown; vaFakeAction: a fake
+// walkQuiet follows every path through the routine at packed address
+// packed that sw__var == action (-1: unknown; fakeAction: a fake
 // action) allows, and reports whether each returns (whatever it returns)
 // having run only branches that read variables other than the stack,
-// jumps and prints (vaQuietStep): nothing but the output changes.
-func (g *Game) vaWalkQuiet(packed uint16, action int) bool {
-	start := g.vaUnpackRoutine(packed)
-	if start == 0 || int(start) >= g.story.Size() {
+// jumps and prints (quietStep): nothing but the output changes.
+func (g *Search) walkQuiet(packed uint16, action int) bool {
+	start := g.unpackRoutine(packed)
+	if start == 0 || int(start) >= g.Story.z.Size() {
 		return false
 	}
-	n, _ := g.m.PeekByte(start)
+	n, _ := g.Machine.PeekByte(start)
 	if n > 15 {
 		return false
 	}
 	pc := start + 1
-	if g.story.Version() <= 4 {
+	if g.Story.z.Version() <= 4 {
 		pc += 2 * uint32(n)
 	}
 	todo := []uint32{pc}
@@ -354,11 +354,11 @@ func (g *Game) vaWalkQuiet(packed uint16, action int) bool {
 		if seen[pc] {
 			continue
 		}
-		if steps > 512 || int(pc) >= g.story.Size() {
+		if steps > 512 || int(pc) >= g.Story.z.Size() {
 			return false
 		}
 		seen[pc] = true
-		next, ok := g.vaQuietStep(pc, action)
+		next, ok := g.quietStep(pc, action)
 		if !ok {
 			return false
 		}
@@ -367,14 +367,14 @@ func (g *Game) vaWalkQuiet(packed uint16, action int) bool {
 	return true
 }
 
-// vaQuietStep decodes the instruction at pc ([zmachine.Machine.Instruction])
+// quietStep decodes the instruction at pc ([zmachine.Machine.Instruction])
 // and returns where it may go on (none: it returns), ok false when it may
 // do anything but return, jump, print or test: a return (rtrue, rfalse,
 // print_ret, ret_popped, ret), a jump to a constant offset, new_line and
 // print, the print opcodes of constants and variables other than the
-// stack, and the branches that only read (vaBranchStep).
-func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
-	in, err := g.m.Instruction(pc)
+// stack, and the branches that only read (branchStep).
+func (g *Search) quietStep(pc uint32, action int) (next []uint32, ok bool) {
+	in, err := g.Machine.Instruction(pc)
 	if err != nil {
 		return nil, false
 	}
@@ -390,38 +390,38 @@ func (g *Game) vaQuietStep(pc uint32, action int) (next []uint32, ok bool) {
 	case "new_line", "print":
 		return []uint32{in.Next}, true
 	case "print_addr", "print_paddr", "print_obj", "print_char", "print_num":
-		if vaPopsStack(in) {
+		if popsStack(in) {
 			return nil, false
 		}
 		return []uint32{in.Next}, true
 	case "je", "jl", "jg", "jin", "test_attr", "jz":
-		return vaBranchStep(in, action)
+		return branchStep(in, action)
 	}
 	return nil, false
 }
 
-// vaPopsStack reports whether an operand of in is the stack, which
+// popsStack reports whether an operand of in is the stack, which
 // reading pops.
-func vaPopsStack(in zmachine.Instruction) bool {
+func popsStack(in zmachine.Instruction) bool {
 	return slices.Contains(in.Operands, zmachine.Operand{Kind: zmachine.Variable, Value: 0})
 }
 
-// vaBranchStep returns where the branch in (je, jl, jg, jin, test_attr or
+// branchStep returns where the branch in (je, jl, jg, jin, test_attr or
 // jz, whose tests only read) may go on: both ways, or where je sw__var
-// against constants and a known action (see vaQuietStep) surely goes. ok
+// against constants and a known action (see quietStep) surely goes. ok
 // is false where an operand is the stack, or the operands are not the
 // opcode's (two; je one to four).
-func vaBranchStep(in zmachine.Instruction, action int) (next []uint32, ok bool) {
+func branchStep(in zmachine.Instruction, action int) (next []uint32, ok bool) {
 	ops := in.Operands
-	if len(ops) == 0 || in.Name != "je" && in.Name != "jz" && len(ops) != 2 || vaPopsStack(in) {
+	if len(ops) == 0 || in.Name != "je" && in.Name != "jz" && len(ops) != 2 || popsStack(in) {
 		return nil, false
 	}
 	taken, fall := true, true
-	if in.Name == "je" && action != -1 && ops[0] == (zmachine.Operand{Kind: zmachine.Variable, Value: vaSwVar}) {
+	if in.Name == "je" && action != -1 && ops[0] == (zmachine.Operand{Kind: zmachine.Variable, Value: swVar}) {
 		known, eq := true, false
 		for _, o := range ops[1:] {
 			isConst := o.Kind != zmachine.Variable
-			known = known && isConst && (action >= 0 || o.Value < vaLowestFake)
+			known = known && isConst && (action >= 0 || o.Value < lowestFake)
 			eq = eq || isConst && int(o.Value) == action
 		}
 		if known {
@@ -437,35 +437,35 @@ func vaBranchStep(in zmachine.Instruction, action int) (next []uint32, ok bool) 
 	return next, true
 }
 
-// vaHasAny reports whether object o has one of the attributes attrs.
-func (g *Game) vaHasAny(o uint16, attrs []int) bool {
+// hasAny reports whether object o has one of the attributes attrs.
+func (g *Search) hasAny(o uint16, attrs []int) bool {
 	for _, a := range attrs {
-		if g.m.Attribute(o, uint16(a)) {
+		if g.Machine.Attribute(o, uint16(a)) {
 			return true
 		}
 	}
 	return false
 }
 
-// vaRuleOf returns the library rule of template t with its attributes
+// ruleOf returns the library rule of template t with its attributes
 // in layout and the actions the grammar may parse t as; ok false where no
 // rule applies: not an Inform library game, an attribute the layout does
 // not know, or actions the grammar does not tell. A template of one
-// object that vaLibRules do not name gets the rule of its actions, as
+// object that libRules do not name gets the rule of its actions, as
 // the rules' own templates are parsed ("rotate %s on", the grammar's
 // first word for TURN, is SwitchOn as "turn on %s" is).
-func (g *Game) vaRuleOf(t string, gr *vaGrammar, layout vaLayout) (rule vaLibRule, attrs []int, acts []uint16, ok bool) {
+func (g *Search) ruleOf(t string, gr *grammar, layout attrLayout) (rule libRule, attrs []int, acts []uint16, ok bool) {
 	if !layout.known || gr == nil || gr.format != "inform" {
 		return rule, nil, nil, false
 	}
-	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
-	acts, ok = gr.actions(t, g.vaVocab(), lookup)
+	lookup := func(w string) uint32 { return g.Machine.LookupWord(w) }
+	acts, ok = gr.actions(t, g.vocab(), lookup)
 	if !ok {
 		return rule, nil, nil, false
 	}
-	rule, ok = vaRule(t)
+	rule, ok = libRuleOf(t)
 	if !ok && strings.Count(t, "%s") == 1 {
-		byAction := g.vaRulesByAction(gr, lookup)
+		byAction := g.rulesByAction(gr, lookup)
 		for i, a := range acts {
 			r, found := byAction[a]
 			if !found || i > 0 && r != rule {
@@ -477,7 +477,7 @@ func (g *Game) vaRuleOf(t string, gr *vaGrammar, layout vaLayout) (rule vaLibRul
 	if !ok {
 		return rule, nil, nil, false
 	}
-	if strings.Count(t, "%s") == 1 && gr.takesHeld(t, g.vaVocab(), lookup) {
+	if strings.Count(t, "%s") == 1 && gr.takesHeld(t, g.vocab(), lookup) {
 		rule.held = true
 	}
 	for _, name := range strings.Fields(rule.attrs) {
@@ -490,19 +490,19 @@ func (g *Game) vaRuleOf(t string, gr *vaGrammar, layout vaLayout) (rule vaLibRul
 	return rule, attrs, acts, true
 }
 
-// vaRulesByAction maps the action of each one-object template of
-// vaLibRules (where the grammar parses it as one action) to its rule,
+// rulesByAction maps the action of each one-object template of
+// libRules (where the grammar parses it as one action) to its rule,
 // working it out once for the story.
-func (g *Game) vaRulesByAction(gr *vaGrammar, lookup func(string) uint32) map[uint16]vaLibRule {
-	vs := g.vaShared()
+func (g *Search) rulesByAction(gr *grammar, lookup func(string) uint32) map[uint16]libRule {
+	vs := g.Story
 	vs.rulesOnce.Do(func() {
-		vs.rulesByAction = map[uint16]vaLibRule{}
+		vs.rulesByAction = map[uint16]libRule{}
 		bad := map[uint16]bool{}
-		for t, r := range vaLibRules {
+		for t, r := range libRules {
 			if strings.Count(t, "%s") != 1 {
 				continue
 			}
-			acts, ok := gr.actions(t, g.vaVocab(), lookup)
+			acts, ok := gr.actions(t, g.vocab(), lookup)
 			if !ok || len(acts) != 1 {
 				continue
 			}
@@ -518,26 +518,26 @@ func (g *Game) vaRulesByAction(gr *vaGrammar, lookup func(string) uint32) map[ui
 	return vs.rulesByAction
 }
 
-// vaRuleFilter returns the objects of objs worth trying with the
+// ruleFilter returns the objects of objs worth trying with the
 // one-object template t under its library rule: those the rule does not
 // cover (not held where it wants held ones, held where it refuses those),
 // those with the attribute, those whose routines react to the action,
 // the player's holder where the rule acts on it, and the first other one
 // (for what the room or the game does whatever the object); ok false when
 // no rule applies.
-func (g *Game) vaRuleFilter(t string, objs []vaObj, gr *vaGrammar, layout vaLayout) ([]vaObj, bool) {
-	rule, attrs, acts, ok := g.vaRuleOf(t, gr, layout)
+func (g *Search) ruleFilter(t string, objs []object, gr *grammar, layout attrLayout) ([]object, bool) {
+	rule, attrs, acts, ok := g.ruleOf(t, gr, layout)
 	if !ok {
 		return nil, false
 	}
-	holder := g.vaHolder()
-	var out []vaObj
+	holder := g.holder()
+	var out []object
 	other := false
 	for _, o := range objs {
 		switch {
-		case rule.held && !o.held, rule.heldRefused && !o.held && !g.vaTakeRefused(o.id, layout),
-			g.vaHasAny(o.id, attrs),
-			rule.holder && o.id == holder, g.vaRuleReacts(rule, o.id, acts):
+		case rule.held && !o.held, rule.heldRefused && !o.held && !g.takeRefused(o.id, layout),
+			g.hasAny(o.id, attrs),
+			rule.holder && o.id == holder, g.ruleReacts(rule, o.id, acts):
 			out = append(out, o)
 		case !other:
 			other = true
@@ -547,85 +547,85 @@ func (g *Game) vaRuleFilter(t string, objs []vaObj, gr *vaGrammar, layout vaLayo
 	return out, true
 }
 
-// vaTakeRefused reports whether the library's TAKE refuses object o,
+// takeRefused reports whether the library's TAKE refuses object o,
 // which the player does not hold, before its after routines, when o's own
 // before does not react: o is static or scenery ("fixed in place",
 // "hardly portable"), and what holds it is not a container or supporter
 // whose before may answer the fake action LetGo, which the library runs
 // first (AttemptToTakeObject, 6.12).
-func (g *Game) vaTakeRefused(o uint16, layout vaLayout) bool {
+func (g *Search) takeRefused(o uint16, layout attrLayout) bool {
 	if layout.static < 0 || layout.scenery < 0 ||
-		!g.m.Attribute(o, uint16(layout.static)) && !g.m.Attribute(o, uint16(layout.scenery)) {
+		!g.Machine.Attribute(o, uint16(layout.static)) && !g.Machine.Attribute(o, uint16(layout.scenery)) {
 		return false
 	}
-	p, _, _ := g.m.Object(o)
+	p, _, _ := g.Machine.Object(o)
 	if p == 0 {
 		return true
 	}
 	if layout.container < 0 || layout.supporter < 0 {
 		return false
 	}
-	holds := g.m.Attribute(p, uint16(layout.container)) || g.m.Attribute(p, uint16(layout.supporter))
-	return !holds || !g.vaReceives(p)
+	holds := g.Machine.Attribute(p, uint16(layout.container)) || g.Machine.Attribute(p, uint16(layout.supporter))
+	return !holds || !g.receives(p)
 }
 
-// vaHolder returns the object the player is in or on (the room, mostly).
-func (g *Game) vaHolder() uint16 {
-	if g.player == 0 {
+// holder returns the object the player is in or on (the room, mostly).
+func (g *Search) holder() uint16 {
+	if g.Player == 0 {
 		return 0
 	}
-	p, _, _ := g.m.Object(g.player)
+	p, _, _ := g.Machine.Object(g.Player)
 	return p
 }
 
-// vaRuleReacts reports whether object o's routines may react to acts
+// ruleReacts reports whether object o's routines may react to acts
 // under rule: before and life always; after only where the action only
 // prints a message (an action that needs an attribute runs the after
 // routines only once it has acted, which it cannot do without it).
-func (g *Game) vaRuleReacts(rule vaLibRule, o uint16, acts []uint16) bool {
-	vs := g.vaShared()
-	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
+func (g *Search) ruleReacts(rule libRule, o uint16, acts []uint16) bool {
+	vs := g.Story
+	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.reactProps() })
 	if !vs.reactOK {
 		return true
 	}
 	if rule.attrs == "" {
-		return g.vaPropsReact(o, vs.react[:], acts)
+		return g.propsReact(o, vs.react[:], acts)
 	}
-	return g.vaPropsReact(o, []uint32{vs.react[0], vs.react[2]}, acts)
+	return g.propsReact(o, []uint32{vs.react[0], vs.react[2]}, acts)
 }
 
-// vaPairRule is what a library rule leaves of a two-object template's
-// pairs (vaPairFilter).
-type vaPairRule struct {
+// pairRule is what a library rule leaves of a two-object template's
+// pairs (pairFilter).
+type pairRule struct {
 	// keep reports whether the pair x, y is worth trying.
-	keep func(x, y vaObj) bool
+	keep func(x, y object) bool
 	// held reports whether a held object still gets a pair of its own
-	// whatever the target (vaTwoCandidates): only one whose react_before
+	// whatever the target (pairCandidates): only one whose react_before
 	// or react_after may answer the action, where those are known.
-	held func(o vaObj) bool
+	held func(o object) bool
 }
 
-// vaPairFilter returns, for the two-object template t, the pairs of
+// pairFilter returns, for the two-object template t, the pairs of
 // objects worth trying under its library rule (ok false: no rule, every
 // pair is): the first object (the action's noun) reacts to the action, or
 // the target has the attribute; where the target is the second object,
 // also when it has a routine that may answer the fake action Receive, or
 // the player is in it (the library makes the command a drop).
-func (g *Game) vaPairFilter(t string, gr *vaGrammar, layout vaLayout) (vaPairRule, bool) {
-	rule, attrs, acts, ok := g.vaRuleOf(t, gr, layout)
+func (g *Search) pairFilter(t string, gr *grammar, layout attrLayout) (pairRule, bool) {
+	rule, attrs, acts, ok := g.ruleOf(t, gr, layout)
 	if !ok {
-		return vaPairRule{}, false
+		return pairRule{}, false
 	}
-	holder := g.vaHolder()
-	keep := func(x, y vaObj) bool {
-		if g.vaRuleReacts(rule, x.id, acts) {
+	holder := g.holder()
+	keep := func(x, y object) bool {
+		if g.ruleReacts(rule, x.id, acts) {
 			return true
 		}
 		if rule.second {
-			return y.id == holder || g.vaHasAny(y.id, attrs) || g.vaReceives(y.id)
+			return y.id == holder || g.hasAny(y.id, attrs) || g.receives(y.id)
 		}
-		return g.vaHasAny(x.id, attrs) && rule.wants(layout, g, x.id)
+		return g.hasAny(x.id, attrs) && rule.wants(layout, g, x.id)
 	}
-	held := func(o vaObj) bool { return g.vaReactsAround(o.id, acts) }
-	return vaPairRule{keep: keep, held: held}, true
+	held := func(o object) bool { return g.reactsAround(o.id, acts) }
+	return pairRule{keep: keep, held: held}, true
 }

@@ -1,4 +1,4 @@
-package game
+package validactions
 
 import (
 	"sort"
@@ -11,7 +11,7 @@ import (
 // Phoenix game's printed names are "(KEYS)", its name property "keys",
 // "bunch"), and Infocom's SYNONYM property lists its nouns. Any property
 // that holds only dictionary words, on most objects that have it, is such a
-// property (vaWordProps); an object's words are those of its word
+// property (wordProps); an object's words are those of its word
 // properties and the dictionary words of its printed name.
 //
 // Each object is then named as the parser will understand it without
@@ -21,42 +21,42 @@ import (
 // every word typed must name the object), else by the two last words of
 // its printed name.
 
-// vaProp is one property of an object: its number, the address of its
+// propRef is one property of an object: its number, the address of its
 // data and the data's length in bytes.
-type vaProp struct {
+type propRef struct {
 	num, addr, size uint32
 }
 
-// vaProps lists the properties of object o (Standard §12.4).
-func (g *Game) vaProps(o uint16) []vaProp {
-	if o == 0 || int(o) > g.objects {
+// props lists the properties of object o (Standard §12.4).
+func (g *Search) props(o uint16) []propRef {
+	if o == 0 || int(o) > g.Objects {
 		return nil
 	}
-	table, _ := g.m.PeekWord(0x0a)
+	table, _ := g.Machine.PeekWord(0x0a)
 	entry := uint32(table) + 31*2 + uint32(o-1)*9 + 7
-	if g.story.Version() > 3 {
+	if g.Story.z.Version() > 3 {
 		entry = uint32(table) + 63*2 + uint32(o-1)*14 + 12
 	}
-	p, ok := g.m.PeekWord(entry)
+	p, ok := g.Machine.PeekWord(entry)
 	if !ok {
 		return nil
 	}
 	a := uint32(p)
-	n, _ := g.m.PeekByte(a)
+	n, _ := g.Machine.PeekByte(a)
 	a += 1 + 2*uint32(n)
-	var out []vaProp
+	var out []propRef
 	for steps := 0; steps < 64; steps++ {
-		b, ok := g.m.PeekByte(a)
+		b, ok := g.Machine.PeekByte(a)
 		if !ok || b == 0 {
 			break
 		}
 		var num, size uint32
 		switch {
-		case g.story.Version() <= 3:
+		case g.Story.z.Version() <= 3:
 			num, size = uint32(b&31), uint32(b>>5)+1
 			a++
 		case b&0x80 != 0:
-			b2, _ := g.m.PeekByte(a + 1)
+			b2, _ := g.Machine.PeekByte(a + 1)
 			num, size = uint32(b&63), uint32(b2&63)
 			if size == 0 {
 				size = 64
@@ -66,21 +66,21 @@ func (g *Game) vaProps(o uint16) []vaProp {
 			num, size = uint32(b&63), uint32(b>>6&1)+1
 			a++
 		}
-		out = append(out, vaProp{num: num, addr: a, size: size})
+		out = append(out, propRef{num: num, addr: a, size: size})
 		a += size
 	}
 	return out
 }
 
-// vaPropWords returns the words of property p when it holds only
+// propWords returns the words of property p when it holds only
 // dictionary words (byAddr: entry address -> word), else nil.
-func (g *Game) vaPropWords(p vaProp, byAddr map[uint32]string) []string {
+func (g *Search) propWords(p propRef, byAddr map[uint32]string) []string {
 	if p.size%2 != 0 {
 		return nil
 	}
 	var out []string
 	for i := uint32(0); i < p.size; i += 2 {
-		w, _ := g.m.PeekWord(p.addr + i)
+		w, _ := g.Machine.PeekWord(p.addr + i)
 		word, ok := byAddr[uint32(w)]
 		if !ok {
 			return nil
@@ -90,15 +90,15 @@ func (g *Game) vaPropWords(p vaProp, byAddr map[uint32]string) []string {
 	return out
 }
 
-// vaFindWordProps returns the numbers of the properties that name objects:
+// findWordProps returns the numbers of the properties that name objects:
 // those that hold only dictionary words on at least four of every five
 // objects having them, and on at least three objects.
-func (g *Game) vaFindWordProps(byAddr map[uint32]string) map[uint32]bool {
+func (g *Search) findWordProps(byAddr map[uint32]string) map[uint32]bool {
 	has, words := map[uint32]int{}, map[uint32]int{}
-	for o := 1; o <= g.objects; o++ {
-		for _, p := range g.vaProps(uint16(o)) {
+	for o := 1; o <= g.Objects; o++ {
+		for _, p := range g.props(uint16(o)) {
 			has[p.num]++
-			if g.vaPropWords(p, byAddr) != nil {
+			if g.propWords(p, byAddr) != nil {
 				words[p.num]++
 			}
 		}
@@ -112,20 +112,20 @@ func (g *Game) vaFindWordProps(byAddr map[uint32]string) map[uint32]bool {
 	return out
 }
 
-// vaObjectWords returns the dictionary words that name object o: those of
+// objectWords returns the dictionary words that name object o: those of
 // its word properties and the last noun of its printed name; and that noun of its
 // printed name (with the word before it, when the dictionary has it) as
 // the preferred name.
-func (g *Game) vaObjectWords(v *vaVocab, o uint16) (words map[string]bool, adj, noun string) {
+func (g *Search) objectWords(v *vocabulary, o uint16) (words map[string]bool, adj, noun string) {
 	words = map[string]bool{}
-	for _, p := range g.vaProps(o) {
+	for _, p := range g.props(o) {
 		if v.wordProps[p.num] {
-			for _, w := range g.vaPropWords(p, v.byAddr) {
+			for _, w := range g.propWords(p, v.byAddr) {
 				words[w] = true
 			}
 		}
 	}
-	adj, noun = g.vaName(v, o)
+	adj, noun = g.nameWords(v, o)
 	if noun != "" {
 		// Not the adjective: "gold" of "gold coffin" does not name the
 		// coffin alone in a ZIL game.
@@ -134,17 +134,17 @@ func (g *Game) vaObjectWords(v *vaVocab, o uint16) (words map[string]bool, adj, 
 	return words, adj, noun
 }
 
-// vaScopeObj is an object in scope with every word that names it.
-type vaScopeObj struct {
+// scopeObject is an object in scope with every word that names it.
+type scopeObject struct {
 	id        uint16
 	words     map[string]bool // as the dictionary holds them (cut)
 	adj, noun string          // from its printed name ("" when none)
 	held      bool
 }
 
-// vaReferences picks, for each object of objs, how a command names it (""
+// references picks, for each object of objs, how a command names it (""
 // for an object nothing names). See the comment at the top of the file.
-func vaReferences(v *vaVocab, objs []vaScopeObj) []string {
+func references(v *vocabulary, objs []scopeObject) []string {
 	// answers counts the objects in scope that answer to all of words
 	// (with another word, an adjective of the printed name answers for
 	// its object).
@@ -184,14 +184,14 @@ func vaReferences(v *vaVocab, objs []vaScopeObj) []string {
 			continue
 		}
 		for _, w := range own {
-			if vaWordOK(w) && answers(w) == 1 {
+			if wordOK(w) && answers(w) == 1 {
 				out[i] = w
 				break
 			}
 		}
 		for a := 0; out[i] == "" && a < len(own); a++ {
 			for b := 0; b < len(own); b++ {
-				if a != b && vaWordOK(own[a]) && vaWordOK(own[b]) && answers(own[a], own[b]) == 1 {
+				if a != b && wordOK(own[a]) && wordOK(own[b]) && answers(own[a], own[b]) == 1 {
 					out[i] = own[b] + " " + own[a]
 					break
 				}
@@ -204,10 +204,10 @@ func vaReferences(v *vaVocab, objs []vaScopeObj) []string {
 	return out
 }
 
-// vaWordOK reports whether a dictionary word can be typed as it is: a
+// wordOK reports whether a dictionary word can be typed as it is: a
 // word cut to the dictionary's length is still understood, but one with
 // spaces, commas or other punctuation the parser splits is not.
-func vaWordOK(w string) bool {
+func wordOK(w string) bool {
 	if w == "" {
 		return false
 	}

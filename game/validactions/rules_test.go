@@ -1,4 +1,4 @@
-package game
+package validactions_test
 
 import (
 	"fmt"
@@ -7,22 +7,23 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
 // openRules opens the test story of the library rules
-// (testdata/rules/rules.inf): one room where each rule of valid_acts.go
+// (testdata/rules/rules.inf): one room where each rule of rules.go
 // has an object that qualifies by its attribute and one that acts by a
 // before routine of its own.
-func openRules(t *testing.T) *Game {
+func openRules(t *testing.T) *game.Game {
 	t.Helper()
 	return openRulesAs(t, func(story []byte) []byte { return story })
 }
 
 // openRulesAs opens the rules story as file makes it from the story's
 // bytes (packaged in a Blorb file, say), at seed 1.
-func openRulesAs(t *testing.T, file func(story []byte) []byte) *Game {
+func openRulesAs(t *testing.T, file func(story []byte) []byte) *game.Game {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "rules", "rules.z5"))
 	if err != nil {
@@ -32,7 +33,7 @@ func openRulesAs(t *testing.T, file func(story []byte) []byte) *Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := New(st, "rules", Seed(1))
+	g, err := game.New(st, "rules", game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +44,14 @@ func openRulesAs(t *testing.T, file func(story []byte) []byte) *Game {
 // candidates pruned without the library rules is an outcome of those
 // pruned with them, and returns the valid actions found with them and how
 // many candidates each way.
-func rulesLoseNothing(t *testing.T, name string, g *Game) (va []string, without, with int) {
+func rulesLoseNothing(t *testing.T, name string, g *game.Game) (va []string, without, with int) {
 	t.Helper()
-	base, ruled := g.vaCandidatesWith(true, false), g.vaCandidatesWith(true, true)
+	base, ruled := vas(g).CandidatesWith(true, false), vas(g).CandidatesWith(true, true)
 	_, kept := loseNothing(t, g, name+": the library rules", base, ruled)
 	return kept, len(base), len(ruled)
 }
 
-// TestValidActionsRulesLoseNothing: the library rules (valid_acts.go)
+// TestValidActionsRulesLoseNothing: the library rules (rules.go)
 // leave out no outcome, in the rules story, where each rule has a command
 // that works by the attribute and one that works by a routine of the
 // object (eat the sandwich, eat the pillow; open the box, open the
@@ -101,7 +102,7 @@ func TestValidActionsRulesLoseNothing(t *testing.T) {
 	if raceEnabled {
 		return
 	}
-	lan, err := Open(stories.DefaultName, Seed(1))
+	lan, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,16 +124,16 @@ func TestValidActionsRulesLoseNothing(t *testing.T) {
 // for Take and only prints for Climb; the lantern's before and after answer
 // Burn and SwitchOn, not Touch; the shard has no routine at all.
 func TestValidActsRoutines(t *testing.T) {
-	g, err := Open(stories.DefaultName, Seed(1))
+	g, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	gr := g.vaGrammar()
-	v := g.vaVocab()
-	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
+	gr := vas(g).GrammarTable()
+	v := vas(g).Vocab()
+	lookup := func(w string) uint32 { return g.Machine().LookupWord(w) }
 	act := func(tmpl string) []uint16 {
 		t.Helper()
-		a, ok := gr.actions(tmpl, v, lookup)
+		a, ok := gr.Actions(tmpl, v, lookup)
 		if !ok {
 			t.Fatalf("%q: no actions", tmpl)
 		}
@@ -165,18 +166,18 @@ func TestValidActsRoutines(t *testing.T) {
 		{"apple trees", "climb %s", false},
 		{"Under-King's crown", "eat %s", false},
 	} {
-		if got := g.vaReactsTo(id(tc.obj), act(tc.tmpl)); got != tc.want {
+		if got := vas(g).ReactsTo(id(tc.obj), act(tc.tmpl)); got != tc.want {
 			t.Errorf("%s reacts to %q: %v, want %v", tc.obj, tc.tmpl, got, tc.want)
 		}
 	}
 	// Receive is a fake action whose number the grammar does not tell:
 	// a before that does something for an action it does not name may
 	// answer it, not one whose switch names real actions only.
-	if !g.vaReceives(id("Under-King's crown")) || g.vaReceives(id("crystal shard")) ||
-		g.vaReceives(id("stone chest")) {
+	if !vas(g).Receives(id("Under-King's crown")) || vas(g).Receives(id("crystal shard")) ||
+		vas(g).Receives(id("stone chest")) {
 		t.Error("the crown's before may answer Receive; the shard (no routine) and the chest (Take, Push, Pull) do not")
 	}
-	if _, ok := g.vaAroundProps(g.vaReactProps()); !ok {
+	if _, ok := vas(g).AroundProps(vas(g).ReactProps()); !ok {
 		t.Error("Lantern's react_before and react_after are not found")
 	}
 }
@@ -188,26 +189,26 @@ func TestValidActsRoutines(t *testing.T) {
 // noun WITH held is tried, so it takes nothing first, where EAT X (EAT
 // held) and WEAR X (WEAR multiheld) do.
 func TestValidActsGrammarLines(t *testing.T) {
-	g, err := Open(stories.DefaultName, Seed(1))
+	g, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	gr := g.vaGrammar()
-	v := g.vaVocab()
-	lookup := func(w string) uint32 { return g.m.LookupWord(w) }
-	search, ok := gr.actions("search %s", v, lookup)
+	gr := vas(g).GrammarTable()
+	v := vas(g).Vocab()
+	lookup := func(w string) uint32 { return g.Machine().LookupWord(w) }
+	search, ok := gr.Actions("search %s", v, lookup)
 	if !ok {
 		t.Fatalf("search %%s: no actions")
 	}
-	if got, ok := gr.actions("l inside %s", v, lookup); !ok || !slices.Equal(got, search) {
+	if got, ok := gr.Actions("l inside %s", v, lookup); !ok || !slices.Equal(got, search) {
 		t.Errorf("l inside %%s: actions %v (ok %v), want %v, those of search %%s", got, ok, search)
 	}
-	if got, ok := gr.actions("read %s", v, lookup); ok {
+	if got, ok := gr.Actions("read %s", v, lookup); ok {
 		t.Errorf("read %%s: actions %v, want none known (a topic line may parse it)", got)
 	}
 	for tmpl, want := range map[string]bool{"dig %s": false, "light %s": false, "eat %s": true,
 		"wear %s": true, "take %s": false, "drop %s": true} {
-		if got := gr.takesHeld(tmpl, v, lookup); got != want {
+		if got := gr.TakesHeld(tmpl, v, lookup); got != want {
 			t.Errorf("%q takes what is not held first: %v, want %v", tmpl, got, want)
 		}
 	}

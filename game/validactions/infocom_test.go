@@ -1,9 +1,10 @@
-package game
+package validactions_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
 )
 
@@ -15,43 +16,40 @@ import (
 func TestInfocomGrammar(t *testing.T) {
 	for _, name := range []string{"zork1.z3", "zork2.z3", "zork3.z3"} {
 		g := openTest(t, name)
-		gr := g.vaGrammar()
+		gr := vas(g).GrammarTable()
 		if gr == nil {
-			t.Errorf("%s: no grammar: %s", name, g.vaGrammarWhy())
+			t.Errorf("%s: no grammar: %s", name, vas(g).GrammarWhy())
 			continue
 		}
-		d, err := g.vaReadInfocomDict()
+		d, err := vas(g).ReadInfocomDict()
 		if err != nil {
 			t.Fatal(err)
 		}
-		table, err := g.vaFindInfocomTable(d)
+		table, err := vas(g).FindInfocomTable(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if gr.format != "infocom" || len(table) != 135 {
-			t.Errorf("%s: format %q, %d verbs, want infocom and 135", name, gr.format, len(table))
+		if gr.Format() != "infocom" || len(table) != 135 {
+			t.Errorf("%s: format %q, %d verbs, want infocom and 135", name, gr.Format(), len(table))
 		}
-		v := g.vaVocab()
-		lookup := func(w string) uint32 { return g.m.LookupWord(w) }
-		if s := gr.slots("put %s in %s", v, lookup); !s.ok {
+		v := vas(g).Vocab()
+		lookup := func(w string) uint32 { return g.Machine().LookupWord(w) }
+		if s := gr.Slots("put %s in %s", v, lookup); !s[0] {
 			t.Errorf("%s: put X in Y not understood", name)
 		}
-		if s := gr.slots("put %s with %s", v, lookup); s.ok {
+		if s := gr.Slots("put %s with %s", v, lookup); s[0] {
 			t.Errorf("%s: put X with Y understood", name)
 		}
-		if _, ok := gr.action("turn on %s", v, lookup); !ok {
+		if _, ok := gr.Action("turn on %s", v, lookup); !ok {
 			t.Errorf("%s: turn on X not understood", name)
 		}
-		if !gr.multi("take", v) {
+		if !gr.Multi("take", v) {
 			t.Errorf("%s: take takes no several objects", name)
 		}
-		if len(gr.routines) == 0 {
+		if gr.Routines() == 0 {
 			t.Errorf("%s: no property of objects holds routines", name)
 		}
-		var ts []string
-		for _, tp := range gr.templates {
-			ts = append(ts, tp.t)
-		}
+		ts := gr.Templates()
 		for _, want := range []string{"kick %s", "wind up %s", "pray"} {
 			if !contains(ts, want) {
 				t.Errorf("%s: no template %q among %q", name, want, ts)
@@ -68,11 +66,11 @@ func TestInfocomGrammar(t *testing.T) {
 	// has not.
 	g := loadedStates(t)["zork1"]
 	fixed := map[string]bool{}
-	for _, c := range g.vaCandidates(false) {
+	for _, c := range vas(g).Candidates(false) {
 		fixed[strings.Fields(c)[0]] = true
 	}
 	var extra []string
-	for _, c := range g.vaCandidates(true) {
+	for _, c := range vas(g).Candidates(true) {
 		if w := strings.Fields(c)[0]; !fixed[w] && !contains(extra, w) {
 			extra = append(extra, w)
 		}
@@ -85,11 +83,11 @@ func TestInfocomGrammar(t *testing.T) {
 // TestInfocomGrammarNotFound: an Inform game's dictionary has no Infocom
 // verbs, and the reader says so instead of reading a table.
 func TestInfocomGrammarNotFound(t *testing.T) {
-	g, err := Open(stories.DefaultName, Seed(1))
+	g, err := game.Open(stories.DefaultName, game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	gr, err := g.vaReadInfocomGrammar()
+	gr, err := vas(g).ReadInfocomGrammar()
 	if gr != nil || err == nil {
 		t.Fatalf("Lantern read as an Infocom syntax table: %+v", gr)
 	}
@@ -102,55 +100,38 @@ func TestInfocomGrammarNotFound(t *testing.T) {
 // dictionary preposition, or whose object count is 3, does not read.
 func TestInfocomGrammarCorrupt(t *testing.T) {
 	g := openTest(t, "zork1.z3")
-	d, err := g.vaReadInfocomDict()
+	d, err := vas(g).ReadInfocomDict()
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The block reader reads any address: a block written over the
 	// globals (SetGlobal, on this test's own game) stands for one in the
 	// table. Blocks are 9 bytes; the tenth is padding.
-	base, _ := g.m.PeekWord(0x0c)
+	base, _ := g.Machine().PeekWord(0x0c)
 	at := uint32(base)
 	write := func(b ...byte) {
 		b = append(b, 0)
 		for i := 0; i+1 < len(b); i += 2 {
-			if err := g.m.SetGlobal(i/2, uint16(b[i])<<8|uint16(b[i+1])); err != nil {
+			if err := g.Machine().SetGlobal(i/2, uint16(b[i])<<8|uint16(b[i+1])); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	hi := at + 64
 	write(1, 2, 0, 251, 0, 0, 0, 0, 10) // PUT OBJECT IN OBJECT
-	if _, ok := g.vaReadInfocomBlock(at, hi, 8, d); !ok {
+	if _, ok := vas(g).ReadInfocomBlock(at, hi, 8, d); !ok {
 		t.Error("a good block does not read")
 	}
 	write(1, 3, 0, 0, 0, 0, 0, 0, 10)
-	if _, ok := g.vaReadInfocomBlock(at, hi, 8, d); ok {
+	if _, ok := vas(g).ReadInfocomBlock(at, hi, 8, d); ok {
 		t.Error("a block of three objects reads")
 	}
 	write(1, 2, 0, 7, 0, 0, 0, 0, 10)
-	if _, ok := g.vaReadInfocomBlock(at, hi, 8, d); ok {
+	if _, ok := vas(g).ReadInfocomBlock(at, hi, 8, d); ok {
 		t.Error("a block with preposition 7 (no word's) reads")
 	}
 	write(40, 2, 0, 251, 0, 0, 0, 0, 10)
-	if _, ok := g.vaReadInfocomBlock(at, hi, 8, d); ok {
+	if _, ok := vas(g).ReadInfocomBlock(at, hi, 8, d); ok {
 		t.Error("a block running past its bound reads")
-	}
-}
-
-// TestReportGrammar: grue games names the grammar it read: Zork I's
-// Infocom syntax table (its 259 verb words), Lantern's Inform table of
-// version 2.
-func TestReportGrammar(t *testing.T) {
-	r := openTest(t, "zork1.z3").Report()
-	if r.GrammarFormat != "infocom" || r.GrammarVerbs != 259 || r.GrammarWhy != "" {
-		t.Errorf("zork1: grammar %q, %d verb words (%q), want infocom and 259", r.GrammarFormat, r.GrammarVerbs, r.GrammarWhy)
-	}
-	g, err := Open(stories.DefaultName, Seed(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := g.Report(); r.GrammarFormat != "inform" || r.GrammarVersion != 2 {
-		t.Errorf("lantern: grammar %q version %d, want inform 2", r.GrammarFormat, r.GrammarVersion)
 	}
 }

@@ -1,4 +1,4 @@
-package game
+package validactions
 
 import (
 	"encoding/binary"
@@ -18,48 +18,44 @@ import (
 // valid actions. The random number generator is not part of
 // the key: a state that comes back with other random numbers ahead (a
 // state restored and played on differently) gets the actions found the
-// first time, as good a set as a fresh one. The cache belongs to the Game
-// (a Fork starts with an empty one), so what a game answers depends only
-// on its own history, and a seeded run stays reproducible.
+// first time, as good a set as a fresh one. The cache belongs to the game
+// (package game gives a fork an empty one), so what a game answers
+// depends only on its own history, and a seeded run stays reproducible.
 
-// vaCacheSize is how many states each game remembers.
-const vaCacheSize = 8
+// cacheSize is how many states each game remembers.
+const cacheSize = 8
 
-// vaGameCache is one game's memory of valid actions, most recent last.
-type vaGameCache struct {
-	entries []vaCacheEntry
+// Cache is one game's memory of the valid actions of its last states,
+// most recent last, and of the work they took. Its zero value is empty
+// and ready; it is not safe for concurrent use (a game is not either).
+type Cache struct {
+	entries []cacheEntry
+	runs    int    // times the candidates were tried, not remembered (for the tests)
+	instr   uint64 // instructions the last trying ran on the workers (for the benchmarks)
 }
 
-type vaCacheEntry struct {
+type cacheEntry struct {
 	key  uint64
 	acts []string
 }
 
-// vaSeed keys the state hashes.
-var vaSeed = maphash.MakeSeed()
+// stateSeed keys the state hashes.
+var stateSeed = maphash.MakeSeed()
 
-// vaCache returns g's cache, making it on first use.
-func (g *Game) vaCache() *vaGameCache {
-	if g.va == nil {
-		g.va = &vaGameCache{}
-	}
-	return g.va
-}
-
-// vaStateKey is the key of g's current state in the cache: a hash of
+// stateKey is the key of g's current state in the cache: a hash of
 // dynamic memory, without the move counter, and the program counter.
-func (g *Game) vaStateKey() uint64 {
-	dyn := g.m.DynamicMemory()
-	globals, _ := g.m.PeekWord(0x0c)
-	if a := int(globals) + 2*g.scoring.MovesGlobal; g.scoring.MovesGlobal >= 0 && a+1 < len(dyn) {
+func (g *Search) stateKey() uint64 {
+	dyn := g.Machine.DynamicMemory()
+	globals, _ := g.Machine.PeekWord(0x0c)
+	if a := int(globals) + 2*g.MovesGlobal; g.MovesGlobal >= 0 && a+1 < len(dyn) {
 		dyn[a], dyn[a+1] = 0, 0
 	}
-	dyn = binary.BigEndian.AppendUint32(dyn, g.m.PC())
-	return maphash.Bytes(vaSeed, dyn)
+	dyn = binary.BigEndian.AppendUint32(dyn, g.Machine.PC())
+	return maphash.Bytes(stateSeed, dyn)
 }
 
 // get returns a copy of the actions remembered for key.
-func (c *vaGameCache) get(key uint64) ([]string, bool) {
+func (c *Cache) get(key uint64) ([]string, bool) {
 	for _, e := range c.entries {
 		if e.key == key {
 			return append([]string(nil), e.acts...), true
@@ -69,15 +65,15 @@ func (c *vaGameCache) get(key uint64) ([]string, bool) {
 }
 
 // put remembers acts for key, forgetting the oldest state when full.
-func (c *vaGameCache) put(key uint64, acts []string) {
+func (c *Cache) put(key uint64, acts []string) {
 	for i, e := range c.entries {
 		if e.key == key {
 			c.entries = append(c.entries[:i], c.entries[i+1:]...)
 			break
 		}
 	}
-	if len(c.entries) >= vaCacheSize {
+	if len(c.entries) >= cacheSize {
 		c.entries = append(c.entries[:0], c.entries[1:]...)
 	}
-	c.entries = append(c.entries, vaCacheEntry{key, append([]string(nil), acts...)})
+	c.entries = append(c.entries, cacheEntry{key, append([]string(nil), acts...)})
 }

@@ -1,14 +1,16 @@
-package game
+package validactions_test
 
 import (
 	"testing"
+
+	"github.com/grue-lab/grue/game"
 )
 
 // effect plays cmd on a fork of g and returns its outcome as ValidActions
 // judges outcomes, with the objects that matter taken from g's state.
-func effect(t testing.TB, g *Game, cmd string) uint64 {
+func effect(t testing.TB, g *game.Game, cmd string) uint64 {
 	t.Helper()
-	rel := g.vaRelevant()
+	rel := vas(g).Relevant()
 	f, err := g.Fork()
 	if err != nil {
 		t.Fatal(err)
@@ -17,20 +19,11 @@ func effect(t testing.TB, g *Game, cmd string) uint64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := f.vaHash(rel)
+	h := vas(f).Hash(rel)
 	if res.Done {
 		h = ^h
 	}
 	return h
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestValidActionsFirstState(t *testing.T) {
@@ -105,7 +98,7 @@ func TestValidActionsCoverWalkthrough(t *testing.T) {
 			t.Fatalf("state %d: ValidActions changed the game's state", i)
 		}
 		want := effect(t, g, cmds[i])
-		if want != effect(t, g, "wait") && want != g.vaHash(g.vaRelevant()) {
+		if want != effect(t, g, "wait") && want != vas(g).Hash(vas(g).Relevant()) {
 			changing++
 			hit := false
 			for _, a := range va {
@@ -138,7 +131,7 @@ func TestValidActionsCoverWalkthrough(t *testing.T) {
 func BenchmarkValidActions(b *testing.B) {
 	g := openTest(b, "zork1.z3")
 	cmds := walkthrough(b, "zork1.walkthrough.txt")
-	var states []*State
+	var states []*game.State
 	for i, c := range cmds {
 		if i%10 == 0 {
 			states = append(states, g.Save())
@@ -154,7 +147,7 @@ func BenchmarkValidActions(b *testing.B) {
 			if err := g.Restore(s); err != nil {
 				b.Fatal(err)
 			}
-			va, err := g.vaRun(g.vaCandidates(true)) // not the cache
+			va, err := vas(g).Run(vas(g).Candidates(true)) // not the cache
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package game
+package validactions
 
 import (
 	"fmt"
@@ -31,18 +31,18 @@ import (
 // preposition number that some dictionary word has) is the game's. A
 // table that is found nowhere, or in two places, is not trusted.
 
-// vaInfocomMeta are the verbs that act on the session, not the story:
+// infocomMeta are the verbs that act on the session, not the story:
 // never tried (a fork that saves or restarts is not a move in the game).
-var vaInfocomMeta = wordset.New(`save restor restore restar restart quit q score script
+var infocomMeta = wordset.New(`save restor restore restar restart quit q score script
 	unscri unscript verbos verbose brief superb superbrie super diagno diagnose versio version
 	verify again g undo oops notify time`)
 
-// vaInfocomMany is the search bit of a syntax slot that takes several
+// infocomMany is the search bit of a syntax slot that takes several
 // objects (ZIL's MANY).
-const vaInfocomMany = 0x04
+const infocomMany = 0x04
 
-// vaInfocomDict is what the dictionary tells of an Infocom game's grammar.
-type vaInfocomDict struct {
+// infocomDict is what the dictionary tells of an Infocom game's grammar.
+type infocomDict struct {
 	verbs map[string]int    // verb word -> verb number (255 - value)
 	order []string          // verb words in dictionary order
 	preps map[byte][]uint32 // preposition number -> its words' addresses
@@ -51,11 +51,11 @@ type vaInfocomDict struct {
 	count int               // verbs: highest verb number + 1
 }
 
-// vaReadInfocomDict reads the verbs and prepositions from the dictionary.
-func (g *Game) vaReadInfocomDict() (*vaInfocomDict, error) {
-	d := &vaInfocomDict{verbs: map[string]int{}, preps: map[byte][]uint32{},
+// readInfocomDict reads the verbs and prepositions from the dictionary.
+func (g *Search) readInfocomDict() (*infocomDict, error) {
+	d := &infocomDict{verbs: map[string]int{}, preps: map[byte][]uint32{},
 		words: map[uint32]string{}, meta: map[int]bool{}}
-	for _, e := range g.m.Dictionary() {
+	for _, e := range g.Machine.Dictionary() {
 		if len(e.Data) < 3 {
 			return nil, fmt.Errorf("dictionary entries have %d data bytes, not 3", len(e.Data))
 		}
@@ -70,7 +70,7 @@ func (g *Game) vaReadInfocomDict() (*vaInfocomDict, error) {
 			d.verbs[e.Word] = n
 			d.order = append(d.order, e.Word)
 			d.count = max(d.count, n+1)
-			if vaInfocomMeta.Has(e.Word) || !vaWordOK(e.Word) {
+			if infocomMeta.Has(e.Word) || !wordOK(e.Word) {
 				d.meta[n] = true
 			}
 		}
@@ -91,28 +91,28 @@ func (g *Game) vaReadInfocomDict() (*vaInfocomDict, error) {
 	return d, nil
 }
 
-// vaInfocomSyntax is one syntax of an Infocom verb.
-type vaInfocomSyntax struct {
+// infocomSyntax is one syntax of an Infocom verb.
+type infocomSyntax struct {
 	objs         int
 	prep1, prep2 byte
 	search1      byte
 	action       byte
 }
 
-// vaReadInfocomBlock reads the syntax block at a (entries of size bytes),
+// readInfocomBlock reads the syntax block at a (entries of size bytes),
 // false when it does not read as one; hi bounds it.
-func (g *Game) vaReadInfocomBlock(a, hi uint32, size uint32, d *vaInfocomDict) ([]vaInfocomSyntax, bool) {
-	n, _ := g.m.PeekByte(a)
+func (g *Search) readInfocomBlock(a, hi uint32, size uint32, d *infocomDict) ([]infocomSyntax, bool) {
+	n, _ := g.Machine.PeekByte(a)
 	if n == 0 || n > 63 || a+1+size*uint32(n) > hi {
 		return nil, false
 	}
-	out := make([]vaInfocomSyntax, n)
+	out := make([]infocomSyntax, n)
 	for i := range out {
 		b := make([]byte, size)
 		for j := range b {
-			b[j], _ = g.m.PeekByte(a + 1 + size*uint32(i) + uint32(j))
+			b[j], _ = g.Machine.PeekByte(a + 1 + size*uint32(i) + uint32(j))
 		}
-		s := vaInfocomSyntax{objs: int(b[0]), prep1: b[1], prep2: b[2], search1: b[5], action: b[size-1]}
+		s := infocomSyntax{objs: int(b[0]), prep1: b[1], prep2: b[2], search1: b[5], action: b[size-1]}
 		if s.objs > 2 || s.prep2 != 0 && s.objs < 2 {
 			return nil, false
 		}
@@ -126,24 +126,24 @@ func (g *Game) vaReadInfocomBlock(a, hi uint32, size uint32, d *vaInfocomDict) (
 	return out, true
 }
 
-// vaFindInfocomTable finds the verb table: the one address before the
+// findInfocomTable finds the verb table: the one address before the
 // dictionary where all of d's verbs read (see the top of this file).
-func (g *Game) vaFindInfocomTable(d *vaInfocomDict) ([][]vaInfocomSyntax, error) {
-	dict, _ := g.m.PeekWord(0x08)
+func (g *Search) findInfocomTable(d *infocomDict) ([][]infocomSyntax, error) {
+	dict, _ := g.Machine.PeekWord(0x08)
 	hi := uint32(dict)
 	const size = 8
-	var found [][]vaInfocomSyntax
+	var found [][]infocomSyntax
 	at := -1
 	for t := uint32(0x40); t+2*uint32(d.count) <= hi; t++ {
-		verbs := make([][]vaInfocomSyntax, d.count)
+		verbs := make([][]infocomSyntax, d.count)
 		ok := true
 		for i := range verbs {
-			a, _ := g.m.PeekWord(t + 2*uint32(i))
+			a, _ := g.Machine.PeekWord(t + 2*uint32(i))
 			if uint32(a) < 0x40 || uint32(a) >= hi {
 				ok = false
 				break
 			}
-			if verbs[i], ok = g.vaReadInfocomBlock(uint32(a), hi, size, d); !ok {
+			if verbs[i], ok = g.readInfocomBlock(uint32(a), hi, size, d); !ok {
 				break
 			}
 		}
@@ -161,29 +161,29 @@ func (g *Game) vaFindInfocomTable(d *vaInfocomDict) ([][]vaInfocomSyntax, error)
 	return found, nil
 }
 
-// vaReadInfocomGrammar reads an Infocom game's syntax table into the
+// readInfocomGrammar reads an Infocom game's syntax table into the
 // grammar ValidActions uses, or says why it cannot.
-func (g *Game) vaReadInfocomGrammar() (*vaGrammar, error) {
-	if v := g.story.Version(); v < 3 || v > 5 {
+func (g *Search) readInfocomGrammar() (*grammar, error) {
+	if v := g.Story.z.Version(); v < 3 || v > 5 {
 		return nil, fmt.Errorf("version %d story (Infocom syntax tables are read for versions 3 to 5)", v)
 	}
-	d, err := g.vaReadInfocomDict()
+	d, err := g.readInfocomDict()
 	if err != nil {
 		return nil, err
 	}
-	table, err := g.vaFindInfocomTable(d)
+	table, err := g.findInfocomTable(d)
 	if err != nil {
 		return nil, err
 	}
-	byNumber := make([]vaVerb, d.count)
+	byNumber := make([]grammarVerb, d.count)
 	for n, syntaxes := range table {
-		var raw []vaRawLine
+		var raw []rawLine
 		for _, s := range syntaxes {
 			raw = append(raw, d.line(s))
 		}
-		byNumber[n] = vaVerbOf(raw)
+		byNumber[n] = verbOf(raw)
 	}
-	gr := &vaGrammar{verbs: map[string]vaVerb{}, format: "infocom", routines: g.vaInfocomRoutineProps()}
+	gr := &grammar{verbs: map[string]grammarVerb{}, format: "infocom", routines: g.infocomRoutineProps()}
 	meta := make([]bool, d.count)
 	for n := range meta {
 		meta[n] = d.meta[n]
@@ -191,7 +191,7 @@ func (g *Game) vaReadInfocomGrammar() (*vaGrammar, error) {
 	for w, n := range d.verbs {
 		gr.verbs[w] = byNumber[n]
 	}
-	gr.templates = vaTemplates(d.order, d.verbs, meta, byNumber, d.words)
+	gr.templates = makeTemplates(d.order, d.verbs, meta, byNumber, d.words)
 	return gr, nil
 }
 
@@ -201,13 +201,13 @@ func (g *Game) vaReadInfocomGrammar() (*vaGrammar, error) {
 // each object. The attribute a slot looks for is not a restriction in
 // ZIL (it picks the object when the player leaves it out), so it is not
 // kept.
-func (d *vaInfocomDict) line(s vaInfocomSyntax) vaRawLine {
-	l := vaRawLine{action: uint16(s.action)}
+func (d *infocomDict) line(s infocomSyntax) rawLine {
+	l := rawLine{action: uint16(s.action)}
 	prep := func(p byte) {
 		if p == 0 {
 			return
 		}
-		var tok vaRawTok
+		var tok rawToken
 		// The first word of two letters or more comes first: templates
 		// use it ("in", not "inside"; "down", not "d").
 		addrs := append([]uint32(nil), d.preps[p]...)
@@ -227,10 +227,10 @@ func (d *vaInfocomDict) line(s vaInfocomSyntax) vaRawLine {
 	}
 	obj := func(search byte) {
 		var data uint16
-		if search&vaInfocomMany != 0 {
+		if search&infocomMany != 0 {
 			data = 2
 		}
-		l.toks = append(l.toks, vaRawTok{{1, data}})
+		l.toks = append(l.toks, rawToken{{1, data}})
 	}
 	prep(s.prep1)
 	if s.objs >= 1 {
@@ -243,23 +243,23 @@ func (d *vaInfocomDict) line(s vaInfocomSyntax) vaRawLine {
 	return l
 }
 
-// vaInfocomRoutineProps finds the properties of an Infocom game that
+// infocomRoutineProps finds the properties of an Infocom game that
 // hold routines (ZIL's ACTION and DESCFCN): a property of two bytes that
 // holds the packed address of a routine (in high memory, starting with a
 // count of locals up to 15) in every object that has it (0: none), and at least
 // five. An object that has
 // none of them has no code of its own to answer a verb: the verb's
 // default routine answers alike for every such object.
-func (g *Game) vaInfocomRoutineProps() map[uint32]bool {
-	high, _ := g.m.PeekWord(0x04)
+func (g *Search) infocomRoutineProps() map[uint32]bool {
+	high, _ := g.Machine.PeekWord(0x04)
 	scale := uint32(2)
-	if g.story.Version() > 3 {
+	if g.Story.z.Version() > 3 {
 		scale = 4
 	}
 	count, seen := map[uint32]int{}, map[uint32]int{}
-	for o := 1; o <= g.objects; o++ {
-		for _, p := range g.vaProps(uint16(o)) {
-			v, _ := g.m.PeekWord(p.addr)
+	for o := 1; o <= g.Objects; o++ {
+		for _, p := range g.props(uint16(o)) {
+			v, _ := g.Machine.PeekWord(p.addr)
 			if p.size == 2 && v == 0 {
 				continue // no routine
 			}
@@ -268,7 +268,7 @@ func (g *Game) vaInfocomRoutineProps() map[uint32]bool {
 			if p.size != 2 || a < uint32(high) {
 				continue
 			}
-			if locals, ok := g.m.PeekByte(a); ok && locals <= 15 {
+			if locals, ok := g.Machine.PeekByte(a); ok && locals <= 15 {
 				count[p.num]++
 			}
 		}
@@ -282,10 +282,10 @@ func (g *Game) vaInfocomRoutineProps() map[uint32]bool {
 	return out
 }
 
-// vaInfocomReacts reports whether object o has a routine property of
+// infocomReacts reports whether object o has a routine property of
 // props.
-func (g *Game) vaInfocomReacts(o uint16, props map[uint32]bool) bool {
-	for _, p := range g.vaProps(o) {
+func (g *Search) infocomReacts(o uint16, props map[uint32]bool) bool {
+	for _, p := range g.props(o) {
 		if props[p.num] {
 			return true
 		}

@@ -1,4 +1,4 @@
-package game
+package validactions
 
 import "github.com/grue-lab/grue/internal/wordset"
 
@@ -19,48 +19,48 @@ import "github.com/grue-lab/grue/internal/wordset"
 // has that default: the first three consecutive properties whose default
 // is $FFFF are before, after and life (4, 5 and 6 in games of Inform 6.3).
 
-// vaMessageOnly are the verbs (first word of a candidate) whose library
+// messageOnly are the verbs (first word of a candidate) whose library
 // actions only print a message, for every object and line of theirs that
 // the candidates use: TURN X and SWITCH X ON are not among them.
-var vaMessageOnly = wordset.New(`touch feel fondle grope read push press shift pull drag move
+var messageOnly = wordset.New(`touch feel fondle grope read push press shift pull drag move
 		climb scale dig drink sip swallow light burn wave smell sniff listen hear taste l look
 		search blow rub clean dust polish scrub shine sweep wipe squeeze squash swing kiss embrace
 		hug attack break crack destroy fight hit kill murder punch smash thump torture wreck think
 		sing pray jump hop skip cut chop prune slice buy purchase wake awake awaken tie attach
 		fasten fix consult`)
 
-// vaSaysOnly are more verbs whose library actions without an object only
+// saysOnly are more verbs whose library actions without an object only
 // print a message: inventory, apologies, swearing, yes and no, sleeping,
 // swimming, waiting, going nowhere in particular.
-var vaSaysOnly = wordset.New(`i inv inventory sorry y yes no damn bother shit fuck sod curses
+var saysOnly = wordset.New(`i inv inventory sorry y yes no damn bother shit fuck sod curses
 	darn drat sleep nap wait z go run walk swim dive`)
 
-// vaRoomReacts reports whether the player's room may react to an action
+// roomReacts reports whether the player's room may react to an action
 // without an object: it has before or after, or they are not known.
-func (g *Game) vaRoomReacts() bool {
-	vs := g.vaShared()
-	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
+func (g *Search) roomReacts() bool {
+	vs := g.Story
+	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.reactProps() })
 	if !vs.reactOK {
 		return true
 	}
-	_, loc := g.Location()
-	return loc == 0 || g.vaReacts(loc, vs.react)
+	loc := g.Location
+	return loc == 0 || g.reacts(loc, vs.react)
 }
 
-// vaReactProps returns the numbers of the before, after and life
+// reactProps returns the numbers of the before, after and life
 // properties of an Inform game (see above; 2, 3 and 4 in Inform 5), ok
 // false when the game is not one or its defaults do not show them.
-func (g *Game) vaReactProps() (props [3]uint32, ok bool) {
+func (g *Search) reactProps() (props [3]uint32, ok bool) {
 	if !g.isInform() {
 		return props, false
 	}
-	table, _ := g.m.PeekWord(0x0a)
+	table, _ := g.Machine.PeekWord(0x0a)
 	n := uint32(63)
-	if g.story.Version() <= 3 {
+	if g.Story.z.Version() <= 3 {
 		n = 31
 	}
 	def := func(p uint32) uint16 {
-		w, _ := g.m.PeekWord(uint32(table) + 2*(p-1))
+		w, _ := g.Machine.PeekWord(uint32(table) + 2*(p-1))
 		return w
 	}
 	for p := uint32(1); p+2 <= n; p++ {
@@ -71,9 +71,9 @@ func (g *Game) vaReactProps() (props [3]uint32, ok bool) {
 	return props, false
 }
 
-// vaReacts reports whether object o has a before, after or life property.
-func (g *Game) vaReacts(o uint16, props [3]uint32) bool {
-	for _, p := range g.vaProps(o) {
+// reacts reports whether object o has a before, after or life property.
+func (g *Search) reacts(o uint16, props [3]uint32) bool {
+	for _, p := range g.props(o) {
 		if p.num == props[0] || p.num == props[1] || p.num == props[2] {
 			return true
 		}
@@ -81,20 +81,20 @@ func (g *Game) vaReacts(o uint16, props [3]uint32) bool {
 	return false
 }
 
-// vaReactFilter returns, for a game whose reaction properties are known,
+// reactFilter returns, for a game whose reaction properties are known,
 // the objects of objs that a message-only verb is tried with: those that
 // react and the first that does not; nil, false otherwise (every object is
 // tried).
-func (g *Game) vaReactFilter(objs []vaObj) ([]vaObj, bool) {
-	vs := g.vaShared()
-	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.vaReactProps() })
+func (g *Search) reactFilter(objs []object) ([]object, bool) {
+	vs := g.Story
+	vs.reactOnce.Do(func() { vs.react, vs.reactOK = g.reactProps() })
 	if !vs.reactOK {
 		return nil, false
 	}
-	var out []vaObj
+	var out []object
 	other := false
 	for _, o := range objs {
-		if g.vaReacts(o.id, vs.react) {
+		if g.reacts(o.id, vs.react) {
 			out = append(out, o)
 		} else if !other {
 			other = true

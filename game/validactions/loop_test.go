@@ -1,4 +1,4 @@
-package game
+package validactions_test
 
 import (
 	"strings"

@@ -1,8 +1,10 @@
-package game
+package validactions_test
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/grue-lab/grue/game"
 )
 
 // TestValidActionsPreferTake: eating a thing one does not hold takes it
@@ -10,7 +12,7 @@ import (
 // lantern" and "take lantern" have one outcome; the valid action that
 // stands for it is "take lantern", the command a player would type.
 func TestValidActionsPreferTake(t *testing.T) {
-	g, err := Open("lantern", Seed(1))
+	g, err := game.Open("lantern", game.Seed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
