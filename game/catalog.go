@@ -3,6 +3,7 @@ package game
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -193,32 +194,62 @@ type GameFile struct {
 	Checksum uint16
 }
 
+// gamesDepth is how deep [Games] looks under the games folder: its own
+// files and those of its folders ("corpus/candy.z5"), and one level more.
+const gamesDepth = 3
+
 // Games lists the story files (by extension, see StoryExts) in the folder
-// that the GRUE_GAMES environment variable names, sorted by name, with the
-// names the catalog knows them by. A file that does not load as a story is
-// reported in the error, after the others are listed.
+// that the GRUE_GAMES environment variable names and in its folders, two
+// levels down (hidden folders, whose names start with ".", and symbolic
+// links to folders are not entered), sorted by name. A file the catalog
+// knows is named as the catalog names it; another by its path under the
+// games folder without its extension, with "/" between folders
+// ("corpus/candy"), the very name [Find] takes. A file that does not load
+// as a story is reported in the error, after the others are listed.
 func Games() ([]GameFile, error) {
 	dir := os.Getenv(GamesEnv)
 	if dir == "" {
 		return nil, nil
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
+	if _, err := os.ReadDir(dir); err != nil {
 		return nil, fmt.Errorf("listing games: %w", err)
 	}
 	var out []GameFile
 	var errs []error
-	for _, de := range ents {
-		if de.IsDir() || !isStoryExt(de.Name()) {
-			continue
+	walkErr := filepath.WalkDir(dir, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("listing games: %w", err))
+			if de != nil && de.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
-		path := filepath.Join(dir, de.Name())
+		rel, rerr := filepath.Rel(dir, path)
+		if rerr != nil {
+			return rerr
+		}
+		if de.IsDir() {
+			if rel != "." && (strings.HasPrefix(de.Name(), ".") || len(strings.Split(filepath.ToSlash(rel), "/")) >= gamesDepth) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !de.Type().IsRegular() || !isStoryExt(de.Name()) {
+			return nil
+		}
 		gf, err := describe(path)
 		if err != nil {
 			errs = append(errs, err)
-			continue
+			return nil
+		}
+		if !gf.Known {
+			gf.Name = strings.TrimSuffix(filepath.ToSlash(rel), filepath.Ext(rel))
 		}
 		out = append(out, gf)
+		return nil
+	})
+	if walkErr != nil {
+		errs = append(errs, fmt.Errorf("listing games: %w", walkErr))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, errors.Join(errs...)

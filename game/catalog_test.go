@@ -1,9 +1,14 @@
 package game
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/internal/testgames"
 )
 
@@ -84,5 +89,57 @@ func TestGames(t *testing.T) {
 	}
 	if _, err := Open("no-such-game"); err == nil {
 		t.Error("Open of a missing game succeeded")
+	}
+}
+
+// TestGamesLooksInFolders: Games lists the story files in the games
+// folder's folders too ("corpus/candy"), two levels down, under the name
+// Find takes, and skips hidden folders, folders deeper than that, links to
+// folders and files that are not story files.
+func TestGamesLooksInFolders(t *testing.T) {
+	_, lantern := stories.Default()
+	other := bytes.Clone(lantern)
+	copy(other[0x12:0x18], "991231") // another serial number: a story the catalog does not know
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"top.z5":                  lantern,
+		"sub/inner.z5":            other,
+		"sub/deeper/deep.z5":      other,
+		"sub/deeper/more/far.z5":  other,
+		".hidden/secret.z5":       other,
+		"sub/README.md":           []byte("not a story"),
+		"sub/deeper/notes.z5.txt": []byte("not a story"),
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "sub"), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(GamesEnv, dir)
+	games, err := Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, gf := range games {
+		got = append(got, gf.Name)
+	}
+	want := []string{"lantern", "sub/deeper/deep", "sub/inner"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Games lists %q, want %q", got, want)
+	}
+	// Every name listed is one Find resolves.
+	for _, gf := range games[1:] {
+		path, err := Find(gf.Name)
+		if err != nil || path != gf.Path {
+			t.Errorf("Find(%q) = %q, %v; Games says %s", gf.Name, path, err, gf.Path)
+		}
 	}
 }

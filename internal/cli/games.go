@@ -19,9 +19,12 @@ func newGamesCmd() *cobra.Command {
 		Use:   "games [STORY] [--json]",
 		Short: "List the games grue knows, or say what grue finds in one story",
 		Long: `games lists the games grue can play by name: its built-in default story,
-and the story files in the folder that GRUE_GAMES names, recognised by their
-header (release, serial number and checksum). A file the catalog does not
-know is listed as unknown, with what its header says.
+and the story files in the folder that GRUE_GAMES names and in its folders
+(two levels down: corpus/candy), recognised by their header (release,
+serial number and checksum). A file the catalog does not know is listed
+under its path there (the name grue play takes), with the title its banner
+prints and the maximum its SCORE command gives ("-" where the game says
+neither), and what its header says.
 
 games STORY says what grue finds in one story (a path, or a name as grue play
 takes it): title, IFID (the iFiction record's, else the story file's by the
@@ -55,16 +58,10 @@ with it before running many episodes on it. --json prints the same as JSON.`,
 // describeGame opens story, presses Return through any opening "press a
 // key" screens (as a player would) and prints what grue finds in it.
 func describeGame(cmd *cobra.Command, story string, asJSON bool) error {
-	g, err := game.Open(story)
+	r, err := report(story)
 	if err != nil {
 		return err
 	}
-	for i := 0; i < 5 && g.KeyExpected(); i++ {
-		if _, err := g.Step(""); err != nil {
-			return err
-		}
-	}
-	r := g.Report()
 	out := cmd.OutOrStdout()
 	if asJSON {
 		enc := json.NewEncoder(out)
@@ -141,12 +138,14 @@ func listGames(cmd *cobra.Command) error {
 	}
 	files, err := game.Games()
 	for _, f := range files {
-		title, max := "unknown", "-"
-		if f.Known {
+		title, max := "-", "-"
+		if e, ok := entries[f.Name]; ok && f.Known {
 			title = f.Title
-			if e, ok := entries[f.Name]; ok && e.MaxScore > 0 {
+			if e.MaxScore > 0 {
 				max = strconv.Itoa(e.MaxScore)
 			}
+		} else {
+			title, max = uncatalogued(f.Path)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%d\t%d/%s\t%s\t%s\n", f.Name, title, f.Version, f.Release, f.Serial, max, f.Path)
 	}
@@ -154,4 +153,39 @@ func listGames(cmd *cobra.Command) error {
 		return ferr
 	}
 	return err
+}
+
+// uncatalogued reads the title and maximum score of a game the catalog
+// does not know from the game itself, as grue games STORY does: the
+// banner's title, and the maximum its score probe finds; "-" for what it
+// cannot read.
+func uncatalogued(path string) (title, max string) {
+	title, max = "-", "-"
+	r, err := report(path)
+	if err != nil {
+		return title, max
+	}
+	if r.Title != "" {
+		title = r.Title
+	}
+	if r.HasScore && r.MaxScore > 0 {
+		max = strconv.Itoa(r.MaxScore)
+	}
+	return title, max
+}
+
+// report opens story and reads its report once the game waits for a
+// command: a game that first waits for a key (a title screen) gets Return,
+// up to five times, so that the banner after it is read too.
+func report(story string) (game.Report, error) {
+	g, err := game.Open(story)
+	if err != nil {
+		return game.Report{}, err
+	}
+	for i := 0; i < 5 && g.KeyExpected(); i++ {
+		if _, err := g.Step(""); err != nil {
+			return game.Report{}, err
+		}
+	}
+	return g.Report(), nil
 }
