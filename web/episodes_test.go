@@ -100,7 +100,7 @@ func TestEpisodeReplayAndRestart(t *testing.T) {
 func TestEpisodeStopAndInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	s := newTestServer(t, Options{Runs: dir})
-	long := map[string]any{"policy": "random", "steps": 50000, "seed": 3}
+	long := endlessEpisode(t)
 	var a, b struct{ ID string }
 	s.json("POST", "/api/episodes", long, http.StatusCreated, &a)
 	s.json("POST", "/api/episodes", long, http.StatusCreated, &b)
@@ -127,7 +127,7 @@ func TestEpisodeStopAndInterrupt(t *testing.T) {
 // More episodes than the limit get 429 with a JSON error.
 func TestEpisodeLimit(t *testing.T) {
 	s := newTestServer(t, Options{MaxEpisodes: 1})
-	long := map[string]any{"policy": "random", "steps": 50000}
+	long := endlessEpisode(t)
 	var a struct{ ID string }
 	s.json("POST", "/api/episodes", long, http.StatusCreated, &a)
 	var e apiError
@@ -226,4 +226,18 @@ func TestEpisodeModel(t *testing.T) {
 	if e.Field != "model" {
 		t.Errorf("unknown model: %+v", e)
 	}
+}
+
+// endlessEpisode is the request of an episode that plays until it is
+// stopped: a model that looks around, 20 ms a reply, for 50,000 steps. A
+// baseline would not do: random play can end the game (a death, a win)
+// before the test stops it, and the episode is then complete, not
+// running.
+func endlessEpisode(t *testing.T) map[string]any {
+	t.Helper()
+	model := llmtest.NewServer().Models("fake-model").Fallback(func(llmtest.Request) llmtest.Response {
+		return llmtest.Text("THOUGHT: Again.\nTOOL: play_action\nARGS: {\"action\": \"look\"}").After(20 * time.Millisecond)
+	})
+	t.Cleanup(model.Close)
+	return map[string]any{"base_url": model.URL(), "model": "fake-model", "steps": 50000}
 }
