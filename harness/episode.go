@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,6 +58,7 @@ type Episode struct {
 	elapsed time.Duration    // time spent in Step and Run
 	last    *agent.RunResult // the last Run's result
 	err     string           // why the episode failed, if it did
+	forks   int              // how many forks were made of it (Fork)
 	closed  bool
 	// detections holds what probing found in the story, shared with the
 	// episode's forks (and, in an experiment, with its other episodes),
@@ -173,6 +175,10 @@ func (e *Episode) Err() string { return e.err }
 // fork's own LLM (set f.Agent.LLM to try another model), and may reuse a
 // summary it wrote for the other episode. OnStep is not carried over: the
 // fork reports no steps until its own hook is set (f.Agent.OnStep = ...).
+//
+// The fork's Variant labels it: the n-th fork of an episode is "forkN",
+// or "V/forkN" when the episode's Variant is V, so that its record and a
+// table of both tell them apart.
 func (e *Episode) Fork() (*Episode, error) {
 	if e.closed {
 		return nil, errors.New("fork: the episode is closed")
@@ -210,13 +216,25 @@ func (e *Episode) Fork() (*Episode, error) {
 		c.Close()
 		return nil, fmt.Errorf("fork: %w", err)
 	}
+	e.forks++
 	f := *e
-	f.Agent, f.Client, f.closed = a, c, false
+	f.Agent, f.Client, f.closed, f.forks = a, c, false, 0
+	f.Variant = forkLabel(e.Variant, e.forks)
 	if e.last != nil {
 		last := *e.last
 		f.last = &last
 	}
 	return &f, nil
+}
+
+// forkLabel is the Variant of the n-th fork of an episode whose Variant is
+// parent: "fork1", or "walk/fork1" of an episode of variant walk, so that
+// a table of an episode and its forks tells them apart.
+func forkLabel(parent string, n int) string {
+	if parent == "" {
+		return "fork" + strconv.Itoa(n)
+	}
+	return parent + "/fork" + strconv.Itoa(n)
 }
 
 // Close shuts the episode's game server down.

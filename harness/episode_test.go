@@ -223,6 +223,26 @@ func TestEpisodeFork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f2.Close()
+	// Forks are labelled, so that a table of an episode and its forks
+	// tells them apart; the original keeps its own label.
+	ep2.Variant = "walk"
+	f3, err := ep2.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f3.Close()
+	f4, err := f3.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f4.Close()
+	if alt.Variant != "fork1" || f2.Variant != "fork1" || f3.Variant != "walk/fork2" || f4.Variant != "walk/fork2/fork1" || ep2.Variant != "walk" {
+		t.Errorf("fork labels %q, %q, %q, %q (original %q); want fork1, fork1, walk/fork2, walk/fork2/fork1 (walk)",
+			alt.Variant, f2.Variant, f3.Variant, f4.Variant, ep2.Variant)
+	}
+	if r := f3.Record(); r.Variant != "walk/fork2" {
+		t.Errorf("the fork's record names variant %q", r.Variant)
+	}
 	s1, _ := ep2.Step(ctx)
 	s2, _ := f2.Step(ctx)
 	if s1 == nil || s2 == nil || s1.Args["action"] != wt[5] || s2.Args["action"] != wt[5] || s1.Observation != s2.Observation {

@@ -291,7 +291,7 @@ func TestEpisodeDisplay(t *testing.T) {
 	}
 	evalOK(t, s, "alt, _ := ep.Fork()")
 	out = evalOK(t, s, ":table --csv []*harness.Episode{ep, alt, nil}")
-	if !strings.Contains(out, "Variant,Game,Seed,Player,Steps,Score,MaxScore,Moves,Rooms,Location,Done,Tokens,Cost,Error\n,lantern,1,walkthrough,3,5,60,3,2,Wooden Shed,false,0,0,\n,lantern,1,walkthrough,3,5,60,3,2,Wooden Shed,false,0,0,\nnil,") {
+	if !strings.Contains(out, "Variant,Game,Seed,Player,Steps,Score,MaxScore,Moves,Rooms,Location,Done,Tokens,Cost,Error\n,lantern,1,walkthrough,3,5,60,3,2,Wooden Shed,false,0,0,\nfork1,lantern,1,walkthrough,3,5,60,3,2,Wooden Shed,false,0,0,\nnil,") {
 		t.Errorf(":table of episodes printed\n%s", out)
 	}
 	out = evalOK(t, s, ":table --md ep.Agent.History")
