@@ -456,6 +456,10 @@ func (s *Server) loadRequestConfig(req ExperimentRequest) (*harness.Config, *api
 		if cfg, err = harness.ParseConfig([]byte(req.YAML), "pasted.yaml"); err != nil {
 			return nil, configError(err, "yaml")
 		}
+		// Checked before Validate, which opens the files it names.
+		if err := s.checkForeign(cfg); err != nil {
+			return nil, configError(err, "yaml")
+		}
 	default:
 		return nil, &apiError{Field: "config", Error: "name a config file (config) or paste one (yaml)"}
 	}
@@ -617,6 +621,13 @@ func (s *Server) resumeExperiment(w http.ResponseWriter, r *http.Request) {
 	cfg.File = m.ConfigFile
 	if m.ConfigFile != "" {
 		cfg.Dir = filepath.Dir(m.ConfigFile)
+	}
+	// The manifest may come from anywhere: its config is held to what the
+	// server was started with before Hash reads a file it names.
+	if err := s.checkForeign(cfg); err != nil {
+		bad := configError(err, "id")
+		writeError(w, http.StatusConflict, bad.Field, "experiment %s cannot be resumed here: %s (resume it with grue exp run --resume, which trusts the config as you do)", id, bad.Error)
+		return
 	}
 	if cfg.Hash() != m.ConfigHash {
 		writeError(w, http.StatusConflict, "id", "experiment %s: its config (%s) no longer has the hash the run started with: resume it with grue exp run --resume and the config it was started with", id, m.ConfigFile)

@@ -24,6 +24,7 @@ type webOptions struct {
 	token          string
 	noToken        bool
 	origins        []string
+	endpoints      []string
 	maxEpisodes    int
 	maxExperiments int
 	maxPlay        int
@@ -78,6 +79,7 @@ slow or idle connections are closed (--header-timeout, --read-timeout,
 	f.StringVar(&o.token, "token", "", "bearer token every request must carry (default $GRUE_SERVE_TOKEN, else generated and printed)")
 	f.BoolVar(&o.noToken, "no-token", false, "ask no token (loopback only: any account on this machine can then use the workbench)")
 	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin allowed besides the page's own (its host is then taken in the Host header too); repeatable")
+	f.StringArrayVar(&o.endpoints, "endpoint", nil, "a model endpoint (base URL) that pasted configs and resumed runs may name besides $OPENAI_BASE_URL's, and send a key variable they name to; repeatable")
 	f.IntVar(&o.maxEpisodes, "max-episodes", web.DefaultMaxEpisodes, "most episodes playing at once (more: 429)")
 	f.IntVar(&o.maxExperiments, "max-experiments", web.DefaultMaxExperiments, "most experiments running at once (more: 429)")
 	f.IntVar(&o.maxPlay, "max-play", web.DefaultMaxPlay, "most live play-by-hand sessions (more: 429, once none idle 30 min can be ended)")
@@ -132,7 +134,7 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 	if h, _, err := net.SplitHostPort(o.addr); err == nil && h != "" {
 		hosts = append(hosts, h)
 	}
-	srv, err := web.New(web.Options{Runs: o.runs, Experiments: o.experiments, Token: token, AllowedOrigins: o.origins, Hosts: hosts,
+	srv, err := web.New(web.Options{Runs: o.runs, Experiments: o.experiments, Token: token, AllowedOrigins: o.origins, Hosts: hosts, Endpoints: o.endpoints,
 		MaxEpisodes: o.maxEpisodes, MaxExperiments: o.maxExperiments, MaxPlay: o.maxPlay, MaxBody: o.maxBody, Version: cli.Version()})
 	if err != nil {
 		return err
