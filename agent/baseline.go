@@ -182,6 +182,13 @@ const (
 	BaselineExplorer    = "explorer"
 )
 
+// BaselineNames returns the baselines' names in the order help and
+// errors list them: a new slice each call, so that no caller can change
+// another's list.
+func BaselineNames() []string {
+	return []string{BaselineRandom, BaselineWalkthrough, BaselineExplorer}
+}
+
 // NewBaseline returns the baseline policy named name: random and explorer
 // seeded with seed, walkthrough replaying the solution of the game named
 // gameName (see Walkthrough). An unknown name is an error.
@@ -194,5 +201,5 @@ func NewBaseline(name string, seed int64, gameName string) (Policy, error) {
 	case BaselineWalkthrough:
 		return NewWalkthroughFor(gameName)
 	}
-	return nil, fmt.Errorf("no baseline policy %q (baselines: %s, %s, %s)", name, BaselineRandom, BaselineWalkthrough, BaselineExplorer)
+	return nil, fmt.Errorf("no baseline policy %q (baselines: %s)", name, strings.Join(BaselineNames(), ", "))
 }

@@ -15,6 +15,7 @@ func load0_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/agent/agent"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BaselineExplorer":    reflect.ValueOf(constant.MakeFromLiteral("\"explorer\"", token.STRING, 0)),
+		"BaselineNames":       reflect.ValueOf(agent.BaselineNames),
 		"BaselineRandom":      reflect.ValueOf(constant.MakeFromLiteral("\"random\"", token.STRING, 0)),
 		"BaselineWalkthrough": reflect.ValueOf(constant.MakeFromLiteral("\"walkthrough\"", token.STRING, 0)),
 		"DefaultAction":       reflect.ValueOf(constant.MakeFromLiteral("\"look\"", token.STRING, 0)),

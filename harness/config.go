@@ -37,8 +37,11 @@ const (
 	PolicyExplorer    = agent.BaselineExplorer
 )
 
-// Policies lists the policy names a Variant accepts.
-var Policies = []string{PolicyLLM, PolicyRandom, PolicyWalkthrough, PolicyExplorer}
+// PolicyNames returns the policy names a Variant accepts: the model's,
+// then agent's baselines (agent.BaselineNames), a new slice each call.
+func PolicyNames() []string {
+	return append([]string{PolicyLLM}, agent.BaselineNames()...)
+}
 
 // Defaults of a Config's zero fields.
 const (
@@ -408,8 +411,8 @@ func (c *Config) validateVariant(i int, v Variant, seen map[string]int, bad func
 	}
 	seen[v.Name] = i
 	policy := v.policy()
-	if !slices.Contains(Policies, policy) {
-		bad(at("policy"), "unknown policy %q (valid: %s)", v.Policy, strings.Join(Policies, ", "))
+	if !slices.Contains(PolicyNames(), policy) {
+		bad(at("policy"), "unknown policy %q (valid: %s)", v.Policy, strings.Join(PolicyNames(), ", "))
 	}
 	if _, ok := memory.Lookup(v.Memory); v.Memory != "" && !ok {
 		bad(at("memory"), "unknown memory strategy %q (valid: %s)", v.Memory, strings.Join(memory.Names(), ", "))

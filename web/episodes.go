@@ -194,7 +194,7 @@ func episodeConfig(req *EpisodeRequest) (*harness.Config, *apiError) {
 	req.Policy = strings.ToLower(strings.TrimSpace(req.Policy))
 	switch {
 	case req.Policy == "" && req.Model == "" && req.BaseURL == "":
-		return nil, &apiError{Field: "policy", Error: "say who plays: a policy (" + strings.Join(harness.Policies, ", ") + ") or a model"}
+		return nil, &apiError{Field: "policy", Error: "say who plays: a policy (" + strings.Join(harness.PolicyNames(), ", ") + ") or a model"}
 	case req.Policy == "":
 		req.Policy = harness.PolicyLLM
 	case req.Policy != harness.PolicyLLM && (req.Model != "" || req.BaseURL != ""):

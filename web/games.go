@@ -57,7 +57,7 @@ func (s *Server) listGames(w http.ResponseWriter, r *http.Request) {
 	for _, e := range game.Catalog() {
 		entries[e.Name] = e
 	}
-	out := gamesList{Games: []GameInfo{}, Default: stories.DefaultName, Policies: harness.Policies, Memory: memory.Names()}
+	out := gamesList{Games: []GameInfo{}, Default: stories.DefaultName, Policies: harness.PolicyNames(), Memory: memory.Names()}
 	name, data := stories.Default()
 	if story, err := zmachine.Load(data); err == nil {
 		gi := GameInfo{Name: name, Version: story.Version(), BuiltIn: true}

@@ -35,7 +35,7 @@ func (o *replOptions) agentFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.model, "model", "", "the model of the session's agent (default: $GRUE_MODEL)")
 	f.StringVar(&o.baseURL, "base-url", "", "an OpenAI-compatible endpoint for the session's agent (default: $OPENAI_BASE_URL)")
-	f.StringVar(&o.policy, "policy", "", "who plays the episode ep: llm, random, walkthrough or explorer (default: llm when a model is configured, else explorer)")
+	f.StringVar(&o.policy, "policy", "", "who plays the episode ep: one of "+strings.Join(harness.PolicyNames(), ", ")+" (default: llm when a model is configured, else explorer)")
 }
 
 // setupREPL makes grue without a subcommand start the notebook REPL, with
@@ -55,8 +55,8 @@ func setupREPL(root *cobra.Command, stdin io.Reader, stdout, stderr io.Writer) {
 
 // check refuses a --policy that is not one, as a usage error.
 func (o replOptions) check() error {
-	if o.policy != "" && !slices.Contains(harness.Policies, o.policy) {
-		return cli.UsageError{Err: fmt.Errorf("unknown --policy %q (want %s)", o.policy, strings.Join(harness.Policies, ", "))}
+	if o.policy != "" && !slices.Contains(harness.PolicyNames(), o.policy) {
+		return cli.UsageError{Err: fmt.Errorf("unknown --policy %q (want %s)", o.policy, strings.Join(harness.PolicyNames(), ", "))}
 	}
 	return nil
 }

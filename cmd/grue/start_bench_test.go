@@ -21,7 +21,7 @@ import (
 //   - grue runs from several copies of its binary ($GRUE_BENCH_COPIES,
 //     default 3), because identical files at different paths start
 //     tenths of a millisecond apart, run after run (where the page cache
-//     holds each: docs/performance.md, Start-up, tenth round).
+//     holds each: the tenth start-up round in `git show 7485481:docs/performance.md`).
 //
 // Each of the b.N rounds starts every command from every copy once. The
 // metrics are each command's median start over all copies, in

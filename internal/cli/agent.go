@@ -105,7 +105,7 @@ recorded run again exactly, with no model server at all.`,
 	fl.StringVar(&f.game, "game", "", "the game to play (a name from grue games or a story file; default: "+stories.DefaultName+", or the server's)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the game's random numbers")
 	fl.IntVar(&f.steps, "steps", agent.DefaultMaxSteps, "the most steps to play")
-	fl.StringVar(&f.policy, "policy", "", "who decides: llm, random, walkthrough or explorer (default: llm when a model is configured, else explorer)")
+	fl.StringVar(&f.policy, "policy", "", "who decides: "+PolicyLLM+" or a baseline ("+strings.Join(agent.BaselineNames(), ", ")+"); default: llm when a model is configured, else explorer")
 	fl.StringVar(&f.server, "server", "", "an MCP game server to play on: a command (run over stdio) or an http(s) URL")
 	fl.BoolVar(&f.json, "json", false, "print the RunResult as JSON")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print every step: thought, tool call, repairs and result")
@@ -278,7 +278,7 @@ func agentPolicy(cmd *cobra.Command, f agentFlags) (agent.Policy, llm.Client, st
 		return nil, nil, "", nil // a baseline, made once the game is open
 	case "", PolicyLLM:
 	default:
-		return nil, nil, "", UsageError{fmt.Errorf("unknown --policy %q (want llm, random, walkthrough or explorer)", f.policy)}
+		return nil, nil, "", UsageError{fmt.Errorf("unknown --policy %q (want %s or %s)", f.policy, PolicyLLM, strings.Join(agent.BaselineNames(), ", "))}
 	}
 
 	client, none, err := f.ModelFlags.client(cmd, f.policy == PolicyLLM)

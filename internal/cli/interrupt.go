@@ -16,7 +16,7 @@ import (
 // signal.NotifyContext's stop calls signal.Stop, which waits for the Go
 // runtime's signal thread to go idle; grue serve, which stops at once when
 // its input ends, started 0.3-0.9 ms faster without that wait
-// (docs/performance.md, Start-up, Ninth round). Here the goroutine that
+// (the ninth start-up round in docs/performance.md's history, `git show 7485481:docs/performance.md`). Here the goroutine that
 // relays the signals calls signal.Stop itself once stop has returned, and
 // a process that exits meanwhile does not wait for it. A signal that comes
 // in that instant, after stop and before signal.Stop, is dropped, as one

@@ -61,7 +61,7 @@ func (b *bench) choosePlayer(a *agent.Agent) (string, error) {
 		return "policy: " + p, nil
 	case "", harness.PolicyLLM:
 	default:
-		return "", fmt.Errorf("unknown policy %q (want %s)", b.opts.Policy, strings.Join(harness.Policies, ", "))
+		return "", fmt.Errorf("unknown policy %q (want %s)", b.opts.Policy, strings.Join(harness.PolicyNames(), ", "))
 	}
 
 	lc := llm.ConfigFromEnv()

@@ -48,7 +48,7 @@ func TestEval(t *testing.T) {
 		{src: `g.Step("look")`, contains: []string{"game.StepResult", "Observation", "Meadow", "Info ", "Moves: 1"}},
 		{src: `:type g.Step`, want: "func(string) (game.StepResult, error)\n"},
 		{src: `stories.DefaultName`, want: "lantern\n"},
-		{src: `len(harness.Policies) > 0`, want: "true\n"},
+		{src: `len(harness.PolicyNames()) > 0`, want: "true\n"},
 	} {
 		res, err := s.Eval(context.Background(), tc.src)
 		switch {

@@ -90,7 +90,7 @@ type Options struct {
 	Model   string
 	BaseURL string
 	// Policy chooses who plays the session's episode: "llm", "random",
-	// "walkthrough" or "explorer" (harness.Policies). "" means the model
+	// "walkthrough" or "explorer" (harness.PolicyNames). "" means the model
 	// when one is configured, else the explorer baseline; "llm" without a
 	// model is an error, and so is an endpoint or a model named without a
 	// model that can be used: a baseline plays only when none is
