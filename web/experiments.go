@@ -510,7 +510,7 @@ func configError(err error, fallback string) *apiError {
 // configPath is the file a request's config names: a YAML file under
 // Options.Experiments, named from there (baseline.yaml) or from the
 // working directory (experiments/baseline.yaml). Anything outside that
-// folder is refused.
+// folder is refused, and so is a symbolic link in it that leads out.
 func (s *Server) configPath(name string) (string, *apiError) {
 	dir := filepath.Clean(s.opts.Experiments)
 	bad := &apiError{Field: "config", Error: fmt.Sprintf("%q: name a config under %s (such as baseline.yaml)", name, s.opts.Experiments)}
@@ -520,17 +520,25 @@ func (s *Server) configPath(name string) (string, *apiError) {
 	if ext := filepath.Ext(name); ext != ".yaml" && ext != ".yml" {
 		return "", &apiError{Field: "config", Error: fmt.Sprintf("%q: a config is a .yaml file", name)}
 	}
+	path := ""
 	absDir, err1 := filepath.Abs(dir)
 	absName, err2 := filepath.Abs(name)
 	if err1 == nil && err2 == nil {
 		if rel, err := filepath.Rel(absDir, absName); err == nil && filepath.IsLocal(rel) {
-			return filepath.Join(dir, rel), nil
+			path = filepath.Join(dir, rel)
 		}
 	}
-	if !filepath.IsLocal(name) {
-		return "", bad
+	if path == "" {
+		if !filepath.IsLocal(name) {
+			return "", bad
+		}
+		path = filepath.Join(dir, name)
 	}
-	return filepath.Join(dir, name), nil
+	// The name is under the folder; what it leads to must be too.
+	if !within(dir, path) {
+		return "", &apiError{Field: "config", Error: fmt.Sprintf("%q leads outside %s (a symbolic link): name a config under %s", name, s.opts.Experiments, s.opts.Experiments)}
+	}
+	return path, nil
 }
 
 func (s *Server) launchExperiment(w http.ResponseWriter, r *http.Request) {

@@ -106,7 +106,7 @@ func (s *Server) checkForeign(cfg *harness.Config) error {
 			bad(at("api_key_env"), "a config pasted into the page or read from a run folder may not choose which key goes where: %s goes only to an endpoint given with grue web --endpoint (the environment's endpoint gets the environment's key without it)", v.APIKeyEnv)
 		}
 		if v.SystemPromptFile != "" {
-			p := configPath(cfg, v.SystemPromptFile)
+			p := harnessPath(cfg, v.SystemPromptFile)
 			if !within(s.opts.Experiments, p) {
 				bad(at("system_prompt_file"), "%s is outside %s: a config pasted into the page or read from a run folder may read files only there", v.SystemPromptFile, s.opts.Experiments)
 			}
@@ -125,15 +125,15 @@ func (s *Server) checkForeign(cfg *harness.Config) error {
 			bad(fmt.Sprintf("games[%d]", i), "%s is outside %s, the uploaded games and $%s: a config pasted into the page or read from a run folder may read story files only there", g, s.opts.Experiments, game.GamesEnv)
 		}
 	}
-	if cfg.Cache.Dir != "" && !within(s.opts.Runs, configPath(cfg, cfg.Cache.Dir)) {
+	if cfg.Cache.Dir != "" && !within(s.opts.Runs, harnessPath(cfg, cfg.Cache.Dir)) {
 		bad("cache.dir", "%s is outside %s: a config pasted into the page or read from a run folder may write only there", cfg.Cache.Dir, s.opts.Runs)
 	}
 	return errors.Join(errs...)
 }
 
-// configPath is where harness takes path p of cfg from: the config's
+// harnessPath is where harness takes path p of cfg from: the config's
 // folder, unless p is absolute or the config has none.
-func configPath(cfg *harness.Config, p string) string {
+func harnessPath(cfg *harness.Config, p string) string {
 	if filepath.IsAbs(p) || cfg.Dir == "" {
 		return p
 	}

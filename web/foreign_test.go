@@ -166,6 +166,18 @@ func TestPastedConfigStaysInItsFolders(t *testing.T) {
 	if _, err := os.Stat(cache); err == nil {
 		t.Errorf("%s was made", cache)
 	}
+	// A config named in the folder must be there too, not a link out.
+	if err := os.WriteFile(filepath.Join(outside, "theirs.yaml"), []byte(cfg("{name: r, policy: random}", "lantern", "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "theirs.yaml"), filepath.Join(exps, "theirs.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	var e apiError
+	s.json("POST", "/api/experiments", ExperimentRequest{Config: "theirs.yaml"}, http.StatusBadRequest, &e)
+	if e.Field != "config" || !strings.Contains(e.Error, "leads outside") {
+		t.Errorf("a config linked from outside: %+v", e)
+	}
 	// Inside the folders, all is taken.
 	var x struct{ ID string }
 	ok := cfg("{name: r, policy: random, system_prompt_file: "+filepath.Join(exps, "prompt.txt")+"}", filepath.Join(exps, "mine.z5"),
@@ -215,5 +227,39 @@ func TestResumeForeignRun(t *testing.T) {
 	}
 	if n, _ := s.srv.experiments.running("foreign"); n != 0 {
 		t.Errorf("the run was resumed")
+	}
+}
+
+// within resolves paths as the kernel does: a symbolic link, then "..",
+// goes up from where the link leads, not from the link.
+func TestWithin(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "nowhere"), filepath.Join(root, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{root, true},
+		{filepath.Join(root, "sub", "x.txt"), true},
+		{filepath.Join(root, "new", "folder", "to", "make"), true},
+		{filepath.Join(root, "sub", "..", "sub"), true},
+		{filepath.Join(root, "out"), false},
+		{filepath.Join(root, "out", "x.txt"), false},
+		{root + "/out/../sub", false}, // lexically root/sub, but out/.. is outside's parent
+		{filepath.Join(root, "dangling", "x"), false},
+		{filepath.Join(root, ".."), false},
+		{outside, false},
+	} {
+		if got := within(root, c.path); got != c.want {
+			t.Errorf("within(%s, %s) = %v, want %v", root, c.path, got, c.want)
+		}
 	}
 }
