@@ -456,6 +456,10 @@ func (s *Server) loadRequestConfig(req ExperimentRequest) (*harness.Config, *api
 		if cfg, err = harness.ParseConfig([]byte(req.YAML), "pasted.yaml"); err != nil {
 			return nil, configError(err, "yaml")
 		}
+		// Checked before Validate, which opens the files it names.
+		if err := s.checkForeign(cfg); err != nil {
+			return nil, configError(err, "yaml")
+		}
 	default:
 		return nil, &apiError{Field: "config", Error: "name a config file (config) or paste one (yaml)"}
 	}
@@ -506,7 +510,7 @@ func configError(err error, fallback string) *apiError {
 // configPath is the file a request's config names: a YAML file under
 // Options.Experiments, named from there (baseline.yaml) or from the
 // working directory (experiments/baseline.yaml). Anything outside that
-// folder is refused.
+// folder is refused, and so is a symbolic link in it that leads out.
 func (s *Server) configPath(name string) (string, *apiError) {
 	dir := filepath.Clean(s.opts.Experiments)
 	bad := &apiError{Field: "config", Error: fmt.Sprintf("%q: name a config under %s (such as baseline.yaml)", name, s.opts.Experiments)}
@@ -516,17 +520,25 @@ func (s *Server) configPath(name string) (string, *apiError) {
 	if ext := filepath.Ext(name); ext != ".yaml" && ext != ".yml" {
 		return "", &apiError{Field: "config", Error: fmt.Sprintf("%q: a config is a .yaml file", name)}
 	}
+	path := ""
 	absDir, err1 := filepath.Abs(dir)
 	absName, err2 := filepath.Abs(name)
 	if err1 == nil && err2 == nil {
 		if rel, err := filepath.Rel(absDir, absName); err == nil && filepath.IsLocal(rel) {
-			return filepath.Join(dir, rel), nil
+			path = filepath.Join(dir, rel)
 		}
 	}
-	if !filepath.IsLocal(name) {
-		return "", bad
+	if path == "" {
+		if !filepath.IsLocal(name) {
+			return "", bad
+		}
+		path = filepath.Join(dir, name)
 	}
-	return filepath.Join(dir, name), nil
+	// The name is under the folder; what it leads to must be too.
+	if !within(dir, path) {
+		return "", &apiError{Field: "config", Error: fmt.Sprintf("%q leads outside %s (a symbolic link): name a config under %s", name, s.opts.Experiments, s.opts.Experiments)}
+	}
+	return path, nil
 }
 
 func (s *Server) launchExperiment(w http.ResponseWriter, r *http.Request) {
@@ -617,6 +629,13 @@ func (s *Server) resumeExperiment(w http.ResponseWriter, r *http.Request) {
 	cfg.File = m.ConfigFile
 	if m.ConfigFile != "" {
 		cfg.Dir = filepath.Dir(m.ConfigFile)
+	}
+	// The manifest may come from anywhere: its config is held to what the
+	// server was started with before Hash reads a file it names.
+	if err := s.checkForeign(cfg); err != nil {
+		bad := configError(err, "id")
+		writeError(w, http.StatusConflict, bad.Field, "experiment %s cannot be resumed here: %s (resume it with grue exp run --resume, which trusts the config as you do)", id, bad.Error)
+		return
 	}
 	if cfg.Hash() != m.ConfigHash {
 		writeError(w, http.StatusConflict, "id", "experiment %s: its config (%s) no longer has the hash the run started with: resume it with grue exp run --resume and the config it was started with", id, m.ConfigFile)

@@ -218,7 +218,8 @@ func TestExperimentLimitAndStop(t *testing.T) {
 // An experiment whose model cannot be reached is listed as failed, with
 // its failed episodes counted.
 func TestExperimentFailedLaunch(t *testing.T) {
-	s := newTestServer(t, Options{})
+	// A pasted config names only an endpoint the server was started with.
+	s := newTestServer(t, Options{Endpoints: []string{"http://127.0.0.1:1/v1"}})
 	yaml := "name: nomodel\nvariants:\n  - {name: m, model: x, base_url: \"http://127.0.0.1:1/v1\"}\ngames: [lantern]\ntrials: 1\n"
 	var x struct{ ID string }
 	s.json("POST", "/api/experiments", ExperimentRequest{YAML: yaml}, http.StatusCreated, &x)

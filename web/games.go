@@ -3,14 +3,16 @@ package web
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/boundedfile"
 
 	"github.com/grue-lab/grue/agent/memory"
 	"github.com/grue-lab/grue/game"
@@ -142,15 +144,12 @@ func (s *Server) uploadGame(w http.ResponseWriter, r *http.Request) {
 	}
 	dir := filepath.Join(s.opts.Runs, GamesDir)
 	path := filepath.Join(dir, name)
-	if old, err := os.ReadFile(path); err == nil && !bytes.Equal(old, data) {
+	created, err := createStory(dir, name, data)
+	switch {
+	case errors.Is(err, fs.ErrExist):
 		writeError(w, http.StatusConflict, "name", "another story is already uploaded as %s: choose another name", name)
 		return
-	}
-	err = os.MkdirAll(dir, 0o755)
-	if err == nil {
-		err = atomicfile.Write(path, data, 0o644)
-	}
-	if err != nil {
+	case err != nil:
 		writeError(w, http.StatusInternalServerError, "", "keep the story: %v", err)
 		return
 	}
@@ -159,5 +158,66 @@ func (s *Server) uploadGame(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "body", "%v", err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, gi)
+	status := http.StatusCreated
+	if !created {
+		status = http.StatusOK // the same story again: nothing was made
+	}
+	writeJSON(w, status, gi)
+}
+
+// createStory keeps data as the story file dir/name, which must not
+// exist: it is written whole to a temporary file, then linked to its name,
+// which fails if the name is taken, so that two uploads under one name at
+// once never replace each other and no reader sees half a story. A name
+// that already holds exactly data is no error (created is false); one
+// that holds anything else is fs.ErrExist.
+func createStory(dir, name string, data []byte) (created bool, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, err
+	}
+	path := filepath.Join(dir, name)
+	tmp, err := os.CreateTemp(dir, ".upload-*")
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, err
+	}
+	if err = os.Link(tmp.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
+		// A file system without hard links: create the name exclusively.
+		err = writeExclusive(path, data)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		// Only the same bytes, in a regular file, count as the same story.
+		if old, rerr := boundedfile.ReadFile(path, int64(len(data))+1); rerr == nil && bytes.Equal(old, data) {
+			return false, nil
+		}
+		return false, fmt.Errorf("%s: %w", name, fs.ErrExist)
+	}
+	return err == nil, err
+}
+
+// writeExclusive writes data to a new file at path (fs.ErrExist if there
+// is one), removing what it wrote when it fails.
+func writeExclusive(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
 }

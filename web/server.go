@@ -44,6 +44,11 @@ type Options struct {
 	// own (exactly its scheme, host and port); their hosts are accepted
 	// in the Host header too.
 	AllowedOrigins []string
+	// Endpoints are the model endpoints (base URLs) that configs which
+	// come over HTTP (pasted YAML, the manifest of a run resumed) may
+	// name besides the environment's, and the only ones to which they
+	// may send a key variable of their choosing (api_key_env).
+	Endpoints []string
 	// Hosts are the names the server answers to in the Host header
 	// besides 127.0.0.1, localhost, [::1] and the address a request came
 	// in on (the host of grue web --addr): any other is refused, against
@@ -72,6 +77,7 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
+	endpoints   trustedEndpoints
 	episodes    *episodes
 	experiments *experiments
 	play        *playSessions
@@ -96,7 +102,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("grue web: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{opts: opts, ctx: ctx, cancel: cancel}
+	s := &Server{opts: opts, ctx: ctx, cancel: cancel, endpoints: newTrustedEndpoints(opts)}
 	var err error
 	if s.episodes, err = loadEpisodes(s); err != nil {
 		cancel()

@@ -153,7 +153,7 @@ func TestUploadGame(t *testing.T) {
 	if err := json.Unmarshal(out, &gi); code != http.StatusCreated || err != nil || !gi.Uploaded || gi.MaxScore != 60 {
 		t.Fatalf("upload: %d %s", code, out)
 	}
-	if code, _ := req("mine.z5", lantern); code != http.StatusCreated {
+	if code, _ := req("mine.z5", lantern); code != http.StatusOK { // nothing new is made
 		t.Errorf("the same story again: %d", code)
 	}
 	// The story in a Blorb file, as the IF Archive gives most games.

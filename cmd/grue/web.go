@@ -24,6 +24,7 @@ type webOptions struct {
 	token          string
 	noToken        bool
 	origins        []string
+	endpoints      []string
 	maxEpisodes    int
 	maxExperiments int
 	maxPlay        int
@@ -52,8 +53,9 @@ resumed.
 It listens on loopback by default, and every request must carry a token,
 as Jupyter asks, since on a shared machine any account can reach loopback
 and the workbench launches runs, reads configs and sends prompts to model
-servers: --token, else $GRUE_SERVE_TOKEN, else one generated and printed
-at start as the page's address, http://ADDR/?token=TOKEN (open it once;
+servers: $GRUE_SERVE_TOKEN (or --token, which every account on the
+machine can read in the command line: it warns), else one generated and
+printed at start as the page's address, http://ADDR/?token=TOKEN (open it once;
 the page keeps the token in its own origin's storage, never in a cookie,
 which every port of the host would get). --no-token turns the token off,
 on loopback only. Whatever the token, the API takes changes only from the
@@ -63,9 +65,13 @@ host names it listens as (127.0.0.1, localhost, [::1], the host of
 rebinding. Episodes, experiments and play-by-hand sessions at once are
 capped (more get 429), as are request bodies (413) and headers (431), and
 slow or idle connections are closed (--header-timeout, --read-timeout,
---conn-idle-timeout); see docs/security.md.`,
+--conn-idle-timeout). A config pasted into the page or read from a run
+folder being resumed may name only the model endpoints the server was
+started with (the environment's, or --endpoint URL), read files only
+inside --experiments and write only inside --runs; see docs/security.md.`,
 		Example: `  grue web
-  grue web --runs runs --addr 127.0.0.1:8080`,
+  grue web --runs runs --addr 127.0.0.1:8080
+  GRUE_SERVE_TOKEN=$(cat ~/.grue-token) grue web --endpoint http://localhost:11434/v1`,
 		Args: cli.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd)
@@ -75,9 +81,10 @@ slow or idle connections are closed (--header-timeout, --read-timeout,
 	f.StringVar(&o.addr, "addr", "127.0.0.1:7860", "the address to listen on")
 	f.StringVar(&o.runs, "runs", "runs", "the folder of run directories (and of the page's episodes, DIR/episodes)")
 	f.StringVar(&o.experiments, "experiments", "experiments", "the folder of experiment configs the page may launch")
-	f.StringVar(&o.token, "token", "", "bearer token every request must carry (default $GRUE_SERVE_TOKEN, else generated and printed)")
+	f.StringVar(&o.token, "token", "", "bearer token every request must carry; prefer $GRUE_SERVE_TOKEN, since a command line is readable by every account (default: generated and printed)")
 	f.BoolVar(&o.noToken, "no-token", false, "ask no token (loopback only: any account on this machine can then use the workbench)")
 	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin allowed besides the page's own (its host is then taken in the Host header too); repeatable")
+	f.StringArrayVar(&o.endpoints, "endpoint", nil, "a model endpoint (base URL) that pasted configs and resumed runs may name besides $OPENAI_BASE_URL's, and send a key variable they name to; repeatable")
 	f.IntVar(&o.maxEpisodes, "max-episodes", web.DefaultMaxEpisodes, "most episodes playing at once (more: 429)")
 	f.IntVar(&o.maxExperiments, "max-experiments", web.DefaultMaxExperiments, "most experiments running at once (more: 429)")
 	f.IntVar(&o.maxPlay, "max-play", web.DefaultMaxPlay, "most live play-by-hand sessions (more: 429, once none idle 30 min can be ended)")
@@ -111,6 +118,7 @@ func (o *webOptions) webToken(ln net.Listener) (token string, generated bool, er
 }
 
 func (o *webOptions) run(cmd *cobra.Command) error {
+	cli.WarnTokenFlag(cmd.ErrOrStderr(), "grue web", cmd.Flags())
 	if err := cli.CheckLimits(cli.SizeLimit{Name: "--max-episodes", V: int64(o.maxEpisodes)}, cli.SizeLimit{Name: "--max-experiments", V: int64(o.maxExperiments)},
 		cli.SizeLimit{Name: "--max-play", V: int64(o.maxPlay)}, cli.SizeLimit{Name: "--max-body", V: o.maxBody}); err != nil {
 		return err
@@ -132,7 +140,7 @@ func (o *webOptions) run(cmd *cobra.Command) error {
 	if h, _, err := net.SplitHostPort(o.addr); err == nil && h != "" {
 		hosts = append(hosts, h)
 	}
-	srv, err := web.New(web.Options{Runs: o.runs, Experiments: o.experiments, Token: token, AllowedOrigins: o.origins, Hosts: hosts,
+	srv, err := web.New(web.Options{Runs: o.runs, Experiments: o.experiments, Token: token, AllowedOrigins: o.origins, Hosts: hosts, Endpoints: o.endpoints,
 		MaxEpisodes: o.maxEpisodes, MaxExperiments: o.maxExperiments, MaxPlay: o.maxPlay, MaxBody: o.maxBody, Version: cli.Version()})
 	if err != nil {
 		return err

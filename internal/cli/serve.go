@@ -59,8 +59,9 @@ Over HTTP a browser page may call the server only from this machine's own
 origins (localhost, 127.0.0.1, [::1]) or those named with --allow-origin;
 any other Origin gets 403 (DNS rebinding). Bound to an address other than
 loopback, every request must carry a bearer token (Authorization: Bearer
-TOKEN): --token, else $GRUE_SERVE_TOKEN, else one generated and printed at
-start. Request bodies, live sessions, undo history and stdio lines are
+TOKEN): $GRUE_SERVE_TOKEN (or --token, which every account on the
+machine can read in the command line: it warns), else one generated and
+printed at start. Request bodies, live sessions, undo history and stdio lines are
 capped, and slow connections time out; see docs/security.md.`,
 		Example: `  grue serve
   grue serve --game zork1 --seed 12
@@ -86,6 +87,7 @@ capped, and slow connections time out; see docs/security.md.`,
 }
 
 func (o *serveOptions) serve(cmd *cobra.Command) error {
+	WarnTokenFlag(cmd.ErrOrStderr(), "grue serve", cmd.Flags())
 	if o.idle < 0 {
 		return UsageError{fmt.Errorf("--idle %v: must not be negative (0 means never)", o.idle)}
 	}
