@@ -135,3 +135,39 @@ func TestBrowserViewerShowsWhatHappened(t *testing.T) {
 	b.do("open the episodes", chromedp.Navigate(b.url+"/#episodes"), chromedp.Sleep(time.Second))
 	check("the episodes page")
 }
+
+// The play page's score chart scales to the scores reached: 5 points of
+// Zork's 350 fill the chart to 5 with the maximum named above it; a
+// score near the maximum draws the maximum as a line. And the
+// navigation fits a window 800 px wide.
+func TestBrowserChartAndNavigation(t *testing.T) {
+	s := newTestServer(t, Options{})
+	b := newBrowser(t, s.ts.URL)
+	b.do("open the page at 800 px", chromedp.EmulateViewport(800, 900), chromedp.Navigate(b.url+"/#play"),
+		chromedp.WaitReady(css(`#play-chart`)))
+	top := eval[string](b, `drawChart(document.querySelector('#play-chart'), [{score: 0, max_score: 350}, {score: 5, max_score: 350}]),
+		document.querySelector('#play-chart').dataset.top`)
+	label := eval[string](b, `document.querySelector('#play-chart .max-label').textContent`)
+	lines := eval[int](b, `document.querySelectorAll('#play-chart line.max').length`)
+	if top != "5" || label != "max 350 (above)" || lines != 0 {
+		t.Errorf("5 of 350: the chart's top is %q, its label %q, %d max lines: want 5, the maximum named above, no line", top, label, lines)
+	}
+	top = eval[string](b, `drawChart(document.querySelector('#play-chart'), [{score: 55, max_score: 60}]), document.querySelector('#play-chart').dataset.top`)
+	if lines = eval[int](b, `document.querySelectorAll('#play-chart line.max').length`); top != "60" || lines != 1 {
+		t.Errorf("55 of 60: the chart's top is %q with %d max lines, want 60 and the maximum drawn", top, lines)
+	}
+	if text := eval[string](b, `document.querySelector('#play-chart').textContent`); strings.Contains(text, "null") {
+		t.Errorf("the chart shows %q", text)
+	}
+	// A long message in the header line must not squeeze the links.
+	eval[bool](b, `flash("experiment walk-20261202-223640: config variants[2].model: no model named gpt-unknown at http://127.0.0.1:8080/v1"), true`)
+	b.shot("play-800px")
+	overflow := eval[[]string](b, `[...document.querySelectorAll('nav a')].filter((a) => a.getBoundingClientRect().right > document.documentElement.clientWidth || a.getClientRects().length > 1).map((a) => a.textContent)`)
+	if rows := eval[int](b, `new Set([...document.querySelectorAll('nav a')].map((a) => Math.round(a.getBoundingClientRect().top))).size`); rows != 1 {
+		t.Errorf("at 800 px with a message shown, the navigation takes %d lines, want 1", rows)
+	}
+	wide := eval[bool](b, `document.documentElement.scrollWidth > document.documentElement.clientWidth`)
+	if len(overflow) > 0 || wide {
+		t.Errorf("at 800 px the navigation links %q do not fit (page wider than the window: %v)", overflow, wide)
+	}
+}

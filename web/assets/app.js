@@ -223,21 +223,39 @@ function stepCard(s) {
     s.error ? el("div", { class: "st-failed" }, s.error) : el("div", { class: "obs" }, s.observation));
 }
 
-// drawChart draws score against step as an inline SVG line.
+// niceCeil is the smallest of 1, 2, 5, 10, 20, 50, ... at least v.
+function niceCeil(v) {
+  if (v <= 1) return 1;
+  const p = Math.pow(10, Math.floor(Math.log10(v)));
+  for (const m of [1, 2, 5, 10]) if (m * p >= v) return m * p;
+  return 10 * p;
+}
+
+// drawChart draws score against step as an inline SVG line. The y axis
+// scales to the scores reached (a round number above the best), not to
+// the game's maximum, which is drawn as a dashed line when the scale
+// reaches it and named in the corner when it does not.
 function drawChart(svg, steps) {
   const W = 400, H = 160, L = 30, B = 20, T = 8, R = 8;
-  const max = Math.max(1, ...steps.map((s) => s.max_score || 0), ...steps.map((s) => s.score));
+  const best = Math.max(0, ...steps.map((s) => s.score));
+  const gameMax = Math.max(0, ...steps.map((s) => s.max_score || 0));
+  const top = gameMax && best >= gameMax * 0.8 ? gameMax : niceCeil(best);
+  const lo = Math.min(0, ...steps.map((s) => s.score));
   const n = Math.max(1, steps.length);
   const x = (i) => L + (W - L - R) * (i / n);
-  const y = (v) => H - B - (H - B - T) * (v / max);
+  const y = (v) => H - B - (H - B - T) * ((v - lo) / (top - lo || 1));
   const pts = [[x(0), y(0)], ...steps.map((s, i) => [x(i + 1), y(s.score)])];
-  svg.replaceChildren(
-    el("svg:line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }),
+  svg.dataset.top = top;
+  svg.replaceChildren(...[
+    el("svg:line", { class: "axis", x1: L, y1: y(lo), x2: W - R, y2: y(lo) }),
     el("svg:line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
-    el("svg:text", { x: 2, y: y(max) + 3 }, String(max)),
-    el("svg:text", { x: 2, y: H - B + 3 }, "0"),
+    el("svg:text", { x: 2, y: y(top) + 3 }, String(top)),
+    el("svg:text", { x: 2, y: y(lo) + 3 }, String(lo)),
+    lo < 0 ? el("svg:line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }) : null,
+    gameMax && gameMax <= top ? el("svg:line", { class: "max", x1: L, y1: y(gameMax), x2: W - R, y2: y(gameMax) }) : null,
+    gameMax ? el("svg:text", { x: W - R - 70, y: gameMax <= top ? y(gameMax) + 11 : T + 9, class: "max-label" }, gameMax <= top ? "max " + gameMax : "max " + gameMax + " (above)") : null,
     el("svg:text", { x: W - R - 40, y: H - 5 }, "step " + steps.length),
-    el("svg:polyline", { class: "line", points: pts.map((p) => p.join(",")).join(" ") }));
+    el("svg:polyline", { class: "line", points: pts.map((p) => p.join(",")).join(" ") })].filter(Boolean));
 }
 
 // Where a compass exit puts the next room on the grid.
