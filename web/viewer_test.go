@@ -114,6 +114,9 @@ func TestBrowserViewerShowsWhatHappened(t *testing.T) {
 		until(`(document.querySelector('#traj-out [data-traj="head"]') || {textContent: ""}).textContent.includes("`+run.ID+`")`, wait),
 	)
 	b.shot("viewer-run-episode")
+	if fits := eval[bool](b, `(() => { const i = document.querySelector('#traj-a'); return i.scrollWidth <= i.clientWidth; })()`); !fits {
+		t.Errorf("the A box cuts its reference %q", eval[string](b, `document.querySelector('#traj-a').value`))
+	}
 	check("the run episode's trajectory")
 	head = b.text(`#traj-out [data-traj="head"]`)
 	want = fmt.Sprintf("%s: lantern seed 1, walkthrough: stopped at the step limit, score %d/%d, moves %d, steps 5",
@@ -132,8 +135,15 @@ func TestBrowserViewerShowsWhatHappened(t *testing.T) {
 	b.do("open the experiments", chromedp.Navigate(b.url+"/#experiments"),
 		until(`document.querySelectorAll('#exp-table td.st-complete').length === 1`, wait))
 	check("the experiments page")
-	b.do("open the episodes", chromedp.Navigate(b.url+"/#episodes"), chromedp.Sleep(time.Second))
-	check("the episodes page")
+	b.do("open the run's records", chromedp.Click(css(`#exp-table tbody tr a`)),
+		until(`document.querySelectorAll('#exp-records tbody tr').length === 1`, wait))
+	check("the run's records")
+	b.do("compare the run", chromedp.Navigate(b.url+"/#compare?ids="+run.ID), chromedp.WaitVisible(css(`#cmp-rows`)))
+	b.shot("viewer-compare")
+	check("the run's comparison")
+	b.do("open the played episodes", chromedp.Navigate(b.url+"/#play"),
+		until(`document.body.innerText.includes("`+ep.ID+`")`, wait))
+	check("the play page's episodes")
 }
 
 // The play page's score chart scales to the scores reached: 5 points of
