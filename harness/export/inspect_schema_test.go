@@ -2,13 +2,18 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/grue-lab/grue/agent/llm/llmtest"
+	"github.com/grue-lab/grue/harness"
 )
 
 // inspectSchemaFile is inspect_ai's own log schema (testdata/README.md
@@ -155,5 +160,41 @@ func TestInspectLogSchemaCatches(t *testing.T) {
 	errs := schemaErrors(t, s, bad)
 	if len(errs) == 0 || !strings.Contains(strings.Join(errs, "\n"), "task_revision") {
 		t.Errorf("a field inspect_ai lacks passed the schema: %v", errs)
+	}
+}
+
+// A run whose every episode failed (the model's server refuses each
+// request) exports as an eval log with status error, and that log is
+// valid too.
+func TestInspectLogSchemaFailedRun(t *testing.T) {
+	srv := llmtest.NewServer()
+	t.Cleanup(srv.Close)
+	srv.Fallback(func(llmtest.Request) llmtest.Response { return llmtest.Error(400, "", "no such thing") })
+	cfg := &harness.Config{
+		Name:     "broken",
+		Variants: []harness.Variant{{Name: "model", Model: "scripted", BaseURL: srv.URL()}},
+		Games:    []string{"lantern"},
+		Seeds:    []int64{1},
+		MaxSteps: 2,
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	if _, err := harness.Run(context.Background(), cfg, harness.RunOptions{Out: out}); err != nil {
+		t.Logf("run: %v", err)
+	}
+	files := exportTo(t, out, FormatInspect)
+	if len(files) != 1 {
+		t.Fatalf("files %v: want one eval log", files)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(read(t, files[0]), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["status"] != "error" || doc["error"] == nil {
+		t.Errorf("a run whose episodes all failed: status %v, error %v", doc["status"], doc["error"])
+	}
+	for _, defaulted := range []bool{true, false} {
+		if errs := schemaErrors(t, inspectSchema(t, defaulted), files[0]); len(errs) > 0 {
+			t.Errorf("%d errors against inspect_ai's schema:\n%s", len(errs), strings.Join(errs, "\n"))
+		}
 	}
 }
