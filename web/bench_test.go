@@ -35,10 +35,10 @@ func BenchmarkStepToEvent(b *testing.B) {
 		opened := float64(time.Now().UnixMicro()) / 1000
 		for _, e := range readEvents(res.Body) {
 			var st stepEvent
-			if e.Kind != "step" || json.Unmarshal(e.Data, &st) != nil || st.EndedMS < opened {
+			if e.Kind != "step" || json.Unmarshal(e.Data, &st) != nil || st.EndedMS == nil || *st.EndedMS < opened {
 				continue
 			}
-			lat = append(lat, float64(e.At.UnixMicro())/1000-st.EndedMS)
+			lat = append(lat, float64(e.At.UnixMicro())/1000-*st.EndedMS)
 		}
 		res.Body.Close()
 	}

@@ -430,7 +430,8 @@ func (e *episode) finish(res *agent.RunResult, err error, server context.Context
 // stepEvent is the data of a "step" event: what the page shows of a step
 // as it ends. Tokens and Cost are the step's, TotalTokens and TotalCost
 // the episode's so far; EndedMS is when the step ended (Unix
-// milliseconds), so a client can tell how late the event came.
+// milliseconds), so a client can tell how late the event came: absent
+// from a replayed step, whose end time the steps file does not keep.
 type stepEvent struct {
 	Step        int            `json:"step"`
 	Thought     string         `json:"thought,omitempty"`
@@ -451,18 +452,23 @@ type stepEvent struct {
 	TotalTokens int            `json:"total_tokens"`
 	TotalCost   float64        `json:"total_cost"`
 	WallMS      float64        `json:"wall_ms"`
-	EndedMS     float64        `json:"ended_ms"`
+	EndedMS     *float64       `json:"ended_ms,omitempty"`
 	Map         any            `json:"map,omitempty"`
 }
 
 // newStepEvent is st's event. Its wall_ms is the step's own, rounded to
 // the microsecond as in the trajectory's JSON.
 func newStepEvent(st *agent.Step, total llm.Usage, cost float64, ended time.Time) stepEvent {
+	var endedMS *float64
+	if !ended.IsZero() {
+		ms := float64(ended.UnixMicro()) / 1000
+		endedMS = &ms
+	}
 	return stepEvent{Step: st.Step, Thought: st.Thought, Tool: st.Tool, Args: st.Args, Repairs: st.Repairs,
 		Observation: st.Observation, Reward: st.Reward, Score: st.Score, MaxScore: st.MaxScore, Moves: st.Moves,
 		Location: st.Location, Done: st.Done, Victory: st.Victory, Error: st.Error, Tokens: st.Usage, Cost: st.Cost,
 		TotalTokens: total.TotalTokens, TotalCost: cost, WallMS: jsonms.Millis(st.Wall),
-		EndedMS: float64(ended.UnixMicro()) / 1000}
+		EndedMS: endedMS}
 }
 
 // mapOf asks the episode's game for its map (get_map's structured
@@ -616,7 +622,7 @@ func (s *Server) episodeTrajectory(w http.ResponseWriter, r *http.Request) {
 		FinalScore: i.FinalScore, MaxScore: i.MaxScore, Moves: i.Moves, LocationsVisited: i.LocationsVisited, Locations: i.Locations,
 		GameCompleted: i.GameCompleted, Victory: i.Victory, Error: i.Error, Steps: len(steps), Tokens: i.Tokens,
 		Cost: i.Cost, StoppedBy: i.StoppedBy, History: steps}}
-	writeJSON(w, http.StatusOK, trajectoryView{Title: "episode " + id, Status: i.Status, Trajectory: t})
+	writeJSON(w, http.StatusOK, trajectoryView{Title: "episode " + id, Status: i.Status, Model: i.Model, Trajectory: t})
 }
 
 // trajectoryView is what the trajectory endpoints give: a title for the
@@ -624,5 +630,50 @@ func (s *Server) episodeTrajectory(w http.ResponseWriter, r *http.Request) {
 type trajectoryView struct {
 	Title  string `json:"title"`
 	Status string `json:"status"`
+	// Model is the model that played, "" for a baseline or when the
+	// endpoint does not say.
+	Model string `json:"model,omitempty"`
 	harness.Trajectory
+}
+
+// trajectoryViewHead is a trajectoryView without its trajectory.
+type trajectoryViewHead struct {
+	Title  string `json:"title"`
+	Status string `json:"status"`
+	Model  string `json:"model,omitempty"`
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (v *trajectoryView) UnmarshalJSON(b []byte) error {
+	var h trajectoryViewHead
+	if err := json.Unmarshal(b, &h); err != nil {
+		return err
+	}
+	var t harness.Trajectory
+	if err := json.Unmarshal(b, &t); err != nil {
+		return err
+	}
+	*v = trajectoryView{Title: h.Title, Status: h.Status, Model: h.Model, Trajectory: t}
+	return nil
+}
+
+// MarshalJSON writes the view as one object: title and status, then the
+// trajectory's fields. Without it the embedded Trajectory's MarshalJSON
+// would be the view's, and title and status would be lost.
+func (v trajectoryView) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(trajectoryViewHead{v.Title, v.Status, v.Model})
+	if err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(v.Trajectory)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) < 2 || body[0] != '{' {
+		return nil, fmt.Errorf("trajectory view: the trajectory is not a JSON object")
+	}
+	if string(body) == "{}" {
+		return head, nil
+	}
+	return append(append(head[:len(head)-1:len(head)-1], ','), body[1:]...), nil
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,5 +36,19 @@ func TestStepEventJSON(t *testing.T) {
 		if err != nil || json.Unmarshal(b, &ev) != nil || json.Unmarshal(sb, &own) != nil || ev.WallMS != own.WallMS {
 			t.Errorf("%s: the event's wall_ms %v, the step's %s (%v)", c.name, ev.WallMS, sb, err)
 		}
+	}
+}
+
+// A replayed step's event has no end time (the steps file does not keep
+// it): it leaves ended_ms out rather than writing the zero time as a
+// date in year 1 (-62135596800000).
+func TestStepEventReplayedHasNoEndTime(t *testing.T) {
+	st := agent.Step{Step: 1, Tool: "play_action", Observation: "Meadow"}
+	b, err := json.Marshal(newStepEvent(&st, llm.Usage{}, 0, time.Time{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "ended_ms") {
+		t.Errorf("replayed step event %s: want no ended_ms", b)
 	}
 }

@@ -126,9 +126,7 @@ func atifOf(r *Run, ep Episode) atifTrajectory {
 	if t.Agent.Version == "" {
 		t.Agent.Version = harness.DefaultVersion
 	}
-	if v, ok := r.variant(rec.Variant); ok {
-		t.Agent.Extra["policy"] = v.Policy
-	}
+	t.Agent.Extra["policy"] = ep.policy(r)
 	if rec.Error != "" {
 		t.Notes = "the episode failed: " + rec.Error
 	}

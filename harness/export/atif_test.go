@@ -169,3 +169,18 @@ func TestCheckATIFCatches(t *testing.T) {
 		t.Error("a step_id out of order and a model_name on a user step passed the check")
 	}
 }
+
+// agent.extra.policy names what chose the actions: llm for the model's
+// variant (whose config names no policy), walkthrough for the baseline.
+func TestExportATIFPolicy(t *testing.T) {
+	dir := testRun(t)
+	want := map[string]string{"model": "llm", "walk": "walkthrough"}
+	for _, f := range exportTo(t, dir, FormatATIF) {
+		var tr atifSpec
+		strict(t, f, read(t, f), &tr)
+		variant, _ := tr.Agent.Extra["variant"].(string)
+		if got := tr.Agent.Extra["policy"]; got != want[variant] {
+			t.Errorf("%s: agent.extra.policy %q, want %q", f, got, want[variant])
+		}
+	}
+}

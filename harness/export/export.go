@@ -212,6 +212,25 @@ func (ep Episode) opening() string {
 	return ep.Trajectory.Opening
 }
 
+// policy names what chose the episode's actions: the policy the
+// trajectory's steps name (walkthrough, random, explorer), else llm when
+// a model answered, else the variant's policy as the manifest has it;
+// "unknown" when none of them says.
+func (ep Episode) policy(r *Run) string {
+	for _, s := range ep.steps() {
+		if s.Policy != "" {
+			return s.Policy
+		}
+	}
+	if ep.Record.Model != "" {
+		return harness.PolicyLLM
+	}
+	if v, ok := r.variant(ep.Record.Variant); ok && v.Policy != "" {
+		return strings.ToLower(v.Policy)
+	}
+	return "unknown"
+}
+
 // system returns the system prompt the model was sent, "" for a policy.
 func (ep Episode) system() string {
 	for _, s := range ep.steps() {

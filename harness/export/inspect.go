@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/harness"
 )
 
@@ -15,18 +16,20 @@ import (
 // 2), as the JSON Schema that inspect_ai ships for its log viewer
 // defines it (github.com/UKGovernmentBEIS/inspect_ai,
 // src/inspect_ai/_view/www/log-schema.json, EvalLog and its $defs; also
-// inspect.aisi.org.uk/eval-logs.html): a root {version, status, eval,
-// plan, results, stats, error, samples}; eval an EvalSpec {run_id,
-// created, task, task_id, task_version, dataset, model, config, ...};
-// results {total_samples, completed_samples, scores: [EvalScore {name,
-// scorer, reducer, params, metrics: {NAME: {name, value, options,
-// metadata}}, metadata}], metadata}; stats {started_at, completed_at,
-// model_usage}; each sample an EvalSample {id, epoch, input, target,
-// messages (ChatMessageSystem, User, Assistant with tool_calls, Tool),
-// output (ModelOutput), scores {NAME: Score {value, answer, explanation,
-// metadata}}, metadata, store, events, model_usage, error, attachments,
-// limit, ...}. grue writes every field that schema lists as required,
-// null where it has nothing to say. A variant is an eval (its task
+// inspect.aisi.org.uk/eval-logs.html). The copy in
+// testdata/inspect-log-schema.json (its README names the commit) is the
+// one the tests validate every export against. A root {version, status,
+// eval, plan, results, stats, error, samples}; eval an EvalSpec; results
+// {total_samples, completed_samples, scores: [EvalScore {name, scorer,
+// reducer, scored_samples, unscored_samples, params, metrics: {NAME:
+// {name, value, params, metadata}}, metadata}], metadata}; stats
+// {started_at, completed_at, model_usage}; each sample an EvalSample
+// {id, epoch, input, target, messages (ChatMessageSystem, User,
+// Assistant with tool_calls, Tool), output (ModelOutput), scores {NAME:
+// Score {history, value, answer, explanation, metadata}}, metadata,
+// store, events, model_usage, ...}. grue writes every field that schema
+// lists, null where it has nothing to say (inspect_ai itself leaves the
+// defaulted ones out; both load). A variant is an eval (its task
 // grue/<experiment>, its model the variant's, or none/<policy> for a
 // baseline) and an episode a sample (id game/seed), scored by its final
 // score, with the percent of the maximum and the win in its metadata.
@@ -43,26 +46,35 @@ type inspectLog struct {
 }
 
 type inspectSpec struct {
-	RunID        string         `json:"run_id"`
-	Created      string         `json:"created"`
-	Task         string         `json:"task"`
-	TaskID       string         `json:"task_id"`
-	TaskVersion  int            `json:"task_version"`
-	TaskFile     *string        `json:"task_file"`
-	TaskAttribs  map[string]any `json:"task_attribs"`
-	TaskArgs     map[string]any `json:"task_args"`
-	Solver       *string        `json:"solver"`
-	SolverArgs   map[string]any `json:"solver_args"`
-	Tags         []string       `json:"tags"`
-	Dataset      inspectDataset `json:"dataset"`
-	Sandbox      any            `json:"sandbox"`
-	Model        string         `json:"model"`
-	ModelBaseURL *string        `json:"model_base_url"`
-	ModelArgs    map[string]any `json:"model_args"`
-	Config       inspectConfig  `json:"config"`
-	Revision     any            `json:"revision"`
-	Packages     map[string]any `json:"packages"`
-	Metadata     map[string]any `json:"metadata"`
+	EvalSetID           *string             `json:"eval_set_id"`
+	EvalID              string              `json:"eval_id"`
+	RunID               string              `json:"run_id"`
+	Created             string              `json:"created"`
+	Task                string              `json:"task"`
+	TaskID              string              `json:"task_id"`
+	TaskVersion         int                 `json:"task_version"`
+	TaskFile            *string             `json:"task_file"`
+	TaskDisplayName     *string             `json:"task_display_name"`
+	TaskRegistryName    *string             `json:"task_registry_name"`
+	TaskAttribs         map[string]any      `json:"task_attribs"`
+	TaskArgs            map[string]any      `json:"task_args"`
+	TaskArgsPassed      map[string]any      `json:"task_args_passed"`
+	Solver              *string             `json:"solver"`
+	SolverArgs          map[string]any      `json:"solver_args"`
+	Tags                []string            `json:"tags"`
+	Dataset             inspectDataset      `json:"dataset"`
+	Sandbox             any                 `json:"sandbox"`
+	Model               string              `json:"model"`
+	ModelGenerateConfig inspectGenerateConf `json:"model_generate_config"`
+	ModelBaseURL        *string             `json:"model_base_url"`
+	ModelArgs           map[string]any      `json:"model_args"`
+	ModelRoles          any                 `json:"model_roles"`
+	Config              inspectConfig       `json:"config"`
+	Revision            any                 `json:"revision"`
+	Packages            map[string]string   `json:"packages"`
+	Metadata            map[string]any      `json:"metadata"`
+	Scorers             any                 `json:"scorers"`
+	Metrics             any                 `json:"metrics"`
 }
 
 type inspectDataset struct {
@@ -77,21 +89,29 @@ type inspectDataset struct {
 // the eval's metadata).
 type inspectConfig struct {
 	Limit           any `json:"limit"`
+	SampleID        any `json:"sample_id"`
+	SampleShuffle   any `json:"sample_shuffle"`
 	Epochs          any `json:"epochs"`
 	EpochsReducer   any `json:"epochs_reducer"`
-	Trace           any `json:"trace"`
 	Approval        any `json:"approval"`
 	FailOnError     any `json:"fail_on_error"`
+	ContinueOnFail  any `json:"continue_on_fail"`
+	RetryOnError    any `json:"retry_on_error"`
 	MessageLimit    any `json:"message_limit"`
 	TokenLimit      any `json:"token_limit"`
 	TimeLimit       any `json:"time_limit"`
+	WorkingLimit    any `json:"working_limit"`
 	MaxSamples      any `json:"max_samples"`
 	MaxTasks        any `json:"max_tasks"`
 	MaxSubprocesses any `json:"max_subprocesses"`
+	MaxSandboxes    any `json:"max_sandboxes"`
 	SandboxCleanup  any `json:"sandbox_cleanup"`
 	LogSamples      any `json:"log_samples"`
+	LogRealtime     any `json:"log_realtime"`
 	LogImages       any `json:"log_images"`
 	LogBuffer       any `json:"log_buffer"`
+	LogShared       any `json:"log_shared"`
+	ScoreDisplay    any `json:"score_display"`
 }
 
 type inspectPlan struct {
@@ -122,14 +142,21 @@ type inspectGenerateConf struct {
 	PresencePenalty   any      `json:"presence_penalty"`
 	LogitBias         any      `json:"logit_bias"`
 	Seed              any      `json:"seed"`
-	Suffix            any      `json:"suffix"`
 	TopK              any      `json:"top_k"`
 	NumChoices        any      `json:"num_choices"`
 	Logprobs          any      `json:"logprobs"`
 	TopLogprobs       any      `json:"top_logprobs"`
 	ParallelToolCalls any      `json:"parallel_tool_calls"`
+	InternalTools     any      `json:"internal_tools"`
 	MaxToolOutput     any      `json:"max_tool_output"`
 	CachePrompt       any      `json:"cache_prompt"`
+	ReasoningEffort   any      `json:"reasoning_effort"`
+	ReasoningTokens   any      `json:"reasoning_tokens"`
+	ReasoningSummary  any      `json:"reasoning_summary"`
+	ReasoningHistory  any      `json:"reasoning_history"`
+	ResponseSchema    any      `json:"response_schema"`
+	ExtraBody         any      `json:"extra_body"`
+	Batch             any      `json:"batch"`
 }
 
 type inspectResults struct {
@@ -140,18 +167,20 @@ type inspectResults struct {
 }
 
 type inspectEvalScore struct {
-	Name     string                   `json:"name"`
-	Scorer   string                   `json:"scorer"`
-	Reducer  *string                  `json:"reducer"`
-	Params   map[string]any           `json:"params"`
-	Metrics  map[string]inspectMetric `json:"metrics"`
-	Metadata map[string]any           `json:"metadata"`
+	Name            string                   `json:"name"`
+	Scorer          string                   `json:"scorer"`
+	Reducer         *string                  `json:"reducer"`
+	ScoredSamples   *int                     `json:"scored_samples"`
+	UnscoredSamples *int                     `json:"unscored_samples"`
+	Params          map[string]any           `json:"params"`
+	Metrics         map[string]inspectMetric `json:"metrics"`
+	Metadata        map[string]any           `json:"metadata"`
 }
 
 type inspectMetric struct {
 	Name     string         `json:"name"`
 	Value    float64        `json:"value"`
-	Options  map[string]any `json:"options"`
+	Params   map[string]any `json:"params"`
 	Metadata map[string]any `json:"metadata"`
 }
 
@@ -167,6 +196,18 @@ type inspectUsage struct {
 	TotalTokens           int  `json:"total_tokens"`
 	InputTokensCacheWrite *int `json:"input_tokens_cache_write"`
 	InputTokensCacheRead  *int `json:"input_tokens_cache_read"`
+	ReasoningTokens       *int `json:"reasoning_tokens"`
+}
+
+// inspectUsageOf is u as Inspect counts tokens; reasoning tokens null
+// when the server did not say.
+func inspectUsageOf(u llm.Usage) inspectUsage {
+	out := inspectUsage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	if u.ReasoningTokens > 0 {
+		r := u.ReasoningTokens
+		out.ReasoningTokens = &r
+	}
+	return out
 }
 
 type inspectError struct {
@@ -176,30 +217,35 @@ type inspectError struct {
 }
 
 type inspectSample struct {
-	ID          string                  `json:"id"`
-	Epoch       int                     `json:"epoch"`
-	Input       string                  `json:"input"`
-	Choices     []string                `json:"choices"`
-	Target      string                  `json:"target"`
-	Sandbox     any                     `json:"sandbox"`
-	Files       []string                `json:"files"`
-	Setup       *string                 `json:"setup"`
-	Messages    []inspectMessage        `json:"messages"`
-	Output      inspectOutput           `json:"output"`
-	Scores      map[string]inspectScore `json:"scores"`
-	Metadata    map[string]any          `json:"metadata"`
-	Store       map[string]any          `json:"store"`
-	Events      []any                   `json:"events"`
-	ModelUsage  map[string]inspectUsage `json:"model_usage"`
-	Error       *inspectError           `json:"error"`
-	Attachments map[string]string       `json:"attachments"`
-	Limit       any                     `json:"limit"`
+	ID           string                  `json:"id"`
+	Epoch        int                     `json:"epoch"`
+	Input        string                  `json:"input"`
+	Choices      []string                `json:"choices"`
+	Target       string                  `json:"target"`
+	Sandbox      any                     `json:"sandbox"`
+	Files        []string                `json:"files"`
+	Setup        *string                 `json:"setup"`
+	Messages     []inspectMessage        `json:"messages"`
+	Output       inspectOutput           `json:"output"`
+	Scores       map[string]inspectScore `json:"scores"`
+	Metadata     map[string]any          `json:"metadata"`
+	Store        map[string]any          `json:"store"`
+	Events       []any                   `json:"events"`
+	ModelUsage   map[string]inspectUsage `json:"model_usage"`
+	TotalTime    *float64                `json:"total_time"`
+	WorkingTime  *float64                `json:"working_time"`
+	UUID         *string                 `json:"uuid"`
+	Error        *inspectError           `json:"error"`
+	ErrorRetries any                     `json:"error_retries"`
+	Attachments  map[string]string       `json:"attachments"`
+	Limit        any                     `json:"limit"`
 }
 
-// inspectMessage is any of the four chat messages: the fields of each
-// role are written (ChatMessageSystem and ChatMessageUser: content,
-// source, role; ChatMessageAssistant adds tool_calls; ChatMessageTool
-// adds tool_call_id, function and error).
+// inspectMessage is any of the four chat messages, with the fields of
+// its role and no other (every role: id, content, source, metadata,
+// role; ChatMessageUser adds tool_call_id; ChatMessageAssistant adds
+// tool_calls and model; ChatMessageTool adds tool_call_id, function and
+// error).
 type inspectMessage map[string]any
 
 type inspectToolCall struct {
@@ -212,15 +258,17 @@ type inspectToolCall struct {
 }
 
 type inspectOutput struct {
-	Model    string        `json:"model"`
-	Choices  []any         `json:"choices"`
-	Usage    *inspectUsage `json:"usage"`
-	Time     *float64      `json:"time"`
-	Metadata any           `json:"metadata"`
-	Error    *string       `json:"error"`
+	Model      string        `json:"model"`
+	Choices    []any         `json:"choices"`
+	Completion string        `json:"completion"`
+	Usage      *inspectUsage `json:"usage"`
+	Time       *float64      `json:"time"`
+	Metadata   any           `json:"metadata"`
+	Error      *string       `json:"error"`
 }
 
 type inspectScore struct {
+	History     []any          `json:"history"`
 	Value       float64        `json:"value"`
 	Answer      *string        `json:"answer"`
 	Explanation *string        `json:"explanation"`
@@ -263,7 +311,7 @@ func inspectLogOf(r *Run, variant string, eps []Episode) (inspectLog, time.Time)
 	first := eps[0].Record
 	start, end := first.Started, first.Finished
 	model := first.Model
-	usage := inspectUsage{}
+	var usage llm.Usage
 	var ids []string
 	var samples []inspectSample
 	for _, ep := range eps {
@@ -274,14 +322,13 @@ func inspectLogOf(r *Run, variant string, eps []Episode) (inspectLog, time.Time)
 		if rec.Finished.After(end) {
 			end = rec.Finished
 		}
-		usage.InputTokens += rec.Tokens.PromptTokens
-		usage.OutputTokens += rec.Tokens.CompletionTokens
-		usage.TotalTokens += rec.Tokens.TotalTokens
+		usage = usage.Add(rec.Tokens)
 		s := inspectSampleOf(ep)
 		ids = append(ids, s.ID)
 		samples = append(samples, s)
 	}
 	metrics, completed := inspectMetrics(eps)
+	unscored := len(eps) - completed
 	modelName := "none/" + variant
 	if model != "" {
 		modelName = "openai/" + model
@@ -293,21 +340,25 @@ func inspectLogOf(r *Run, variant string, eps []Episode) (inspectLog, time.Time)
 	}
 	sum256 := sha256.Sum256([]byte(r.Name() + "\x00" + variant + "\x00" + inspectTime(start)))
 	id := hex.EncodeToString(sum256[:])[:22]
+	evalSum := sha256.Sum256([]byte("eval\x00" + id))
+	evalID := hex.EncodeToString(evalSum[:])[:22]
 	name, loc, count, shuffled := r.Name(), r.Dir, len(ids), false
 	log := inspectLog{
 		Version: 2, Status: "success",
 		Eval: inspectSpec{
-			RunID: id, Created: inspectTime(start), Task: "grue/" + r.Name(), TaskID: id,
+			EvalID: evalID, RunID: id, Created: inspectTime(start), Task: "grue/" + r.Name(), TaskID: id,
 			TaskAttribs: map[string]any{}, TaskArgs: map[string]any{"variant": variant},
-			Solver: &solver, SolverArgs: inspectSolverArgs(v, known),
+			TaskArgsPassed: map[string]any{"variant": variant},
+			Solver:         &solver, SolverArgs: inspectSolverArgs(v, known),
 			Dataset: inspectDataset{Name: &name, Location: &loc, Samples: &count, SampleIDs: ids, Shuffled: &shuffled},
 			Model:   modelName, ModelArgs: map[string]any{},
-			Packages: map[string]any{"grue": first.GrueVersion},
+			Packages: map[string]string{"grue": first.GrueVersion},
 			Metadata: map[string]any{"config_hash": first.ConfigHash, "variant": variant},
 		},
 		Plan: inspectPlan{Name: "plan", Steps: []inspectPlanStep{{Solver: solver, Params: map[string]any{}}}},
 		Results: inspectResults{TotalSamples: len(eps), CompletedSamples: completed,
-			Scores: []inspectEvalScore{{Name: "score", Scorer: "grue/final_score", Params: map[string]any{}, Metrics: metrics}}},
+			Scores: []inspectEvalScore{{Name: "score", Scorer: "grue/final_score", ScoredSamples: &completed,
+				UnscoredSamples: &unscored, Params: map[string]any{}, Metrics: metrics}}},
 		Stats: inspectStats{StartedAt: inspectTime(start), CompletedAt: inspectTime(end),
 			ModelUsage: map[string]inspectUsage{}},
 		Samples: samples,
@@ -320,9 +371,10 @@ func inspectLogOf(r *Run, variant string, eps []Episode) (inspectLog, time.Time)
 		if v.SystemPrompt != "" {
 			log.Plan.Config.SystemMessage = &v.SystemPrompt
 		}
+		log.Eval.ModelGenerateConfig = log.Plan.Config
 	}
 	if model != "" {
-		log.Stats.ModelUsage[modelName] = usage
+		log.Stats.ModelUsage[modelName] = inspectUsageOf(usage)
 	}
 	if completed == 0 {
 		log.Status = "error"
@@ -353,11 +405,11 @@ func inspectMetrics(eps []Episode) (map[string]inspectMetric, int) {
 	}
 	n := float64(len(eps))
 	metrics := map[string]inspectMetric{
-		"mean": {Name: "mean", Value: sum / n, Options: map[string]any{}},
-		"won":  {Name: "won", Value: won / n, Options: map[string]any{}},
+		"mean": {Name: "mean", Value: sum / n, Params: map[string]any{}},
+		"won":  {Name: "won", Value: won / n, Params: map[string]any{}},
 	}
 	if scored > 0 {
-		metrics["percent_of_max"] = inspectMetric{Name: "percent_of_max", Value: pct / float64(scored), Options: map[string]any{}}
+		metrics["percent_of_max"] = inspectMetric{Name: "percent_of_max", Value: pct / float64(scored), Params: map[string]any{}}
 	}
 	return metrics, completed
 }
@@ -388,16 +440,18 @@ func inspectSampleOf(ep Episode) inspectSample {
 	s := inspectSample{
 		ID: fmt.Sprintf("%s/%d", rec.Game, rec.Seed), Epoch: 1, Input: ep.opening(), Target: "",
 		Messages: inspectMessages(ep),
-		Output:   inspectOutput{Model: rec.Model, Choices: []any{}, Time: &secs},
-		Scores:   map[string]inspectScore{"score": {Value: float64(rec.FinalScore), Explanation: &explain, Metadata: meta}},
-		Metadata: map[string]any{"variant": rec.Variant, "game": rec.Game, "seed": rec.Seed, "llm_seed": rec.LLMSeed},
-		Store:    map[string]any{}, Events: []any{}, ModelUsage: map[string]inspectUsage{}, Attachments: map[string]string{},
+		Output:   inspectOutput{Model: rec.Model, Choices: []any{}, Completion: lastReply(ep), Time: &secs},
+		Scores: map[string]inspectScore{"score": {History: []any{}, Value: float64(rec.FinalScore),
+			Explanation: &explain, Metadata: meta}},
+		TotalTime: &secs,
+		Metadata:  map[string]any{"variant": rec.Variant, "game": rec.Game, "seed": rec.Seed, "llm_seed": rec.LLMSeed},
+		Store:     map[string]any{}, Events: []any{}, ModelUsage: map[string]inspectUsage{}, Attachments: map[string]string{},
 	}
 	if s.Input == "" {
 		s.Input = rec.Game
 	}
 	if rec.Model != "" {
-		u := inspectUsage{InputTokens: rec.Tokens.PromptTokens, OutputTokens: rec.Tokens.CompletionTokens, TotalTokens: rec.Tokens.TotalTokens}
+		u := inspectUsageOf(rec.Tokens)
 		s.Output.Usage = &u
 		s.ModelUsage["openai/"+rec.Model] = u
 	}
@@ -414,25 +468,32 @@ func inspectSampleOf(ep Episode) inspectSample {
 func inspectMessages(ep Episode) []inspectMessage {
 	msgs := []inspectMessage{}
 	if sys := ep.system(); sys != "" {
-		msgs = append(msgs, inspectMessage{"content": sys, "source": nil, "role": "system"})
+		msgs = append(msgs, inspectMessage{"id": nil, "content": sys, "source": nil, "metadata": nil, "role": "system"})
 	}
 	if o := ep.opening(); o != "" {
-		msgs = append(msgs, inspectMessage{"content": o, "source": "input", "role": "user"})
+		msgs = append(msgs, inspectMessage{"id": nil, "content": o, "source": "input", "metadata": nil, "role": "user", "tool_call_id": nil})
 	}
+	model := ep.Record.Model
 	for _, s := range ep.steps() {
-		msgs = append(msgs, inspectStepMessages(s)...)
+		msgs = append(msgs, inspectStepMessages(s, model)...)
 	}
 	return msgs
 }
 
 // inspectStepMessages are one step's assistant message and tool answer.
-func inspectStepMessages(s agent.Step) []inspectMessage {
+// model is the model that answered, "" for a baseline.
+func inspectStepMessages(s agent.Step, model string) []inspectMessage {
+	var modelOrNil any
+	if model != "" {
+		modelOrNil = model
+	}
 	content := s.Thought
 	if s.Reply != nil {
 		content = s.Reply.Content
 	}
 	if s.Error != "" {
-		return []inspectMessage{{"content": content, "source": "generate", "role": "assistant", "tool_calls": nil}}
+		return []inspectMessage{{"id": nil, "content": content, "source": "generate", "metadata": nil, "role": "assistant",
+			"tool_calls": nil, "model": modelOrNil}}
 	}
 	args := s.Args
 	if args == nil {
@@ -445,7 +506,21 @@ func inspectStepMessages(s agent.Step) []inspectMessage {
 		toolErr = map[string]any{"type": "unknown", "message": s.Observation}
 	}
 	return []inspectMessage{
-		{"content": content, "source": "generate", "role": "assistant", "tool_calls": []inspectToolCall{call}},
-		{"content": s.Observation, "source": nil, "role": "tool", "tool_call_id": id, "function": s.Tool, "error": toolErr},
+		{"id": nil, "content": content, "source": "generate", "metadata": nil, "role": "assistant",
+			"tool_calls": []inspectToolCall{call}, "model": modelOrNil},
+		{"id": nil, "content": s.Observation, "source": nil, "metadata": nil, "role": "tool",
+			"tool_call_id": id, "function": s.Tool, "error": toolErr},
 	}
+}
+
+// lastReply is the content of the episode's last model reply (Inspect's
+// completion), "" for a baseline.
+func lastReply(ep Episode) string {
+	steps := ep.steps()
+	for i := len(steps) - 1; i >= 0; i-- {
+		if r := steps[i].Reply; r != nil {
+			return r.Content
+		}
+	}
+	return ""
 }

@@ -206,9 +206,8 @@ function watchEpisode(id) {
 }
 
 function showResult(r) {
-  const won = r.victory ? "victory" : r.game_completed ? "game over" : r.status;
-  $("#play-status").textContent = `Score ${r.final_score}/${r.max_score || "?"} · Moves ${r.moves} · Steps ${r.steps} · ${won}`;
-  $("#play-result").replaceChildren(el("div", { class: "result" + (r.victory ? "" : " lost"), id: "play-final" },
+  $("#play-status").textContent = `Score ${r.final_score}/${r.max_score || "?"} · Moves ${r.moves} · Steps ${r.steps} · ${outcome(r)}`;
+  $("#play-result").replaceChildren(el("div", { class: "result" + (lost(r) ? " lost" : ""), id: "play-final" },
     `${r.status}: final_score ${r.final_score}, max_score ${r.max_score}, moves ${r.moves}, game_completed ${r.game_completed}, victory ${r.victory}, rooms ${r.locations_visited}, tokens ${r.tokens.total_tokens}, cost $${fmt(r.cost, 4)}` +
     (r.stopped_by ? `, stopped by ${r.stopped_by}` : "") + (r.error ? ` (error: ${r.error})` : "")),
   el("a", { href: "#trajectory?ep=" + r.id }, "Open the trajectory"));
@@ -224,21 +223,39 @@ function stepCard(s) {
     s.error ? el("div", { class: "st-failed" }, s.error) : el("div", { class: "obs" }, s.observation));
 }
 
-// drawChart draws score against step as an inline SVG line.
+// niceCeil is the smallest of 1, 2, 5, 10, 20, 50, ... at least v.
+function niceCeil(v) {
+  if (v <= 1) return 1;
+  const p = Math.pow(10, Math.floor(Math.log10(v)));
+  for (const m of [1, 2, 5, 10]) if (m * p >= v) return m * p;
+  return 10 * p;
+}
+
+// drawChart draws score against step as an inline SVG line. The y axis
+// scales to the scores reached (a round number above the best), not to
+// the game's maximum, which is drawn as a dashed line when the scale
+// reaches it and named in the corner when it does not.
 function drawChart(svg, steps) {
   const W = 400, H = 160, L = 30, B = 20, T = 8, R = 8;
-  const max = Math.max(1, ...steps.map((s) => s.max_score || 0), ...steps.map((s) => s.score));
+  const best = Math.max(0, ...steps.map((s) => s.score));
+  const gameMax = Math.max(0, ...steps.map((s) => s.max_score || 0));
+  const top = gameMax && best >= gameMax * 0.8 ? gameMax : niceCeil(best);
+  const lo = Math.min(0, ...steps.map((s) => s.score));
   const n = Math.max(1, steps.length);
   const x = (i) => L + (W - L - R) * (i / n);
-  const y = (v) => H - B - (H - B - T) * (v / max);
+  const y = (v) => H - B - (H - B - T) * ((v - lo) / (top - lo || 1));
   const pts = [[x(0), y(0)], ...steps.map((s, i) => [x(i + 1), y(s.score)])];
-  svg.replaceChildren(
-    el("svg:line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }),
+  svg.dataset.top = top;
+  svg.replaceChildren(...[
+    el("svg:line", { class: "axis", x1: L, y1: y(lo), x2: W - R, y2: y(lo) }),
     el("svg:line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
-    el("svg:text", { x: 2, y: y(max) + 3 }, String(max)),
-    el("svg:text", { x: 2, y: H - B + 3 }, "0"),
+    el("svg:text", { x: 2, y: y(top) + 3 }, String(top)),
+    el("svg:text", { x: 2, y: y(lo) + 3 }, String(lo)),
+    lo < 0 ? el("svg:line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }) : null,
+    gameMax && gameMax <= top ? el("svg:line", { class: "max", x1: L, y1: y(gameMax), x2: W - R, y2: y(gameMax) }) : null,
+    gameMax ? el("svg:text", { x: W - R - 70, y: gameMax <= top ? y(gameMax) + 11 : T + 9, class: "max-label" }, gameMax <= top ? "max " + gameMax : "max " + gameMax + " (above)") : null,
     el("svg:text", { x: W - R - 40, y: H - 5 }, "step " + steps.length),
-    el("svg:polyline", { class: "line", points: pts.map((p) => p.join(",")).join(" ") }));
+    el("svg:polyline", { class: "line", points: pts.map((p) => p.join(",")).join(" ") })].filter(Boolean));
 }
 
 // Where a compass exit puts the next room on the grid.
@@ -462,8 +479,44 @@ function sameStep(a, b) {
   return a && b && a.tool === b.tool && JSON.stringify(a.args || {}) === JSON.stringify(b.args || {}) && a.observation === b.observation;
 }
 
+// outcome says how an episode ended, as a person would: a win, the
+// game's end, or the limit that stopped it (a step limit is no loss).
+function outcome(t) {
+  if (t.victory) return "victory";
+  if (t.game_completed) return "game over";
+  const by = {
+    steps: "stopped at the step limit", tokens: "stopped at the token limit", cost: "stopped at the cost limit",
+    wall: "stopped at the time limit", policy: "the policy had no more moves", cancelled: "stopped",
+    error: "failed" + (t.error ? ": " + t.error : ""),
+  }[t.stopped_by];
+  return by || t.status || "unknown";
+}
+
+// lost reports whether an episode ended badly: the game over without a
+// win, or a failure.
+function lost(t) {
+  return (t.game_completed && !t.victory) || t.stopped_by === "error" || t.status === "failed";
+}
+
+// ms is a duration in milliseconds as the API gives it (the *_ms
+// fields): "unknown" when absent, three decimals under a millisecond.
+function ms(v) {
+  if (v === undefined || v === null || Number.isNaN(Number(v))) return "unknown";
+  return Number(v).toFixed(Math.abs(v) < 1 ? 3 : 1) + " ms";
+}
+
+// timing is a step's time: wall, then the model's (when a model
+// answered), the tool's, the memory's (when it took any) and the agent's.
+function timing(s) {
+  const parts = [];
+  if (s.reply) parts.push("model " + ms(s.llm_time_ms));
+  parts.push("tool " + ms(s.tool_time_ms));
+  if (s.memory_time_ms) parts.push("memory " + ms(s.memory_time_ms));
+  parts.push("agent " + ms(s.overhead_ms));
+  return `wall ${ms(s.wall_ms)} (${parts.join(", ")})`;
+}
+
 function fullStep(s, diverge) {
-  const ms = (d) => fmt((d || 0) / 1e6) + " ms";
   const reply = s.reply;
   return el("div", { class: "step" + (s.reward > 0 ? " reward" : "") + (s.error ? " failed" : "") + (diverge ? " diverge" : ""), "data-step": s.step },
     el("div", { class: "head" }, `step ${s.step} · score ${s.score} (${s.reward >= 0 ? "+" : ""}${s.reward}) · moves ${s.moves} · ${s.location || ""}` + (diverge ? " · first difference" : "")),
@@ -478,12 +531,13 @@ function fullStep(s, diverge) {
     el("div", { class: "call" }, `${s.tool}(${s.args ? JSON.stringify(s.args) : ""})`),
     (s.repairs || []).map((r) => el("div", { class: "kv" }, `repair ${r.kind}: ${r.from || ""} -> ${r.to || ""} ${r.detail || ""}`)),
     s.error ? el("div", { class: "st-failed" }, s.error) : el("div", { class: "obs" }, s.observation),
-    el("div", { class: "kv" }, `tokens ${s.usage ? s.usage.prompt_tokens + "+" + s.usage.completion_tokens : 0} · $${fmt(s.cost, 4)} · wall ${ms(s.wall)} (model ${ms(s.llm_time)}, tool ${ms(s.tool_time)}, memory ${ms(s.memory_time)}, agent ${ms(s.overhead)})`));
+    el("div", { class: "kv" }, `tokens ${s.usage ? s.usage.prompt_tokens + "+" + s.usage.completion_tokens : 0} · $${fmt(s.cost, 4)} · ${timing(s)}`));
 }
 
 function trajHeader(t) {
-  return el("div", { class: "result" + (t.victory ? "" : " lost") },
-    `${t.title}: ${t.game} seed ${t.seed}, ${t.variant}: ${t.status}, score ${t.final_score}/${t.max_score}, moves ${t.moves}, steps ${t.steps}` + (t.victory ? ", victory" : ""));
+  return el("div", { class: "result" + (lost(t) ? " lost" : ""), "data-traj": "head" },
+    `${t.title || "episode"}: ${t.game} seed ${t.seed}, ${t.variant || "?"}${t.model ? " (" + t.model + ")" : ""}: ${outcome(t)}, ` +
+    `score ${t.final_score}/${t.max_score || "?"}, moves ${t.moves}, steps ${t.steps}`);
 }
 
 async function showTrajectories() {
@@ -503,7 +557,7 @@ async function showTrajectories() {
   const col = (t) => el("div", { class: "steps" }, trajHeader(t),
     first > 0 ? el("details", {}, el("summary", {}, `${first} steps the same`), t.history.slice(0, first).map((s) => fullStep(s, false))) : null,
     t.history.slice(first).map((s, i) => fullStep(s, i === 0)),
-    t.history.length <= first ? el("div", { class: "step diverge" }, `No step ${first + 1}: this episode ended after ${t.history.length} steps (${t.stopped_by || t.status}).`) : null);
+    t.history.length <= first ? el("div", { class: "step diverge" }, `No step ${first + 1}: this episode ended after ${t.history.length} steps (${outcome(t)}).`) : null);
   $("#traj-out").replaceChildren(el("p", { id: "traj-note" }, note), el("div", { class: "side" }, col(a), col(b)));
 }
 
