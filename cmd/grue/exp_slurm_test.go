@@ -150,3 +150,59 @@ func TestExpSlurmInjection(t *testing.T) {
 		t.Errorf("the task ran with\n%s\nwant\n%s", args, want)
 	}
 }
+
+// fakeSlurm puts an sbatch, a squeue and an scontrol on PATH that stand
+// for a cluster that has run the job already: sbatch answers job 42 and
+// runs, one after the other, the array tasks listed in $FAKE_TASKS with
+// bash; squeue says none is left in the queue; scontrol says task 1 was
+// cancelled.
+func fakeSlurm(t *testing.T) {
+	t.Helper()
+	bin := t.TempDir()
+	for name, text := range map[string]string{
+		"sbatch":   "#!/bin/sh\nfor i in $FAKE_TASKS; do SLURM_ARRAY_TASK_ID=$i bash \"$2\" >/dev/null 2>&1; done\necho 42\n",
+		"squeue":   "#!/bin/sh\nexit 0\n",
+		"scontrol": "#!/bin/sh\necho 'JobId=43 ArrayJobId=42 ArrayTaskId=1 JobName=grue-sharded JobState=CANCELLED Reason=None ExitCode=0:15'\n",
+	} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// --submit --wait, against a stand-in for Slurm whose task 1 never ran:
+// the command names the task with its state and log, says how to
+// resubmit and exits 1; the resubmission of that shard alone merges the
+// run and prints its comparison. (The real cluster is package cluster's
+// TestSlurmJob.)
+func TestExpSlurmWait(t *testing.T) {
+	grue, err := exec.LookPath("grue") // this test binary, as testscript.Main set it up
+	if err != nil {
+		t.Fatal(err)
+	}
+	fakeSlurm(t)
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "sharded.yaml", shardedConfig)
+	out := filepath.Join(dir, "run")
+	t.Setenv("FAKE_TASKS", "0")
+	stdout, stderr, code := grueExp(t, "slurm", cfg, "--out", out, "--shards", "2", "--grue", grue, "--submit", "--wait", "--poll", "10ms")
+	log := filepath.Join(out, cluster.SlurmDir, "42_1.out")
+	if code != 1 || !strings.Contains(stdout, "Submitted job 42") ||
+		!strings.Contains(stdout, "Task 42_1 (shard 1/2) CANCELLED (exit 0:15) with 0 of 5 episodes recorded; log "+log) ||
+		!strings.Contains(stdout, "5/10 episodes. Resubmit the incomplete shards with:\n  grue exp slurm "+cfg+" --out "+out+" --resume --submit --wait") ||
+		!strings.Contains(stderr, "did not finish their shards") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
+	t.Setenv("FAKE_TASKS", "1")
+	stdout, stderr, code = grueExp(t, "slurm", cfg, "--out", out, "--grue", grue, "--resume", "--submit", "--wait", "--poll", "10ms")
+	if code != 0 || !strings.Contains(stdout, "1 array tasks (shards 1 of 2)") || !strings.Contains(stdout, "(10 of 10 episodes, merged)") ||
+		!strings.Contains(stdout, "walkthrough") {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	rs, err := harness.LoadResults(out)
+	if err != nil || rs.Len() != 10 {
+		t.Fatalf("merged results: %v, %v", rs, err)
+	}
+}
