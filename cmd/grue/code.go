@@ -15,9 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grue-lab/grue/agent"
-	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/agent/tools"
 	"github.com/grue-lab/grue/eval"
+	"github.com/grue-lab/grue/eval/code"
 	"github.com/grue-lab/grue/internal/cli"
 )
 
@@ -82,9 +82,7 @@ func runCode(cmd *cobra.Command, f codeFlags, stdin io.Reader, stdout, stderr io
 	if f.json && f.task == "" {
 		return cli.UsageError{Err: errors.New("--json goes with --task")}
 	}
-	cfg := eval.CodingDefaults()
-	cfg.System = strings.Replace(cfg.System, "a workspace folder that holds a small Go module", "a workspace folder", 1)
-	cfg.Limits.MaxSteps = 0 // each task's steps are counted by Run
+	cfg := code.Defaults()
 	if f.protocol != "" {
 		cfg.Protocol = f.protocol
 	}
@@ -117,10 +115,13 @@ func runCode(cmd *cobra.Command, f codeFlags, stdin io.Reader, stdout, stderr io
 	if err != nil {
 		return fmt.Errorf("--dir: %w", err)
 	}
-	sess := &codeSession{cfg: cfg, client: client, steps: f.steps, out: stdout,
-		ws: &tools.Workspace{Dir: dir, Env: eval.TaskEnv()}}
-	if m, ok := client.(llm.Endpoint); ok {
-		sess.model = m.Model()
+	out := stdout
+	if f.json {
+		out = io.Discard // the result instead of the stream
+	}
+	sess, err := code.NewSession(cfg, client, &tools.Workspace{Dir: dir, Env: eval.TaskEnv()}, f.steps, out)
+	if err != nil {
+		return err
 	}
 	if f.task != "" {
 		return codeOnce(cmd.Context(), sess, f, stdout)
@@ -129,13 +130,10 @@ func runCode(cmd *cobra.Command, f codeFlags, stdin io.Reader, stdout, stderr io
 }
 
 // codeOnce is grue code --task: one task, then the exit status.
-func codeOnce(ctx context.Context, sess *codeSession, f codeFlags, stdout io.Writer) error {
-	if f.json {
-		sess.out = io.Discard
-	}
+func codeOnce(ctx context.Context, sess *code.Session, f codeFlags, stdout io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	r, err := sess.run(ctx, f.task)
+	r, err := sess.Run(ctx, f.task)
 	if err != nil {
 		return err
 	}
@@ -156,7 +154,7 @@ func codeOnce(ctx context.Context, sess *codeSession, f codeFlags, stdout io.Wri
 }
 
 // codeLoop is interactive grue code: a task per line.
-func codeLoop(ctx context.Context, sess *codeSession, stdin io.Reader, stdout, stderr io.Writer) error {
+func codeLoop(ctx context.Context, sess *code.Session, stdin io.Reader, stdout, stderr io.Writer) error {
 	var history string
 	if d, err := os.UserConfigDir(); err == nil {
 		if os.MkdirAll(filepath.Join(d, "grue"), 0o755) == nil {
@@ -171,7 +169,7 @@ func codeLoop(ctx context.Context, sess *codeSession, stdin io.Reader, stdout, s
 		return fmt.Errorf("start the terminal: %w", err)
 	}
 	defer rl.Close()
-	fmt.Fprintf(stdout, "grue code: model %s, working in %s\nType a task; :new starts afresh, Ctrl-C stops a task, Ctrl-D leaves.\n", sess.model, sess.ws.Dir)
+	fmt.Fprintf(stdout, "grue code: model %s, working in %s\nType a task; :new starts afresh, Ctrl-C stops a task, Ctrl-D leaves.\n", sess.Model(), sess.Dir())
 	for {
 		line, err := rl.Readline()
 		switch {
@@ -189,11 +187,11 @@ func codeLoop(ctx context.Context, sess *codeSession, stdin io.Reader, stdout, s
 		case ":quit", ":q":
 			return nil
 		case ":new":
-			sess.a = nil
+			sess.Reset()
 			fmt.Fprintln(stdout, "(a fresh conversation)")
 			continue
 		}
-		r, err := sess.runInterruptible(ctx, line)
+		r, err := runInterruptible(ctx, sess, line)
 		switch {
 		case err != nil:
 			fmt.Fprintf(stderr, "error: %v\n", err)
@@ -210,147 +208,9 @@ func codeLoop(ctx context.Context, sess *codeSession, stdin io.Reader, stdout, s
 	}
 }
 
-// codeSession is grue code's agent, kept from task to task.
-type codeSession struct {
-	cfg    agent.Config
-	client llm.Client
-	model  string
-	steps  int
-	ws     *tools.Workspace
-	out    io.Writer
-	// a is the agent of the conversation; nil before the first task and
-	// after :new.
-	a   *agent.Agent
-	rec *tools.Recorder
-}
-
-// codeResult is what a task came to: grue code --json prints it.
-type codeResult struct {
-	Task      string       `json:"task"`
-	Dir       string       `json:"dir"`
-	Model     string       `json:"model"`
-	Finished  bool         `json:"finished"`
-	Answer    string       `json:"answer,omitempty"`
-	StoppedBy string       `json:"stopped_by"`
-	Steps     int          `json:"steps"`
-	ToolCalls []tools.Call `json:"tool_calls"`
-	Tokens    llm.Usage    `json:"tokens"`
-	Cost      float64      `json:"cost"`
-	Error     string       `json:"error,omitempty"`
-}
-
 // runInterruptible runs a task, stopping it at Ctrl-C (SIGINT).
-func (s *codeSession) runInterruptible(ctx context.Context, task string) (*codeResult, error) {
+func runInterruptible(ctx context.Context, sess *code.Session, task string) (*code.Result, error) {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	return s.run(ctx, task)
-}
-
-// run gives the agent a task and runs it until it calls finish, a limit
-// stops it or ctx ends, streaming each tool call and result to s.out,
-// then the final answer.
-func (s *codeSession) run(ctx context.Context, task string) (*codeResult, error) {
-	if s.a == nil {
-		a := eval.NewCodingAgent(s.cfg)
-		a.LLM, a.Model = s.client, s.model
-		base := eval.TaskTools(s.ws)
-		reg := &tools.Registry{}
-		for _, name := range base.Names() {
-			t, _ := base.Get(name)
-			reg.Add(streamTool{Tool: t, w: s.out})
-		}
-		s.rec = tools.Record(reg)
-		a.Tools = reg
-		a.Label = "code"
-		if err := a.Begin(eval.Listing(s.ws.Dir)); err != nil {
-			return nil, err
-		}
-		s.a = a
-	} else {
-		// The next task of the conversation: the turns so far stay in
-		// the agent's memory.
-		s.a.Done = false
-		s.a.Observation = "A new task. " + eval.Listing(s.ws.Dir)
-	}
-	a := s.a
-	a.Builder = eval.CodingPrompt{Task: task}
-	calls, usage, cost := s.rec.Len(), a.Usage, a.Cost
-	first := len(a.History)
-	res, err := a.Run(ctx, s.steps)
-	if res == nil {
-		return nil, err
-	}
-	r := &codeResult{Task: task, Dir: s.ws.Dir, Model: s.model, Finished: a.Done, StoppedBy: res.StoppedBy,
-		Steps: len(a.History) - first, ToolCalls: s.rec.Calls()[calls:], Tokens: subUsage(a.Usage, usage), Cost: a.Cost - cost, Error: res.Error}
-	if res.StoppedBy == agent.StopCancelled {
-		r.Error = ""
-		// The cancelled step's call never got its answer: the next task
-		// starts from a clean state.
-		a.Warning = "The user stopped the last task."
-	}
-	if n := len(a.History); n > first && a.History[n-1].Tool == "finish" {
-		r.Answer, _ = a.History[n-1].Args["summary"].(string)
-	}
-	if r.Finished {
-		fmt.Fprintf(s.out, "\n%s\n", strings.TrimSpace("Done. "+r.Answer))
-	}
-	return r, nil
-}
-
-// subUsage returns u less v: the tokens one task used.
-func subUsage(u, v llm.Usage) llm.Usage {
-	return llm.Usage{PromptTokens: u.PromptTokens - v.PromptTokens, CompletionTokens: u.CompletionTokens - v.CompletionTokens,
-		TotalTokens: u.TotalTokens - v.TotalTokens, ReasoningTokens: u.ReasoningTokens - v.ReasoningTokens}
-}
-
-// streamTool prints each call of its tool as it starts, and its result
-// when it comes.
-type streamTool struct {
-	tools.Tool
-	w io.Writer
-}
-
-func (t streamTool) Call(ctx context.Context, args map[string]any) (tools.Result, error) {
-	name := t.Spec().Name
-	if name != "finish" {
-		fmt.Fprintf(t.w, "> %s %s\n", name, describeArgs(name, args))
-	}
-	r, err := t.Tool.Call(ctx, args)
-	if name == "finish" {
-		return r, err
-	}
-	text := r.Text
-	if err != nil {
-		text = "error: " + err.Error()
-	}
-	fmt.Fprintln(t.w, cli.Indent(clipLines(strings.TrimRight(text, "\n"), 20), "  "))
-	return r, err
-}
-
-// describeArgs shows a call's arguments in a line: a file's path and
-// size rather than its whole text.
-func describeArgs(tool string, args map[string]any) string {
-	if tool == "write_file" {
-		p, _ := args["path"].(string)
-		c, _ := args["content"].(string)
-		return fmt.Sprintf("%s (%d bytes)", p, len(c))
-	}
-	if c, ok := args["command"].(string); ok {
-		return c
-	}
-	if p, ok := args["path"].(string); ok {
-		return p
-	}
-	b, _ := json.Marshal(args)
-	return string(b)
-}
-
-// clipLines keeps the first n lines of s and says how many more there
-// were.
-func clipLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) <= n {
-		return s
-	}
-	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n[%d more lines]", len(lines)-n)
+	return sess.Run(ctx, task)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -150,7 +149,3 @@ episodes is refused unless --partial.`,
 	cmd.Flags().BoolVar(&partial, "partial", false, "merge even when episodes are missing")
 	return cmd
 }
-
-// errIncomplete is what following a run returns when it ended with
-// shards incomplete.
-var errIncomplete = errors.New("the run ended with shards incomplete")

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/binary"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,20 +94,6 @@ func TestScripts(t *testing.T) {
 			"slowheaders":   slowHeaders,
 		},
 	})
-}
-
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago,
-// for a daemon that must be told its port in a configuration file (the
-// Slurm test's slurmctld and slurmd) and cannot report one it chose. A
-// server that can report its port is started on port 0 instead (see
-// serveHTTP).
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // gamesDir is $GRUE_GAMES, or else ../shared/games from the repository root

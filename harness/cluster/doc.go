@@ -12,8 +12,8 @@
 // writes the sbatch script into the run directory's [SlurmDir] folder,
 // [SlurmJob.Submit] submits it with sbatch and records the [Submission],
 // and [SlurmJob.Follow] follows the run until no task is left in the
-// queue, then names the tasks that did not finish their shards or merges
-// the run.
+// queue, then names the tasks that did not finish their shards
+// ([UnfinishedTask]); a finished run is merged with [harness.MergeShards].
 //
 // # Kubernetes
 //
