@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -131,8 +132,9 @@ func loadersSource(pkg string, names []string) ([]byte, error) {
 // internal/cmd/extract writes them (go1_26_fmt.go, built for go1.26 and
 // later), and the hand-written files of yaegi's stdlib package (the
 // restricted os.Exit and log.Fatal, the table of fmt's and encoding's
-// special interfaces). It returns the files written.
-func generateStd(dir string) ([]string, error) {
+// special interfaces). imp loads the packages. It returns the files
+// written.
+func generateStd(dir string, imp types.Importer) ([]string, error) {
 	stdlibDir, err := upstreamStdlib()
 	if err != nil {
 		return nil, err
@@ -171,7 +173,7 @@ func generateStd(dir string) ([]string, error) {
 			return nil, err
 		}
 	}
-	ext := extract.Extractor{Dest: "std"}
+	ext := extract.Extractor{Dest: "std", Importer: imp}
 	for _, p := range StdPackages {
 		var buf bytes.Buffer
 		if _, err := ext.Extract(p, "", &buf); err != nil {
@@ -195,8 +197,8 @@ func generateStd(dir string) ([]string, error) {
 
 // upstreamFiles are the files of yaegi's stdlib package that are not
 // extracted tables, and which bindings/std has as they are (stdlib.go's
-// Symbols becomes the loaders' parameter). stdlib-go1.22.go holds only
-// go:generate lines.
+// Symbols becomes the loaders' parameter). stdlib-go1.22.go, left out,
+// holds only the generate directives of yaegi's own tables.
 var upstreamFiles = []string{"stdlib.go", "maptypes.go", "restricted.go", "wrapper-composed.go"}
 
 // goPrefix is the running Go's prefix of the tables' file names, as
