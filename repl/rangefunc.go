@@ -42,7 +42,10 @@ func (rw *rewriter) iterParams(x ast.Expr) ([]string, bool) {
 		}
 	}
 	if call, ok := x.(*ast.CallExpr); ok {
-		return rw.iterCallParams(call)
+		if ps, ok := rw.iterCallParams(call); ok {
+			return ps, true
+		}
+		return rw.compiledCallParams(call)
 	}
 	if !pureExpr(x) {
 		return nil, false
@@ -51,8 +54,13 @@ func (rw *rewriter) iterParams(x ast.Expr) ([]string, bool) {
 	if err != nil || len(vals) != 1 || !vals[0].IsValid() || vals[0].Kind() != reflect.Func {
 		return nil, false
 	}
-	t := vals[0].Type()
-	if t.NumIn() != 1 || t.NumOut() != 0 || t.IsVariadic() {
+	return rw.yields(vals[0].Type())
+}
+
+// yields returns the types of what an iterator of type t yields: t is a
+// function of one func parameter that returns bool, and no results.
+func (rw *rewriter) yields(t reflect.Type) ([]string, bool) {
+	if t.Kind() != reflect.Func || t.NumIn() != 1 || t.NumOut() != 0 || t.IsVariadic() {
 		return nil, false
 	}
 	y := t.In(0)
@@ -65,6 +73,42 @@ func (rw *rewriter) iterParams(x ast.Expr) ([]string, bool) {
 		ps = append(ps, typeString(y.In(i), names))
 	}
 	return ps, true
+}
+
+// compiledCallParams returns the types that a call of a compiled
+// function yields when the function returns an iterator: the standard
+// library's strings.Lines, strings.SplitSeq, bytes.FieldsSeq (Go 1.24)
+// and the like, whose result type (iter.Seq[string]) the function's
+// value tells.
+func (rw *rewriter) compiledCallParams(call *ast.CallExpr) ([]string, bool) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok || rw.types[pkg.Name] != nil || rw.funcs[pkg.Name] != nil {
+		return nil, false // a local's method, whose type no table tells
+	}
+	// The package a cell imported under that name, or (a script's,
+	// which runs after its rewrites) the one bound package of the name.
+	path, ok := rw.s.imports[pkg.Name]
+	if !ok {
+		if _, declared := rw.s.decls[pkg.Name]; declared {
+			return nil, false
+		}
+		if path, ok = rw.s.packages.named(pkg.Name); !ok {
+			return nil, false
+		}
+	}
+	bp, ok := rw.s.packages.lookup(path)
+	if !ok {
+		return nil, false
+	}
+	v := bp.Symbols[sel.Sel.Name]
+	if !v.IsValid() || v.Kind() != reflect.Func || v.Type().NumOut() != 1 {
+		return nil, false
+	}
+	return rw.yields(v.Type().Out(0))
 }
 
 // iterCallParams returns the types that a call of one of the iterator

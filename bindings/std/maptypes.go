@@ -15,7 +15,7 @@ import (
 	"reflect"
 )
 
-func load154_0(Symbols map[string]map[string]reflect.Value) {
+func load1_0(Symbols map[string]map[string]reflect.Value) {
 	mt := []reflect.Type{
 		reflect.TypeOf((*fmt.Formatter)(nil)).Elem(),
 		reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),

@@ -1,6 +1,7 @@
-// Package std holds the standard library's symbol tables for yaegi: the
-// tables of yaegi's own stdlib package, generated into this folder by
-// `go generate ./bindings` with loaders in place of init functions, so that
+// Package std holds the standard library's symbol tables for yaegi,
+// extracted from the Go that builds grue (with the hand-written files of
+// yaegi's stdlib package) into this folder by `go generate ./bindings`,
+// with loaders in place of init functions, so that
 // a program that links them builds them only when a script interpreter
 // needs them. yaegi's stdlib package builds them at start-up, which cost
 // every grue command about 6 million machine instructions. (stdlib.go's

@@ -16,7 +16,7 @@ import "reflect"
 // do something special if the parameter implements a given interface.
 var mapTypes = map[reflect.Value][]reflect.Type{}
 
-func load157_0(Symbols map[string]map[string]reflect.Value) {
+func load0_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/traefik/yaegi/stdlib/stdlib"] = map[string]reflect.Value{
 		"Symbols": reflect.ValueOf(Symbols),
 	}

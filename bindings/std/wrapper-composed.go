@@ -81,7 +81,7 @@ func (w _ioWriterReadFrom) ReadFrom(r io.Reader) (n int64, err error) {
 
 // Each MapType value (each slice) must be sorted by complexity, i.e. by number
 // of interface methods.
-func load158_0(Symbols map[string]map[string]reflect.Value) {
+func load3_0(Symbols map[string]map[string]reflect.Value) {
 	mapTypes[reflect.ValueOf((*_net_http_ResponseWriter)(nil))] = []reflect.Type{
 		reflect.ValueOf((*_netHTTPResponseWriterHijacker)(nil)).Type().Elem(),
 	}

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/format"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+
+	"github.com/grue-lab/grue/internal/yaegi/extract"
 )
 
 // The symbol tables are built on first use, not at start-up: `yaegi
@@ -122,41 +125,64 @@ func loadersSource(pkg string, names []string) ([]byte, error) {
 	return format.Source(b.Bytes())
 }
 
-// generateStd writes yaegi's standard library tables (the files of its
-// stdlib package that build on this Go version) into dir as package std,
-// with loaders instead of init functions. It returns the files written.
-func generateStd(dir string) ([]string, error) {
+// generateStd writes the standard library's tables into dir as package
+// std, with loaders instead of init functions: one table per package of
+// StdPackages, extracted from the running Go's standard library by
+// grue's copy of yaegi's extract package, as yaegi's own
+// internal/cmd/extract writes them (go1_26_fmt.go, built for go1.26 and
+// later), and the hand-written files of yaegi's stdlib package (the
+// restricted os.Exit and log.Fatal, the table of fmt's and encoding's
+// special interfaces). imp loads the packages. It returns the files
+// written.
+func generateStd(dir string, imp types.Importer) ([]string, error) {
 	stdlibDir, err := upstreamStdlib()
 	if err != nil {
 		return nil, err
 	}
-	bp, err := build.ImportDir(stdlibDir, 0)
+	prefix, err := goPrefix()
 	if err != nil {
-		return nil, fmt.Errorf("find %s: %w", stdlibPath, err)
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var files, loaders []string
-	for i, name := range bp.GoFiles {
-		src, err := os.ReadFile(filepath.Join(bp.Dir, name))
+	add := func(name, from string, src []byte) error {
+		out, names, err := lazify(src, "std", fmt.Sprintf("load%d_", len(files)))
 		if err != nil {
-			return nil, err
-		}
-		out, names, err := lazify(src, "std", fmt.Sprintf("load%d_", i))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		// A script may still call the standard library's deprecated
 		// symbols, so the table names them on purpose: staticcheck is told
 		// so in the file itself, and `staticcheck ./...` stays clean.
-		out = append([]byte(header+"// From "+stdlibPath+"/"+name+" (Apache License 2.0, Traefik Labs).\n\n"+
+		out = append([]byte(header+"// "+from+"\n\n"+
 			"//lint:file-ignore SA1019 the table binds every exported symbol, deprecated ones included.\n\n"), out...)
 		if err := write(filepath.Join(dir, name), out); err != nil {
-			return nil, err
+			return err
 		}
 		files = append(files, name)
 		loaders = append(loaders, names...)
+		return nil
+	}
+	for _, name := range upstreamFiles {
+		src, err := os.ReadFile(filepath.Join(stdlibDir, name))
+		if err != nil {
+			return nil, fmt.Errorf("read %s's %s: %w", stdlibPath, name, err)
+		}
+		if err := add(name, "From "+stdlibPath+"/"+name+" (Apache License 2.0, Traefik Labs).", src); err != nil {
+			return nil, err
+		}
+	}
+	ext := extract.Extractor{Dest: "std", Importer: imp}
+	for _, p := range StdPackages {
+		var buf bytes.Buffer
+		if _, err := ext.Extract(p, "", &buf); err != nil {
+			return nil, fmt.Errorf("extract %s: %w", p, err)
+		}
+		name := prefix + strings.ReplaceAll(p, "/", "_") + ".go"
+		if err := add(name, "Extracted from "+p+" of "+runtime.Version()+" by internal/yaegi/extract.", buf.Bytes()); err != nil {
+			return nil, err
+		}
 	}
 	src, err := loadersSource("std", loaders)
 	if err != nil {
@@ -167,4 +193,21 @@ func generateStd(dir string) ([]string, error) {
 	}
 	files = append(files, LoadersFile)
 	return files, removeStale(dir, files)
+}
+
+// upstreamFiles are the files of yaegi's stdlib package that are not
+// extracted tables, and which bindings/std has as they are (stdlib.go's
+// Symbols becomes the loaders' parameter). stdlib-go1.22.go, left out,
+// holds only the generate directives of yaegi's own tables.
+var upstreamFiles = []string{"stdlib.go", "maptypes.go", "restricted.go", "wrapper-composed.go"}
+
+// goPrefix is the running Go's prefix of the tables' file names, as
+// yaegi's internal/cmd/extract makes it: go1_26_ for go1.26.8.
+func goPrefix() (string, error) {
+	v := runtime.Version()
+	parts := strings.Split(v, ".")
+	if strings.HasPrefix(v, "devel") || len(parts) < 2 {
+		return "", fmt.Errorf("the standard library's tables are extracted only with a release of Go, not %s", v)
+	}
+	return parts[0] + "_" + extract.GetMinor(parts[1]) + "_", nil
 }

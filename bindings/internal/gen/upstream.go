@@ -9,17 +9,17 @@ import (
 )
 
 // grue builds with a patched copy of yaegi's packages (internal/yaegi,
-// through a replace directive in go.mod), which leaves out the symbol
-// tables of yaegi's stdlib package: they are read from the upstream
-// module, which the go command downloads into the module cache.
+// inside grue's module), which leaves out yaegi's stdlib package: its
+// hand-written files (upstreamFiles) are read from the upstream module,
+// which the go command downloads into the module cache.
 
 // yaegiModule is the upstream module, at the version the copy is of.
 const yaegiModule = "github.com/traefik/yaegi@v0.16.1"
 
-// yaegiSum is the module's hash, as go.sum had it before the replace: go
-// mod download does not consult the checksum database for the module here
-// (go.sum no longer lists a module the build replaces, and the database
-// may be out of reach), so the download is checked against it.
+// yaegiSum is the module's hash: go mod download does not consult the
+// checksum database for the module here (go.sum does not list a module
+// the build does not require, and the database may be out of reach), so
+// the download is checked against it.
 const yaegiSum = "h1:f1De3DVJqIDKmnasUF6MwmWv1dSEEat0wcpXhD2On3E="
 
 // upstreamStdlib returns the folder of the upstream module's stdlib

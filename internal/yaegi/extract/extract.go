@@ -139,6 +139,11 @@ type Extractor struct {
 	Exclude []string // Comma separated list of regexp matching symbols to exclude.
 	Include []string // Comma separated list of regexp matching symbols to include.
 	Tag     []string // Comma separated of build tags to be added to the created package.
+
+	// grue: the importer that loads the packages, shared between calls
+	// so that a package the extracted ones import is type-checked once;
+	// nil for a new source importer on each call, as upstream.
+	Importer types.Importer
 }
 
 func (e *Extractor) genContent(importPath string, p *types.Package) ([]byte, error) {
@@ -447,7 +452,11 @@ func (e *Extractor) Extract(pkgIdent, importPath string, rw io.Writer) (string, 
 		return "", err
 	}
 
-	pkg, err := importer.ForCompiler(token.NewFileSet(), "source", nil).Import(pkgIdent)
+	imp := e.Importer // grue: see Importer
+	if imp == nil {
+		imp = importer.ForCompiler(token.NewFileSet(), "source", nil)
+	}
+	pkg, err := imp.Import(pkgIdent)
 	if err != nil {
 		return "", err
 	}

@@ -226,6 +226,12 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 	inferred := map[string]*itype{}
 	var inferTypes func(*itype, *itype) ([]*itype, error)
 	inferTypes = func(param, input *itype) ([]*itype, error) {
+		if param.cat != genericT && param.cat != nilT {
+			input = compiledShape(sc, input) // grue: see generic_grue.go
+		}
+		if input == nil { // grue: an argument of another shape infers nothing
+			return nil, nil
+		}
 		switch param.cat {
 		case chanT, ptrT, sliceT:
 			return inferTypes(param.val, input.val)

@@ -3,6 +3,8 @@ package interp
 // grue's change to yaegi v0.16.1 (see README.grue.md): the inference of
 // a generic call's type parameters (generic.go's inferTypesFromCall).
 
+import "reflect"
+
 // typeParamOrder returns the types inferred for the type parameters of
 // the generic function ftn, in the order it declares them, which is the
 // order genAST takes them in; nil when one of them was not inferred.
@@ -52,4 +54,49 @@ func defaultType(sc *scope, t *itype) *itype {
 		return sc.fixType(t)
 	}
 	return sc.getType(name)
+}
+
+// compiledShape is the argument type input as inference walks it: a
+// compiled type (valueT) of kind func, slice, array, map, pointer or
+// chan becomes the interpreter's type of that shape, its elements
+// compiled types again, or the interpreter's own predeclared type for an
+// unnamed basic one (string, int). Upstream walked only the
+// interpreter's types, so a compiled argument inferred nothing:
+// slices.Collect(strings.SplitSeq(s, ",")), whose argument is an
+// iter.Seq[string], failed with "undefined type for E".
+func compiledShape(sc *scope, input *itype) *itype {
+	if input == nil || input.cat != valueT || input.rtype == nil {
+		return input
+	}
+	elem := func(rt reflect.Type) *itype {
+		if rt.PkgPath() == "" && rt.Name() != "" && rt.Name() == rt.Kind().String() {
+			if t := sc.getType(rt.Name()); t != nil {
+				return t
+			}
+		}
+		return valueTOf(rt)
+	}
+	rt := input.rtype
+	switch rt.Kind() {
+	case reflect.Func:
+		var args, rets []*itype
+		for i := 0; i < rt.NumIn(); i++ {
+			args = append(args, elem(rt.In(i)))
+		}
+		for i := 0; i < rt.NumOut(); i++ {
+			rets = append(rets, elem(rt.Out(i)))
+		}
+		return funcOf(args, rets)
+	case reflect.Slice:
+		return sliceOf(elem(rt.Elem()))
+	case reflect.Array:
+		return &itype{cat: arrayT, val: elem(rt.Elem()), length: rt.Len(), str: rt.String()}
+	case reflect.Map:
+		return mapOf(elem(rt.Key()), elem(rt.Elem()))
+	case reflect.Pointer:
+		return &itype{cat: ptrT, val: elem(rt.Elem()), str: rt.String()}
+	case reflect.Chan:
+		return &itype{cat: chanT, val: elem(rt.Elem()), str: rt.String()}
+	}
+	return input
 }

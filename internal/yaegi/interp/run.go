@@ -3632,6 +3632,7 @@ func recv(n *node) {
 				if chosen == 0 {
 					return nil
 				}
+				getFrame(f, l).data[i] = v // grue: the value received, as the fast path keeps it (see README.grue.md)
 				if v.Bool() {
 					return tnext
 				}

@@ -2254,6 +2254,14 @@ func (t *itype) frameType() (r reflect.Type) {
 }
 
 func (t *itype) implements(it *itype) bool {
+	if it.cat == valueT && it.rtype == valueInterfaceType {
+		// grue: an interpreted interface that reflect holds as a
+		// valueInterface (a func-typed struct field's parameter): as
+		// for a compiled type below. Upstream's valueInterface had no
+		// methods, so every method set contained its; grue's has
+		// Format, MarshalJSON... (see README.grue.md).
+		return true
+	}
 	if isBin(t) {
 		// Note: in case of a valueInterfaceType, we
 		// miss required data which will be available
