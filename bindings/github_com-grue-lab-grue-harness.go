@@ -17,6 +17,7 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"BandStd":                reflect.ValueOf(constant.MakeFromLiteral("\"std\"", token.STRING, 0)),
 		"BootstrapMeanCI":        reflect.ValueOf(harness.BootstrapMeanCI),
 		"Compare":                reflect.ValueOf(harness.Compare),
+		"ConfigDiff":             reflect.ValueOf(harness.ConfigDiff),
 		"DecodeYAML":             reflect.ValueOf(harness.DecodeYAML),
 		"DefaultLevel":           reflect.ValueOf(constant.MakeFromLiteral("0.9499999999999999999891579782751449556599254719913005828857421875", token.FLOAT, 0)),
 		"DefaultOut":             reflect.ValueOf(harness.DefaultOut),

@@ -111,14 +111,17 @@ type Comparison struct {
 	// Baselines are the baselines of each run when a comparison of runs
 	// kept apart pairs within each run (PairedWithinRuns): one a run,
 	// Baseline the first.
-	Baselines        []string           `json:"baselines,omitempty"`
-	PairedWithinRuns bool               `json:"paired_within_runs,omitempty"`
-	Variants         []string           `json:"variants"`
-	Games            []string           `json:"games"`
-	Bootstrap        Bootstrap          `json:"bootstrap"`
-	Rows             []VariantGame      `json:"rows"` // by game, then variant
-	Paired           []PairedRow        `json:"paired"`
-	Leaderboard      []LeaderboardEntry `json:"leaderboard"`
+	Baselines        []string `json:"baselines,omitempty"`
+	PairedWithinRuns bool     `json:"paired_within_runs,omitempty"`
+	// RunsApart is the ResultSet's: the runs compared share variant
+	// names, so each variant is named "LABEL/NAME" by its run.
+	RunsApart   bool               `json:"runs_apart,omitempty"`
+	Variants    []string           `json:"variants"`
+	Games       []string           `json:"games"`
+	Bootstrap   Bootstrap          `json:"bootstrap"`
+	Rows        []VariantGame      `json:"rows"` // by game, then variant
+	Paired      []PairedRow        `json:"paired"`
+	Leaderboard []LeaderboardEntry `json:"leaderboard"`
 }
 
 // Compare summarizes rs for each variant and game and compares every
@@ -140,6 +143,7 @@ func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, 
 	order, baseline := plan.order, plan.baselines[0]
 	b := opts.Bootstrap.withDefaults()
 	c := &Comparison{Baseline: baseline, Variants: order, Games: rs.Games(), Bootstrap: b}
+	c.RunsApart = rs.RunsApart
 	if plan.within {
 		c.Baselines, c.PairedWithinRuns = plan.baselines, true
 	}
@@ -343,6 +347,20 @@ func (c *Comparison) Row(v, g string) (VariantGame, bool) {
 		}
 	}
 	return VariantGame{}, false
+}
+
+// baselineOf is the baseline variant v is paired with: its run's when
+// the comparison pairs within runs, else the one baseline.
+func (c *Comparison) baselineOf(v string) string {
+	for _, p := range c.Paired {
+		if p.Variant == v {
+			return p.Baseline
+		}
+	}
+	if c.PairedWithinRuns && slices.Contains(c.Baselines, v) {
+		return v
+	}
+	return c.Baseline
 }
 
 // PairedFor returns variant v's paired difference from the baseline on game

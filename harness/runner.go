@@ -341,7 +341,11 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		return nil, fmt.Errorf("run experiment: resume %s: %w", r.out, err)
 	}
 	if m.ConfigHash != r.hash {
-		return nil, fmt.Errorf("run experiment: cannot resume %s: %w (config hash %.12s, the run's %.12s): run it with the same config and overrides, or into a new directory", r.out, ErrHashMismatch, r.hash, m.ConfigHash)
+		what := "a system prompt file's text, or a setting the manifest does not record"
+		if d := ConfigDiff(m.Config, r.cfg.redacted()); len(d) > 0 {
+			what = strings.Join(d, "; ")
+		}
+		return nil, fmt.Errorf("run experiment: cannot resume %s: %w: %s (config hash %.12s, the run's %.12s): run it with the same config and overrides, or into a new directory", r.out, ErrHashMismatch, what, r.hash, m.ConfigHash)
 	}
 	r.manifest = m
 	if r.opts.Baseline != "" || m.Baseline == "" {

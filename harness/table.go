@@ -101,6 +101,9 @@ func (c *Comparison) scoreSection() section {
 			SparklineScaled(r.ScoreByStep, SparkWidth, sc[0], sc[1]),
 		})
 	}
+	if c.RunsApart {
+		s.notes = append(s.notes, "The runs share variant names: each variant is named RUN/NAME by its run (its config's label, else its directory's name), and no run's records replace another's.")
+	}
 	s.notes = append(s.notes, "Won/ended: episodes that won the game / whose game ended otherwise (the player died); the rest stopped at a limit or failed.")
 	if estimated {
 		s.notes = append(s.notes, EstimateMark+": the mean tokens include the agent's estimates for model replies that came without usage (mean_estimated_tokens in --format csv or json says how many).")
@@ -134,6 +137,14 @@ func (c *Comparison) pairedSection() section {
 		header:  []string{"Variant", "Game", "Pairs", fmt.Sprintf("Difference [%d%% CI]", pct), "Wins/losses/ties", "Sign test p"},
 		numeric: []bool{false, false, true, true, true, true},
 	}
+	if c.PairedWithinRuns {
+		// Each run's variants against that run's own baseline: the
+		// table names the baseline of every row.
+		s.title = fmt.Sprintf("Within each run, against its baseline (%s; paired by game and seed)", strings.Join(c.Baselines, ", "))
+		s.header = append([]string{"Variant", "Against"}, s.header[1:]...)
+		s.numeric = append([]bool{false, false}, s.numeric[1:]...)
+		s.notes = append(s.notes, "The runs share variant names, so each variant is named RUN/NAME and paired within its run; --pair-across pairs every variant with one baseline.")
+	}
 	for _, p := range c.Paired {
 		game, unit := p.Game, ""
 		if p.Metric == MetricPercent {
@@ -143,10 +154,14 @@ func (c *Comparison) pairedSection() section {
 		if p.CI != nil {
 			diff += fmt.Sprintf(" [%s, %s]", signed(p.CI.Lo), signed(p.CI.Hi))
 		}
-		s.rows = append(s.rows, []string{
+		row := []string{
 			p.Variant, game, strconv.Itoa(p.N), diff,
 			fmt.Sprintf("%d/%d/%d", p.Wins, p.Losses, p.Ties), formatP(p.SignP),
-		})
+		}
+		if c.PairedWithinRuns {
+			row = append([]string{p.Variant, p.Baseline}, row[1:]...)
+		}
+		s.rows = append(s.rows, row)
 	}
 	return s
 }
@@ -323,7 +338,7 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 			strconv.Itoa(r.Percent.N), pmean, plo, phi,
 			num(r.MeanMoves), num(r.MeanSteps), num(r.MeanRooms), strconv.Itoa(r.Scored), first,
 			num(r.InvalidRate), num(r.MeanTokens), num(r.MeanEstimatedTokens), num(r.MeanCost), num(r.TotalCost), num(r.MeanDurationS),
-			c.Baseline,
+			c.baselineOf(r.Variant),
 		}
 		if p, ok := c.PairedFor(r.Variant, r.Game); ok {
 			dlo, dhi := ciCells(p.CI)
