@@ -706,6 +706,9 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 			// model fails here, and a server's one model is the
 			// default.
 			checked, err := openai.CheckModel(ctx, lc)
+			if errors.Is(err, openai.ErrNoModel) {
+				return nil, fmt.Errorf("variant %s: %w, or give the variant a model: in the config", v.Name, err)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 			}

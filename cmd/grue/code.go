@@ -262,6 +262,15 @@ func (s *codeSession) run(ctx context.Context, task string) (*codeResult, error)
 		s.rec = tools.Record(reg)
 		a.Tools = reg
 		a.Label = "code"
+		// A call of a tool that does not exist reaches no streamTool:
+		// say so, or the step would print nothing.
+		a.OnStep = func(st *agent.Step) {
+			for _, rep := range st.Repairs {
+				if rep.Kind == agent.RepairToolName && rep.To == "" {
+					fmt.Fprintf(s.out, "> %s: no such tool; the tools are %s\n", rep.From, strings.Join(reg.Names(), ", "))
+				}
+			}
+		}
 		if err := a.Begin(eval.Listing(s.ws.Dir)); err != nil {
 			return nil, err
 		}

@@ -370,6 +370,9 @@ func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, non
 		// here is an error, never a baseline played in the model's
 		// place.
 		checked, err := openai.CheckModel(cmd.Context(), lc)
+		if errors.Is(err, openai.ErrNoModel) {
+			return nil, "", fmt.Errorf("%w, or pass --model", err)
+		}
 		if err != nil {
 			return nil, "", err
 		}

@@ -109,7 +109,7 @@ func New(cfg llm.Config, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	if cfg.Model == "" {
-		return nil, errors.New("llm: no model: set GRUE_MODEL or pass --model")
+		return nil, fmt.Errorf("llm: %w: set GRUE_MODEL", ErrNoModel)
 	}
 	if err := checkDropParams(cfg.DropParams); err != nil {
 		return nil, err
