@@ -714,7 +714,11 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 			}
 			lc = checked
 		}
-		if !lc.Configured() {
+		if mode == llm.CacheReplayOnly && lc.Model != "" {
+			// A replay sends nothing: the model names the recorded
+			// replies, and no endpoint is needed (the cache's keys do
+			// not depend on it).
+		} else if !lc.Configured() {
 			return nil, fmt.Errorf("variant %s: no model configured: give model and base_url in the config, or set OPENAI_BASE_URL and GRUE_MODEL (or OPENAI_API_KEY, or HF_TOKEN)", v.Name)
 		}
 		if v.APIKeyEnv != "" {
