@@ -16,6 +16,7 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"BandCI":                 reflect.ValueOf(constant.MakeFromLiteral("\"ci\"", token.STRING, 0)),
 		"BandStd":                reflect.ValueOf(constant.MakeFromLiteral("\"std\"", token.STRING, 0)),
 		"BootstrapMeanCI":        reflect.ValueOf(harness.BootstrapMeanCI),
+		"BuildRevision":          reflect.ValueOf(harness.BuildRevision),
 		"Compare":                reflect.ValueOf(harness.Compare),
 		"ConfigDiff":             reflect.ValueOf(harness.ConfigDiff),
 		"DecodeYAML":             reflect.ValueOf(harness.DecodeYAML),
@@ -78,6 +79,10 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"PolicyLLM":              reflect.ValueOf(constant.MakeFromLiteral("\"llm\"", token.STRING, 0)),
 		"PolicyRandom":           reflect.ValueOf(constant.MakeFromLiteral("\"random\"", token.STRING, 0)),
 		"PolicyWalkthrough":      reflect.ValueOf(constant.MakeFromLiteral("\"walkthrough\"", token.STRING, 0)),
+		"PriceNone":              reflect.ValueOf(constant.MakeFromLiteral("\"none\"", token.STRING, 0)),
+		"PriceReplay":            reflect.ValueOf(constant.MakeFromLiteral("\"cache replay\"", token.STRING, 0)),
+		"PriceTable":             reflect.ValueOf(constant.MakeFromLiteral("\"price table\"", token.STRING, 0)),
+		"PriceUnknown":           reflect.ValueOf(constant.MakeFromLiteral("\"unknown\"", token.STRING, 0)),
 		"ReadManifest":           reflect.ValueOf(harness.ReadManifest),
 		"ReadResults":            reflect.ValueOf(harness.ReadResults),
 		"ReadShardManifests":     reflect.ValueOf(harness.ReadShardManifests),
@@ -100,6 +105,7 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"Std":                    reflect.ValueOf(harness.Std),
 		"Summarize":              reflect.ValueOf(harness.Summarize),
 		"TrajectoriesDir":        reflect.ValueOf(constant.MakeFromLiteral("\"trajectories\"", token.STRING, 0)),
+		"UnknownRevision":        reflect.ValueOf(constant.MakeFromLiteral("\"unknown\"", token.STRING, 0)),
 
 		// type definitions
 		"Bootstrap":        reflect.ValueOf((*harness.Bootstrap)(nil)),

@@ -97,9 +97,12 @@ func (c *Comparison) scoreSection() section {
 			summaryCell(r.Score, ""), summaryCell(r.Percent, "%"),
 			fmt.Sprintf("%.1f", r.MeanMoves), fmt.Sprintf("%.1f", r.MeanRooms), first,
 			fmt.Sprintf("%.1f%%", 100*r.InvalidRate),
-			tokens, fmt.Sprintf("$%.4f", r.MeanCost),
+			tokens, costCell(r),
 			SparklineScaled(r.ScoreByStep, SparkWidth, sc[0], sc[1]),
 		})
+	}
+	if slices.ContainsFunc(c.Rows, func(r VariantGame) bool { return r.CostUnknown > 0 }) {
+		s.notes = append(s.notes, "Cost unknown: the model has no known price (price_source in results.jsonl); \"≥\" marks a lower bound, the episodes of unknown cost counted as 0.")
 	}
 	if c.RunsApart {
 		s.notes = append(s.notes, "The runs share variant names: each variant is named RUN/NAME by its run (its config's label, else its directory's name), and no run's records replace another's.")
@@ -184,6 +187,26 @@ func (c *Comparison) leaderboardSection() section {
 		})
 	}
 	return s
+}
+
+// costNum is a cost for the CSV: empty when no episode's is known.
+func costNum(r VariantGame, x float64) string {
+	if r.CostUnknown >= r.Episodes {
+		return ""
+	}
+	return num(x)
+}
+
+// costCell is a row's mean cost: "unknown" when no episode's cost is
+// known, "≥$x" when only some are.
+func costCell(r VariantGame) string {
+	switch {
+	case r.CostUnknown >= r.Episodes:
+		return "unknown"
+	case r.CostUnknown > 0:
+		return fmt.Sprintf("≥$%.4f", r.MeanCost)
+	}
+	return fmt.Sprintf("$%.4f", r.MeanCost)
 }
 
 // summaryCell is "mean [lo, hi]" with one decimal, "-" for no values.
@@ -337,7 +360,7 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 			strconv.Itoa(r.Score.N), smean, sstd, lo, hi,
 			strconv.Itoa(r.Percent.N), pmean, plo, phi,
 			num(r.MeanMoves), num(r.MeanSteps), num(r.MeanRooms), strconv.Itoa(r.Scored), first,
-			num(r.InvalidRate), num(r.MeanTokens), num(r.MeanEstimatedTokens), num(r.MeanCost), num(r.TotalCost), num(r.MeanDurationS),
+			num(r.InvalidRate), num(r.MeanTokens), num(r.MeanEstimatedTokens), costNum(r, r.MeanCost), costNum(r, r.TotalCost), num(r.MeanDurationS),
 			c.baselineOf(r.Variant),
 		}
 		if p, ok := c.PairedFor(r.Variant, r.Game); ok {

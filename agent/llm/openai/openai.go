@@ -361,6 +361,17 @@ func (c *Client) cost(answered, asked string, u llm.Usage) float64 {
 // answered or else the one asked. It makes Client an llm.Pricer.
 func (c *Client) Price(model string, u llm.Usage) float64 { return c.cost(model, c.cfg.Model, u) }
 
+// PriceKnown reports whether the client's price table has a price for
+// model, or else for the client's own model, as Price prices it: when it
+// has none, a reply's Cost of 0 is unknown rather than free.
+func (c *Client) PriceKnown(model string) bool {
+	if _, ok := c.prices.Lookup(model); ok {
+		return true
+	}
+	_, ok := c.prices.Lookup(c.cfg.Model)
+	return ok
+}
+
 // failure is one failed try.
 type failure struct {
 	msg           string
