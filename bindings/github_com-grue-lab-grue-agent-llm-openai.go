@@ -11,6 +11,7 @@ func load2_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/agent/llm/openai/openai"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CheckModel":     reflect.ValueOf(openai.CheckModel),
+		"ErrNoModel":     reflect.ValueOf(&openai.ErrNoModel).Elem(),
 		"New":            reflect.ValueOf(openai.New),
 		"WithHTTPClient": reflect.ValueOf(openai.WithHTTPClient),
 

@@ -16,7 +16,9 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"BandCI":                 reflect.ValueOf(constant.MakeFromLiteral("\"ci\"", token.STRING, 0)),
 		"BandStd":                reflect.ValueOf(constant.MakeFromLiteral("\"std\"", token.STRING, 0)),
 		"BootstrapMeanCI":        reflect.ValueOf(harness.BootstrapMeanCI),
+		"BuildRevision":          reflect.ValueOf(harness.BuildRevision),
 		"Compare":                reflect.ValueOf(harness.Compare),
+		"ConfigDiff":             reflect.ValueOf(harness.ConfigDiff),
 		"DecodeYAML":             reflect.ValueOf(harness.DecodeYAML),
 		"DefaultLevel":           reflect.ValueOf(constant.MakeFromLiteral("0.9499999999999999999891579782751449556599254719913005828857421875", token.FLOAT, 0)),
 		"DefaultOut":             reflect.ValueOf(harness.DefaultOut),
@@ -77,6 +79,10 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"PolicyNames":            reflect.ValueOf(harness.PolicyNames),
 		"PolicyRandom":           reflect.ValueOf(constant.MakeFromLiteral("\"random\"", token.STRING, 0)),
 		"PolicyWalkthrough":      reflect.ValueOf(constant.MakeFromLiteral("\"walkthrough\"", token.STRING, 0)),
+		"PriceNone":              reflect.ValueOf(constant.MakeFromLiteral("\"none\"", token.STRING, 0)),
+		"PriceReplay":            reflect.ValueOf(constant.MakeFromLiteral("\"cache replay\"", token.STRING, 0)),
+		"PriceTable":             reflect.ValueOf(constant.MakeFromLiteral("\"price table\"", token.STRING, 0)),
+		"PriceUnknown":           reflect.ValueOf(constant.MakeFromLiteral("\"unknown\"", token.STRING, 0)),
 		"ReadManifest":           reflect.ValueOf(harness.ReadManifest),
 		"ReadResults":            reflect.ValueOf(harness.ReadResults),
 		"ReadShardManifests":     reflect.ValueOf(harness.ReadShardManifests),
@@ -99,6 +105,7 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"Std":                    reflect.ValueOf(harness.Std),
 		"Summarize":              reflect.ValueOf(harness.Summarize),
 		"TrajectoriesDir":        reflect.ValueOf(constant.MakeFromLiteral("\"trajectories\"", token.STRING, 0)),
+		"UnknownRevision":        reflect.ValueOf(constant.MakeFromLiteral("\"unknown\"", token.STRING, 0)),
 
 		// type definitions
 		"Bootstrap":        reflect.ValueOf((*harness.Bootstrap)(nil)),

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -62,7 +63,12 @@ type VariantGame struct {
 	MeanEstimatedTokens float64 `json:"mean_estimated_tokens"`
 	MeanCost            float64 `json:"mean_cost"`
 	TotalCost           float64 `json:"total_cost"`
-	MeanDurationS       float64 `json:"mean_duration_s"`
+	// CostUnknown counts the episodes whose cost is unknown (a model
+	// with no known price, EpisodeRecord.CostKnown): MeanCost and
+	// TotalCost add up the others only. In JSON the costs are then null
+	// when no episode's is known, and cost_note says so.
+	CostUnknown   int     `json:"cost_unknown,omitempty"`
+	MeanDurationS float64 `json:"mean_duration_s"`
 
 	// ScoreByStep is the mean score after each step (see ScoreCurves).
 	ScoreByStep []float64 `json:"score_by_step,omitempty"`
@@ -111,14 +117,17 @@ type Comparison struct {
 	// Baselines are the baselines of each run when a comparison of runs
 	// kept apart pairs within each run (PairedWithinRuns): one a run,
 	// Baseline the first.
-	Baselines        []string           `json:"baselines,omitempty"`
-	PairedWithinRuns bool               `json:"paired_within_runs,omitempty"`
-	Variants         []string           `json:"variants"`
-	Games            []string           `json:"games"`
-	Bootstrap        Bootstrap          `json:"bootstrap"`
-	Rows             []VariantGame      `json:"rows"` // by game, then variant
-	Paired           []PairedRow        `json:"paired"`
-	Leaderboard      []LeaderboardEntry `json:"leaderboard"`
+	Baselines        []string `json:"baselines,omitempty"`
+	PairedWithinRuns bool     `json:"paired_within_runs,omitempty"`
+	// RunsApart is the ResultSet's: the runs compared share variant
+	// names, so each variant is named "LABEL/NAME" by its run.
+	RunsApart   bool               `json:"runs_apart,omitempty"`
+	Variants    []string           `json:"variants"`
+	Games       []string           `json:"games"`
+	Bootstrap   Bootstrap          `json:"bootstrap"`
+	Rows        []VariantGame      `json:"rows"` // by game, then variant
+	Paired      []PairedRow        `json:"paired"`
+	Leaderboard []LeaderboardEntry `json:"leaderboard"`
 }
 
 // Compare summarizes rs for each variant and game and compares every
@@ -140,6 +149,7 @@ func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, 
 	order, baseline := plan.order, plan.baselines[0]
 	b := opts.Bootstrap.withDefaults()
 	c := &Comparison{Baseline: baseline, Variants: order, Games: rs.Games(), Bootstrap: b}
+	c.RunsApart = rs.RunsApart
 	if plan.within {
 		c.Baselines, c.PairedWithinRuns = plan.baselines, true
 	}
@@ -182,6 +192,26 @@ func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, 
 	return c, nil
 }
 
+// MarshalJSON writes the row with a null cost, and a cost_note, when the
+// cost of its episodes is unknown (CostUnknown): never a $0 that is not
+// known to be one.
+func (r VariantGame) MarshalJSON() ([]byte, error) {
+	type plain VariantGame
+	out := struct {
+		plain
+		MeanCost  *float64 `json:"mean_cost"`
+		TotalCost *float64 `json:"total_cost"`
+		CostNote  string   `json:"cost_note,omitempty"`
+	}{plain: plain(r)}
+	if r.CostUnknown < r.Episodes {
+		out.MeanCost, out.TotalCost = &r.MeanCost, &r.TotalCost
+	}
+	if r.CostUnknown > 0 {
+		out.CostNote = fmt.Sprintf("the cost of %d of %d episodes is unknown: no known price for the model (price_source unknown in results.jsonl)", r.CostUnknown, r.Episodes)
+	}
+	return json.Marshal(out)
+}
+
 func summarizeCell(v, g string, recs []EpisodeRecord, used func(EpisodeRecord) bool, b Bootstrap) VariantGame {
 	row := VariantGame{Variant: v, Game: g, Episodes: len(recs)}
 	var scores, pcts, moves, steps, rooms, first []float64
@@ -193,6 +223,9 @@ func summarizeCell(v, g string, recs []EpisodeRecord, used func(EpisodeRecord) b
 		estimated = append(estimated, float64(r.EstimatedTokens))
 		durations = append(durations, r.Duration().Seconds())
 		row.TotalCost += r.Cost
+		if !r.CostKnown() {
+			row.CostUnknown++
+		}
 		row.MaxScore = max(row.MaxScore, r.MaxScore)
 		if r.Failed() {
 			row.Errors++
@@ -343,6 +376,20 @@ func (c *Comparison) Row(v, g string) (VariantGame, bool) {
 		}
 	}
 	return VariantGame{}, false
+}
+
+// baselineOf is the baseline variant v is paired with: its run's when
+// the comparison pairs within runs, else the one baseline.
+func (c *Comparison) baselineOf(v string) string {
+	for _, p := range c.Paired {
+		if p.Variant == v {
+			return p.Baseline
+		}
+	}
+	if c.PairedWithinRuns && slices.Contains(c.Baselines, v) {
+		return v
+	}
+	return c.Baseline
 }
 
 // PairedFor returns variant v's paired difference from the baseline on game

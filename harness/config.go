@@ -704,6 +704,13 @@ type canonicalVariant struct {
 // none) are not part of it, so that a config runs anywhere; Run checks
 // them on resume against the run's manifest (ErrEndpointMismatch).
 func (c *Config) Hash() string {
+	b, _ := json.Marshal(c.canonical()) // plain data: cannot fail
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// canonical is c's canonical form, which Hash hashes.
+func (c *Config) canonical() canonical {
 	cv := canonical{Name: c.Name, Games: slices.Clone(c.Games), Seeds: c.SeedList(), MaxSteps: c.Steps(), Limits: c.Limits}
 	for _, v := range c.Variants {
 		// A key in the base URL's query is no part of the experiment.
@@ -717,9 +724,7 @@ func (c *Config) Hash() string {
 		}
 		cv.Variants = append(cv.Variants, x)
 	}
-	b, _ := json.Marshal(cv) // plain data: cannot fail
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return cv
 }
 
 // EpisodeSpec is one episode an experiment plays: a variant on a game

@@ -46,9 +46,13 @@
 //
 // [LoadResults] reads one or more run directories into a [ResultSet]. A line
 // cut short by a crash, or otherwise not a record, is skipped and reported
-// with its file and line in ResultSet.Problems; a key seen twice keeps its
-// later record (reported as a problem unless the earlier one had failed). ByVariant, ByGame and Filter narrow a set; Variants and
-// Games list what it holds.
+// with its file and line in ResultSet.Problems; a key seen twice in one run
+// keeps its later record (reported as a problem unless the earlier one had
+// failed). Records of different runs never replace each other: when runs
+// share variant names, each variant is named "LABEL/NAME" by its run
+// (ResultSet.RunsApart), and Compare pairs within each run unless
+// CompareOptions.PairAcross. ByVariant, ByGame and Filter narrow a set;
+// Variants and Games list what it holds.
 //
 // # Comparing variants
 //

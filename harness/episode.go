@@ -279,8 +279,11 @@ func (e *Episode) Record() EpisodeRecord {
 		GrueVersion:      versionOr(e.Version),
 	}
 	if a.Policy == nil {
-		r.Model = a.Model
+		r.Model, r.Policy = a.Model, PolicyLLM
+	} else {
+		r.Policy, r.PriceSource = a.Policy.Name(), PriceNone
 	}
+	r.GrueRevision = BuildRevision()
 	score := 0
 	for i, s := range a.History {
 		if s.Error == "" {

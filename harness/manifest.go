@@ -36,12 +36,15 @@ const ManifestFile = "manifest.json"
 // grue, when and with which command line. A resumed run keeps the
 // manifest and adds a Resume to it.
 type Manifest struct {
-	Config      *Config   `json:"config"`
-	ConfigHash  string    `json:"config_hash"`
-	ConfigFile  string    `json:"config_file,omitempty"`
-	GrueVersion string    `json:"grue_version"`
-	Started     time.Time `json:"started"`
-	Command     []string  `json:"command,omitempty"`
+	Config      *Config `json:"config"`
+	ConfigHash  string  `json:"config_hash"`
+	ConfigFile  string  `json:"config_file,omitempty"`
+	GrueVersion string  `json:"grue_version"`
+	// GrueRevision is the VCS revision of that grue (BuildRevision):
+	// "unknown" when its build did not record one.
+	GrueRevision string    `json:"grue_revision,omitempty"`
+	Started      time.Time `json:"started"`
+	Command      []string  `json:"command,omitempty"`
 	// Episodes is how many episodes the experiment has in all.
 	Episodes int `json:"episodes"`
 	// Baseline is the variant the others are compared with (Compare's
@@ -71,6 +74,10 @@ type Endpoint struct {
 	// (llm.Config.SeedIgnored), so that the run is not seed-reproducible
 	// there; empty when nothing is known against it.
 	SeedIgnored string `json:"seed_ignored,omitempty"`
+	// PriceSource says whether the model's price is known (PriceTable),
+	// not (PriceUnknown: its costs are unknown, not free) or not needed
+	// (PriceReplay).
+	PriceSource string `json:"price_source,omitempty"`
 	// Dropped are the request parameters the variant's client left out
 	// when the run last returned (openai.Client.Dropped): configured in
 	// drop_params, ruled out by a reasoning model's name, or learned from
@@ -84,12 +91,13 @@ type Endpoint struct {
 // command line, how many episodes were left to play, and how many of them
 // had failed and were played again (RunOptions.RetryFailed).
 type Resume struct {
-	Time        time.Time `json:"time"`
-	GrueVersion string    `json:"grue_version"`
-	Command     []string  `json:"command,omitempty"`
-	Remaining   int       `json:"remaining"`
-	Retried     int       `json:"retried,omitempty"`
-	Host        string    `json:"host,omitempty"`
+	Time         time.Time `json:"time"`
+	GrueVersion  string    `json:"grue_version"`
+	GrueRevision string    `json:"grue_revision,omitempty"`
+	Command      []string  `json:"command,omitempty"`
+	Remaining    int       `json:"remaining"`
+	Retried      int       `json:"retried,omitempty"`
+	Host         string    `json:"host,omitempty"`
 }
 
 // MaxManifestBytes is the largest manifest ReadManifest reads.

@@ -20,7 +20,14 @@ type EpisodeRecord struct {
 	Game    string `json:"game"`     // the game's name or story path
 	Seed    int64  `json:"seed"`     // the game seed (the VM's random numbers)
 	LLMSeed int64  `json:"llm_seed"` // the seed sent to the model
+	// Policy is what played: "llm" for a model, else the baseline
+	// ("random", "walkthrough", "explorer"). Older records have none.
+	Policy string `json:"policy,omitempty"`
+	// Model is the model actually asked (the config's, the environment's
+	// or the one the endpoint serves); BaseURL its endpoint, credentials
+	// masked (llm.RedactURL). Both "" for a baseline.
 	Model   string `json:"model,omitempty"`
+	BaseURL string `json:"base_url,omitempty"`
 
 	FinalScore int `json:"final_score"`
 	MaxScore   int `json:"max_score"` // 0 when the game does not say
@@ -50,7 +57,13 @@ type EpisodeRecord struct {
 	// server's.
 	EstimatedTokens int     `json:"estimated_tokens,omitempty"`
 	Cost            float64 `json:"cost"` // US dollars
-	DurationMS      int64   `json:"duration_ms"`
+	// PriceSource says where Cost comes from: PriceTable (grue's price
+	// table, or the variant's prices), PriceUnknown (a model the table
+	// has no price for: Cost is 0 but not known to be), PriceReplay (a
+	// reply replayed from the cache, not paid for) or PriceNone (a
+	// baseline: no model). Older records have none.
+	PriceSource string `json:"price_source,omitempty"`
+	DurationMS  int64  `json:"duration_ms"`
 
 	// Error is why the episode failed after its last attempt; "" when it
 	// ran to its end.
@@ -68,7 +81,22 @@ type EpisodeRecord struct {
 
 	ConfigHash  string `json:"config_hash,omitempty"`
 	GrueVersion string `json:"grue_version,omitempty"`
+	// GrueRevision is the VCS revision grue was built from (BuildRevision),
+	// "unknown" when the build does not say.
+	GrueRevision string `json:"grue_revision,omitempty"`
 }
+
+// Price sources of an EpisodeRecord (EpisodeRecord.PriceSource).
+const (
+	PriceTable   = "price table"
+	PriceUnknown = "unknown"
+	PriceReplay  = "cache replay"
+	PriceNone    = "none"
+)
+
+// CostKnown reports whether the record's Cost is known: false for a model
+// with no known price (PriceUnknown).
+func (r EpisodeRecord) CostKnown() bool { return r.PriceSource != PriceUnknown }
 
 // MarshalJSON writes the record with its times in UTC to the
 // millisecond (see [EpisodeRecord.Started]).

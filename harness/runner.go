@@ -130,7 +130,7 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	if opts.Parallel > MaxParallel {
 		return nil, fmt.Errorf("run experiment: %d episodes at once, more than the limit of %d", opts.Parallel, MaxParallel)
 	}
-	r := &runner{cfg: cfg, opts: opts, hash: cfg.Hash(), steps: cfg.Steps(), retry: map[EpisodeKey]EpisodeRecord{},
+	r := &runner{cfg: cfg, opts: opts, hash: cfg.Hash(), steps: cfg.Steps(), retry: map[EpisodeKey]EpisodeRecord{}, revision: BuildRevision(),
 		detections: game.NewDetectionCache()}
 	r.out = opts.Out
 	if r.out == "" {
@@ -290,6 +290,7 @@ type runner struct {
 	steps    int
 	manifest *Manifest
 	clients  *clients
+	revision string // BuildRevision, read once
 	progress *progress
 	// retry holds the failed records of the episodes played again
 	// (RunOptions.RetryFailed); it is not changed once the workers run.
@@ -327,7 +328,7 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 			return nil, fmt.Errorf("run experiment: %w", err)
 		}
 		r.manifest = &Manifest{
-			Config: r.cfg.redacted(), ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: versionOr(r.opts.Version),
+			Config: r.cfg.redacted(), ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: versionOr(r.opts.Version), GrueRevision: r.revision,
 			Started: stamp(time.Now()), Command: r.opts.Command, Episodes: len(all),
 			Baseline: r.baseline(),
 		}
@@ -341,7 +342,11 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		return nil, fmt.Errorf("run experiment: resume %s: %w", r.out, err)
 	}
 	if m.ConfigHash != r.hash {
-		return nil, fmt.Errorf("run experiment: cannot resume %s: %w (config hash %.12s, the run's %.12s): run it with the same config and overrides, or into a new directory", r.out, ErrHashMismatch, r.hash, m.ConfigHash)
+		what := "a system prompt file's text, or a setting the manifest does not record"
+		if d := ConfigDiff(m.Config, r.cfg.redacted()); len(d) > 0 {
+			what = strings.Join(d, "; ")
+		}
+		return nil, fmt.Errorf("run experiment: cannot resume %s: %w: %s (config hash %.12s, the run's %.12s): run it with the same config and overrides, or into a new directory", r.out, ErrHashMismatch, what, r.hash, m.ConfigHash)
 	}
 	r.manifest = m
 	if r.opts.Baseline != "" || m.Baseline == "" {
@@ -415,7 +420,7 @@ func fromEnv(v Variant) string {
 func (r *runner) writeManifest(remaining, retried int) error {
 	if r.opts.Resume {
 		r.manifest.Resumes = append(r.manifest.Resumes, Resume{
-			Time: stamp(time.Now()), GrueVersion: versionOr(r.opts.Version), Command: r.opts.Command, Remaining: remaining, Retried: retried, Host: hostname(),
+			Time: stamp(time.Now()), GrueVersion: versionOr(r.opts.Version), GrueRevision: r.revision, Command: r.opts.Command, Remaining: remaining, Retried: retried, Host: hostname(),
 		})
 	}
 	if err := r.manifest.Write(r.out); err != nil {
@@ -444,6 +449,7 @@ func (r *runner) play(ctx context.Context, s EpisodeSpec) error {
 		r.progress.retry(s, attempt, attempts, rec.Error)
 	}
 	rec.ConfigHash = r.hash
+	r.describe(&rec)
 	rec.Trajectory = trajectoryPath(s)
 	if old, ok := r.retry[s.Key()]; ok {
 		// The failed episode's trajectory stays, as its record does.
@@ -463,6 +469,42 @@ func (r *runner) play(ctx context.Context, s EpisodeSpec) error {
 	}
 	r.progress.end(rec)
 	return nil
+}
+
+// describe fills in what rec's episode ran: the policy, the model and
+// endpoint of an llm variant, grue's revision and where the cost's price
+// came from.
+func (r *runner) describe(rec *EpisodeRecord) {
+	rec.GrueRevision = r.revision
+	v, ok := r.cfg.Variant(rec.Variant)
+	if !ok {
+		return
+	}
+	rec.Policy = v.policy()
+	if rec.Policy != PolicyLLM {
+		rec.PriceSource = PriceNone
+		return
+	}
+	for _, e := range r.clients.endpoints {
+		if e.Variant == v.Name {
+			rec.BaseURL = e.BaseURL
+		}
+	}
+	vc := r.clients.byVariant[v.Name]
+	if vc == nil {
+		return
+	}
+	if rec.Model == "" {
+		rec.Model = vc.model
+	}
+	switch {
+	case vc.oc == nil:
+		rec.PriceSource = PriceReplay
+	case vc.oc.PriceKnown(rec.Model):
+		rec.PriceSource = PriceTable
+	default:
+		rec.PriceSource = PriceUnknown
+	}
 }
 
 // attempt plays episode s once.
@@ -702,12 +744,19 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 			// model fails here, and a server's one model is the
 			// default.
 			checked, err := openai.CheckModel(ctx, lc)
+			if errors.Is(err, openai.ErrNoModel) {
+				return nil, fmt.Errorf("variant %s: %w, or give the variant a model: in the config", v.Name, err)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 			}
 			lc = checked
 		}
-		if !lc.Configured() {
+		if mode == llm.CacheReplayOnly && lc.Model != "" {
+			// A replay sends nothing: the model names the recorded
+			// replies, and no endpoint is needed (the cache's keys do
+			// not depend on it).
+		} else if !lc.Configured() {
 			return nil, fmt.Errorf("variant %s: no model configured: give model and base_url in the config, or set OPENAI_BASE_URL and GRUE_MODEL (or OPENAI_API_KEY, or HF_TOKEN)", v.Name)
 		}
 		if v.APIKeyEnv != "" {
@@ -744,6 +793,15 @@ func newClients(ctx context.Context, cfg *Config) (*clients, error) {
 			}
 		}
 		cs.byVariant[v.Name] = &variantClient{client: client, model: lc.Model, oc: oc}
+		ep := &cs.endpoints[len(cs.endpoints)-1]
+		switch {
+		case oc == nil:
+			ep.PriceSource = PriceReplay
+		case oc.PriceKnown(lc.Model):
+			ep.PriceSource = PriceTable
+		default:
+			ep.PriceSource = PriceUnknown
+		}
 	}
 	return cs, nil
 }

@@ -155,8 +155,8 @@ func TestRunExperiment(t *testing.T) {
 	}
 	// Another config is refused.
 	other := baselineConfig(srv, 1, 2, 3)
-	if _, err := Run(context.Background(), other, RunOptions{Out: out, Resume: true}); !errors.Is(err, ErrHashMismatch) {
-		t.Errorf("resuming with another config: %v", err)
+	if _, err := Run(context.Background(), other, RunOptions{Out: out, Resume: true}); !errors.Is(err, ErrHashMismatch) || !strings.Contains(err.Error(), "seeds: [1,2] in the run, [1,2,3] now") {
+		t.Errorf("resuming with another config: %v, want the seeds named as what differs", err)
 	}
 	if _, err := Run(context.Background(), cfg, RunOptions{Out: filepath.Join(t.TempDir(), "none"), Resume: true}); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
 		t.Errorf("resuming nothing: %v", err)

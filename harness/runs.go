@@ -138,13 +138,3 @@ func combine(parts []*ResultSet) *ResultSet {
 	}
 	return rs
 }
-
-// runOf is the run of rs whose variant v is, nil when rs does not say.
-func (rs *ResultSet) runOf(v string) *RunSource {
-	for i := range rs.Runs {
-		if slices.Contains(rs.Runs[i].Variants, v) {
-			return &rs.Runs[i]
-		}
-	}
-	return nil
-}

@@ -97,9 +97,15 @@ func (c *Comparison) scoreSection() section {
 			summaryCell(r.Score, ""), summaryCell(r.Percent, "%"),
 			fmt.Sprintf("%.1f", r.MeanMoves), fmt.Sprintf("%.1f", r.MeanRooms), first,
 			fmt.Sprintf("%.1f%%", 100*r.InvalidRate),
-			tokens, fmt.Sprintf("$%.4f", r.MeanCost),
+			tokens, costCell(r),
 			SparklineScaled(r.ScoreByStep, SparkWidth, sc[0], sc[1]),
 		})
+	}
+	if slices.ContainsFunc(c.Rows, func(r VariantGame) bool { return r.CostUnknown > 0 }) {
+		s.notes = append(s.notes, "Cost unknown: the model has no known price (price_source in results.jsonl); \"≥\" marks a lower bound, the episodes of unknown cost counted as 0.")
+	}
+	if c.RunsApart {
+		s.notes = append(s.notes, "The runs share variant names: each variant is named RUN/NAME by its run (its config's label, else its directory's name), and no run's records replace another's.")
 	}
 	s.notes = append(s.notes, "Won/ended: episodes that won the game / whose game ended otherwise (the player died); the rest stopped at a limit or failed.")
 	if estimated {
@@ -134,6 +140,14 @@ func (c *Comparison) pairedSection() section {
 		header:  []string{"Variant", "Game", "Pairs", fmt.Sprintf("Difference [%d%% CI]", pct), "Wins/losses/ties", "Sign test p"},
 		numeric: []bool{false, false, true, true, true, true},
 	}
+	if c.PairedWithinRuns {
+		// Each run's variants against that run's own baseline: the
+		// table names the baseline of every row.
+		s.title = fmt.Sprintf("Within each run, against its baseline (%s; paired by game and seed)", strings.Join(c.Baselines, ", "))
+		s.header = append([]string{"Variant", "Against"}, s.header[1:]...)
+		s.numeric = append([]bool{false, false}, s.numeric[1:]...)
+		s.notes = append(s.notes, "The runs share variant names, so each variant is named RUN/NAME and paired within its run; --pair-across pairs every variant with one baseline.")
+	}
 	for _, p := range c.Paired {
 		game, unit := p.Game, ""
 		if p.Metric == MetricPercent {
@@ -143,10 +157,14 @@ func (c *Comparison) pairedSection() section {
 		if p.CI != nil {
 			diff += fmt.Sprintf(" [%s, %s]", signed(p.CI.Lo), signed(p.CI.Hi))
 		}
-		s.rows = append(s.rows, []string{
+		row := []string{
 			p.Variant, game, strconv.Itoa(p.N), diff,
 			fmt.Sprintf("%d/%d/%d", p.Wins, p.Losses, p.Ties), formatP(p.SignP),
-		})
+		}
+		if c.PairedWithinRuns {
+			row = append([]string{p.Variant, p.Baseline}, row[1:]...)
+		}
+		s.rows = append(s.rows, row)
 	}
 	return s
 }
@@ -169,6 +187,26 @@ func (c *Comparison) leaderboardSection() section {
 		})
 	}
 	return s
+}
+
+// costNum is a cost for the CSV: empty when no episode's is known.
+func costNum(r VariantGame, x float64) string {
+	if r.CostUnknown >= r.Episodes {
+		return ""
+	}
+	return num(x)
+}
+
+// costCell is a row's mean cost: "unknown" when no episode's cost is
+// known, "≥$x" when only some are.
+func costCell(r VariantGame) string {
+	switch {
+	case r.CostUnknown >= r.Episodes:
+		return "unknown"
+	case r.CostUnknown > 0:
+		return fmt.Sprintf("≥$%.4f", r.MeanCost)
+	}
+	return fmt.Sprintf("$%.4f", r.MeanCost)
 }
 
 // summaryCell is "mean [lo, hi]" with one decimal, "-" for no values.
@@ -322,8 +360,8 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 			strconv.Itoa(r.Score.N), smean, sstd, lo, hi,
 			strconv.Itoa(r.Percent.N), pmean, plo, phi,
 			num(r.MeanMoves), num(r.MeanSteps), num(r.MeanRooms), strconv.Itoa(r.Scored), first,
-			num(r.InvalidRate), num(r.MeanTokens), num(r.MeanEstimatedTokens), num(r.MeanCost), num(r.TotalCost), num(r.MeanDurationS),
-			c.Baseline,
+			num(r.InvalidRate), num(r.MeanTokens), num(r.MeanEstimatedTokens), costNum(r, r.MeanCost), costNum(r, r.TotalCost), num(r.MeanDurationS),
+			c.baselineOf(r.Variant),
 		}
 		if p, ok := c.PairedFor(r.Variant, r.Game); ok {
 			dlo, dhi := ciCells(p.CI)

@@ -706,7 +706,8 @@ func (s *Server) compareExperiments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	opts := harness.CompareOptions{IncludeFailed: q.Get("include_failed") == "true" || q.Get("include_failed") == "1"}
+	opts := harness.CompareOptions{IncludeFailed: q.Get("include_failed") == "true" || q.Get("include_failed") == "1",
+		PairAcross: q.Get("pair_across") == "true" || q.Get("pair_across") == "1"}
 	c, err := harness.Compare(rs, q.Get("baseline"), opts)
 	if err != nil {
 		field := "ids"

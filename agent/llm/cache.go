@@ -151,10 +151,13 @@ func (c *Cache) Stats() CacheStats {
 }
 
 // keyPayload is what a cache key hashes: everything that decides a reply,
-// and nothing else (not the label, not the API key, not streaming).
+// and nothing else (not the label, not the API key, not streaming, not
+// the endpoint). BaseURL is set only in a cache file's record of the
+// request, for people reading it, and in the keys of entries written
+// before keys left the endpoint out (legacyCacheKey).
 type keyPayload struct {
 	Model       string     `json:"model"`
-	BaseURL     string     `json:"base_url"`
+	BaseURL     string     `json:"base_url,omitempty"`
 	Messages    []Message  `json:"messages"`
 	Tools       []ToolSpec `json:"tools,omitempty"`
 	ToolChoice  string     `json:"tool_choice,omitempty"`
@@ -181,19 +184,39 @@ func payloadOf(req Request, baseURL string) keyPayload {
 	}
 }
 
-// CacheKey returns the cache key of req sent to baseURL: the hex SHA-256
-// of a canonical JSON of the model (req.Model), the base URL (with its
-// credentials masked by RedactURL, so that no cache file holds them and a
-// new key does not empty the cache), the messages, tools, tool choice,
+// CacheKey returns the cache key of req: the hex SHA-256 of a canonical
+// JSON of the model (req.Model), the messages, tools, tool choice,
 // temperature, seed, max tokens, JSON flag, reasoning effort and extra
-// body fields. The request should have the client's defaults filled in (see
-// Resolver); Cached does that.
-func CacheKey(req Request, baseURL string) string {
-	b, err := json.Marshal(payloadOf(req, baseURL))
+// body fields. The endpoint is no part of it, so that a recorded run
+// replays with another base URL, or none (ReplayFrom). The request should
+// have the client's defaults filled in (see Resolver); Cached does that.
+func CacheKey(req Request) string { return keyOf(payloadOf(req, "")) }
+
+// legacyCacheKey is the key entries were written under before the
+// endpoint left the key: with the base URL (its credentials masked by
+// RedactURL). Cached still reads them, when it is given the base URL they
+// were recorded with.
+func legacyCacheKey(req Request, baseURL string) string {
+	p := payloadOf(req, baseURL)
+	b, err := json.Marshal(struct {
+		Model   string `json:"model"`
+		BaseURL string `json:"base_url"`
+		keyPayload
+	}{p.Model, p.BaseURL, p})
+	if err != nil {
+		return keyOf(p)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// keyOf hashes a key payload.
+func keyOf(p keyPayload) string {
+	b, err := json.Marshal(p)
 	if err != nil {
 		// Only a tool schema holding a value JSON cannot encode gets here;
 		// such a request cannot be sent either. Key it by its text.
-		b = fmt.Appendf(nil, "%#v", payloadOf(req, baseURL))
+		b = fmt.Appendf(nil, "%#v", p)
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
@@ -211,6 +234,15 @@ type entry struct {
 
 func (c *Cache) path(key string) string {
 	return filepath.Join(c.dir, key[:2], key+".json")
+}
+
+// has reports whether an entry is stored under key, without counting.
+func (c *Cache) has(key string) bool {
+	if len(key) < 2 {
+		return false
+	}
+	_, err := os.Stat(c.path(key))
+	return err == nil
 }
 
 // Get returns the reply stored under key, or ok false on a miss. A corrupt
@@ -356,9 +388,11 @@ func WithCache(c Client, cache *Cache) *Cached {
 }
 
 // ReplayFrom returns a client with no model behind it that answers from
-// cache what was recorded for model at baseURL: what replays a recorded
-// run on a machine with no endpoint. Every miss is an error wrapping
-// ErrCacheMiss.
+// cache what was recorded for model: what replays a recorded run on a
+// machine with no endpoint, or another one. baseURL may be "": it is
+// needed only for entries written before the endpoint left the cache key,
+// which replay only with the base URL they were recorded with. Every miss
+// is an error wrapping ErrCacheMiss.
 func ReplayFrom(cache *Cache, model, baseURL string) *Cached {
 	return &Cached{cache: cache, model: model, baseURL: baseURL}
 }
@@ -395,7 +429,7 @@ func (c *Cached) Price(model string, u Usage) float64 {
 }
 
 // Key returns the cache key of req as c would send it.
-func (c *Cached) Key(req Request) string { return CacheKey(c.Resolve(req), c.baseURL) }
+func (c *Cached) Key(req Request) string { return CacheKey(c.Resolve(req)) }
 
 // Complete answers req from the cache or the inner client, as the cache's
 // mode says.
@@ -414,10 +448,17 @@ func (c *Cached) Complete(ctx context.Context, req Request) (*Reply, error) {
 		return nil, fmt.Errorf("llm call %s: %w", labelOf(req), err)
 	}
 	resolved := c.Resolve(req)
-	key := CacheKey(resolved, c.baseURL)
+	key := CacheKey(resolved)
 	var why error
 	if mode != CacheWrite {
 		r, ok, err := c.cache.Get(key)
+		if !ok && err == nil && c.baseURL != "" {
+			// An entry written before the endpoint left the key.
+			if old := legacyCacheKey(resolved, c.baseURL); c.cache.has(old) {
+				c.cache.misses.Add(-1)
+				r, ok, err = c.cache.Get(old)
+			}
+		}
 		if ok {
 			r.Cached, r.Cost, r.Retries = true, 0, nil
 			return r, nil

@@ -196,11 +196,11 @@ func TestCacheKeyDecidingFields(t *testing.T) {
 		Tools:    []llm.ToolSpec{{Name: "play_action", Parameters: map[string]any{"type": "object"}}},
 		Label:    "step 1",
 	}
-	key := llm.CacheKey(base, "http://x/v1")
+	key := llm.CacheKey(base)
 	same := base
 	same.Label = "another label"
-	if llm.CacheKey(same, "http://x/v1") != key || llm.CacheKey(base, "http://x/v1/") != key {
-		t.Errorf("the label or a trailing slash changed the key")
+	if llm.CacheKey(same) != key {
+		t.Errorf("the label changed the key")
 	}
 	changes := map[string]func(r *llm.Request){
 		"model":   func(r *llm.Request) { r.Model = "m2" },
@@ -227,18 +227,15 @@ func TestCacheKeyDecidingFields(t *testing.T) {
 	for name, change := range changes {
 		r := base
 		change(&r)
-		k := llm.CacheKey(r, "http://x/v1")
+		k := llm.CacheKey(r)
 		if other, dup := seen[k]; dup {
 			t.Errorf("changing %s gives the key of %s", name, other)
 		}
 		seen[k] = name
 	}
-	if llm.CacheKey(base, "http://y/v1") == key {
-		t.Errorf("the base URL does not change the key")
-	}
 	s2 := base
 	s2.Seed = &seed2
-	if _, dup := seen[llm.CacheKey(s2, "http://x/v1")]; dup {
+	if _, dup := seen[llm.CacheKey(s2)]; dup {
 		t.Errorf("seed 1 and seed 2 share a key")
 	}
 }
@@ -285,7 +282,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 	readers := newCache(t, dir, llm.CacheRead)
 	wg.Go(func() {
 		for range 200 {
-			readers.Get(llm.CacheKey(llm.Request{Messages: chat("same").Messages}, ""))
+			readers.Get(llm.CacheKey(llm.Request{Messages: chat("same").Messages}))
 		}
 	})
 	wg.Wait()
@@ -299,7 +296,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 	if len(tmp) != 0 {
 		t.Errorf("temporary files left: %v", tmp)
 	}
-	r, ok, err := cache.Get(llm.CacheKey(llm.Request{Messages: chat("same").Messages}, ""))
+	r, ok, err := cache.Get(llm.CacheKey(llm.Request{Messages: chat("same").Messages}))
 	if !ok || err != nil || !strings.HasPrefix(r.Content, "answer answer") {
 		t.Errorf("the entry after concurrent writes: %v %v %v", r, ok, err)
 	}
@@ -323,5 +320,60 @@ func BenchmarkCacheHit(b *testing.B) {
 		if err != nil || !r.Cached {
 			b.Fatalf("not a hit: %v", err)
 		}
+	}
+}
+
+// A run recorded through the cache replays with another endpoint, or with
+// none: the key does not depend on the base URL.
+func TestReplayWithAnotherOrNoEndpoint(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.NewServer()
+	srv.Reply("north")
+	c := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "gpt-4o-mini" })
+	recorded := complete(t, llm.WithCache(c, newCache(t, dir, llm.CacheReadWrite)), chat("look"))
+	srv.Close()
+
+	other := llmtest.NewServer() // another endpoint, never called
+	defer other.Close()
+	elsewhere := newClient(t, other, func(cfg *llm.Config) { cfg.Model = "gpt-4o-mini" })
+	for name, replay := range map[string]*llm.Cached{
+		"another endpoint": llm.WithCache(elsewhere, newCache(t, dir, llm.CacheReplayOnly)),
+		"no endpoint":      llm.ReplayFrom(newCache(t, dir, llm.CacheReplayOnly), "gpt-4o-mini", ""),
+		"other, offline":   llm.ReplayFrom(newCache(t, dir, llm.CacheReplayOnly), "gpt-4o-mini", "http://10.1.2.3:9/v1"),
+	} {
+		got, err := replay.Complete(context.Background(), chat("look"))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got.Content != recorded.Content || !got.Cached {
+			t.Errorf("%s: replayed %+v, want the recorded %q", name, got, recorded.Content)
+		}
+	}
+	if n := len(other.Requests()); n != 0 {
+		t.Errorf("the replay sent %d requests to the other endpoint", n)
+	}
+}
+
+// An entry written before the endpoint left the key (its key hashed the
+// base URL too) still replays, given the base URL it was recorded with.
+func TestCacheReadsEntriesKeyedByEndpoint(t *testing.T) {
+	dir := t.TempDir()
+	temp, seed := 0.3, 7
+	req := llm.Request{Model: "gpt-4o-mini", Messages: []llm.Message{{Role: llm.System, Content: "sys"}, {Role: llm.User, Content: "look"}},
+		Tools: []llm.ToolSpec{{Name: "play_action", Parameters: map[string]any{"type": "object"}}}, Temperature: &temp, Seed: &seed}
+	// The key the cache of grue before this change gave req at this URL.
+	const old = "a4e3f8dded61c02426473b4eadb8e5a1587a03c67517c2cbac5f943e3646db0f"
+	w := newCache(t, dir, llm.CacheReadWrite)
+	if err := w.Put(old, req, "http://127.0.0.1:8080/v1", &llm.Reply{Content: "recorded long ago"}); err != nil {
+		t.Fatal(err)
+	}
+	r := llm.ReplayFrom(newCache(t, dir, llm.CacheReplayOnly), "gpt-4o-mini", "http://127.0.0.1:8080/v1")
+	got, err := r.Complete(context.Background(), req)
+	if err != nil || got.Content != "recorded long ago" {
+		t.Fatalf("old entry: %+v, %v", got, err)
+	}
+	if s := r.Cache().Stats(); s.Hits != 1 || s.Misses != 0 {
+		t.Errorf("stats %+v, want one hit and no miss", s)
 	}
 }

@@ -322,6 +322,9 @@ func evalClient(f evalFlags) (llm.Client, string, error) {
 		// One call to /models: a server's one model is the default, and
 		// a misspelt model fails before any task.
 		checked, err := openai.CheckModel(context.Background(), lc)
+		if errors.Is(err, openai.ErrNoModel) {
+			return nil, "", fmt.Errorf("%w, or pass --model", err)
+		}
 		if err != nil {
 			return nil, "", err
 		}

@@ -332,6 +332,7 @@ type expCompareFlags struct {
 	format        string
 	plot          string
 	includeFailed bool
+	pairAcross    bool
 }
 
 func newExpCompareCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -345,6 +346,13 @@ bootstrap 95% interval, moves, rooms, steps to the first point, the
 invalid-action rate, tokens and cost; for each variant against the
 baseline, the paired difference over the (game, seed) pairs both played,
 with a paired bootstrap interval and a sign test; and a leaderboard.
+
+Runs are never merged: when the runs compared share variant names, each
+variant is named RUN/NAME by its run (its config's label:, else its
+directory's name), each run's variants are paired with that run's baseline,
+and --pair-across pairs them all with one baseline (--baseline, which may
+name RUN/NAME, else the first run's). Only a record repeated inside one run
+replaces the earlier one.
 
 --plot DIR also draws score against step for each variant (mean and
 band), one SVG and one PNG per game.`,
@@ -363,6 +371,7 @@ band), one SVG and one PNG per game.`,
 	fl.StringVar(&f.format, "format", harness.FormatTable, "table, md, csv or json")
 	fl.StringVar(&f.plot, "plot", "", "also write score-by-step plots (SVG and PNG) into this directory")
 	fl.BoolVar(&f.includeFailed, "include-failed", false, "count the scores of episodes that ended in an error")
+	fl.BoolVar(&f.pairAcross, "pair-across", false, "when the runs share variant names, pair every variant with one baseline across runs (default: within each run, against its own baseline)")
 	return cmd
 }
 
@@ -379,7 +388,7 @@ func compareExp(dirs []string, f expCompareFlags, stdout, stderr io.Writer) erro
 	for _, p := range rs.Problems {
 		fmt.Fprintf(stderr, "grue exp compare: %s\n", p)
 	}
-	c, err := harness.Compare(rs, f.baseline, harness.CompareOptions{IncludeFailed: f.includeFailed})
+	c, err := harness.Compare(rs, f.baseline, harness.CompareOptions{IncludeFailed: f.includeFailed, PairAcross: f.pairAcross})
 	if err != nil {
 		return err
 	}

@@ -110,6 +110,16 @@ func (s *Session) Run(ctx context.Context, task string) (*Result, error) {
 		s.rec = tools.Record(reg)
 		a.Tools = reg
 		a.Label = "code"
+		// A call of a tool that does not exist reaches no streamTool:
+		// say so, or the step would print nothing.
+		out := s.out
+		a.OnStep = func(st *agent.Step) {
+			for _, rep := range st.Repairs {
+				if rep.Kind == agent.RepairToolName && rep.To == "" {
+					fmt.Fprintf(out, "> %s: no such tool; the tools are %s\n", rep.From, strings.Join(reg.Names(), ", "))
+				}
+			}
+		}
 		if err := a.Begin(eval.Listing(s.ws.Dir)); err != nil {
 			return nil, fmt.Errorf("code session: %w", err)
 		}

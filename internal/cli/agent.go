@@ -351,10 +351,10 @@ func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, non
 	}
 
 	if mode == llm.CacheReplayOnly {
-		// A replay needs no endpoint, only the model and base URL the
-		// run was recorded with (they are part of every cache key).
-		if lc.Model == "" || lc.BaseURL == "" {
-			return nil, "", UsageError{errors.New("--cache-mode replay needs the model and base URL the run was recorded with (--model, --base-url or the environment)")}
+		// A replay needs no endpoint, only the model the run was
+		// recorded with (the cache keys do not depend on the endpoint).
+		if lc.Model == "" {
+			return nil, "", UsageError{errors.New("--cache-mode replay needs the model the run was recorded with (--model or GRUE_MODEL)")}
 		}
 		cache, err := llm.NewCache(f.CacheDir, mode)
 		if err != nil {
@@ -370,6 +370,9 @@ func (f ModelFlags) client(cmd *cobra.Command, required bool) (c llm.Client, non
 		// here is an error, never a baseline played in the model's
 		// place.
 		checked, err := openai.CheckModel(cmd.Context(), lc)
+		if errors.Is(err, openai.ErrNoModel) {
+			return nil, "", fmt.Errorf("%w, or pass --model", err)
+		}
 		if err != nil {
 			return nil, "", err
 		}

@@ -92,7 +92,7 @@ grue's packages and a game at hand (:help inside says more).`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return UsageError{err}
+		return UsageError{flagError(err)}
 	})
 	// grue completion bash|zsh|fish|powershell prints a shell's
 	// completion script (cobra's); grue --version prints what grue

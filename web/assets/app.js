@@ -445,7 +445,7 @@ async function runCompare() {
     table("cmp-rows", ["variant", "game", "episodes", "won", "ended", "errors", "mean score [95% CI]", "% of max", "moves", "rooms", "first point", "invalid", "tokens", "cost"],
       c.rows.map((r) => [r.variant, r.game, r.episodes, r.won, r.ended, r.errors, fmt(r.score.mean) + ci(r.score),
         r.percent.n ? fmt(r.percent.mean) + ci(r.percent) : "-", fmt(r.mean_moves), fmt(r.mean_rooms),
-        r.scored ? fmt(r.mean_first_point_step) : "-", fmt(100 * r.invalid_rate) + "%", fmt(r.mean_tokens, 0), "$" + fmt(r.mean_cost, 4)]))];
+        r.scored ? fmt(r.mean_first_point_step) : "-", fmt(100 * r.invalid_rate) + "%", fmt(r.mean_tokens, 0), r.mean_cost == null ? "unknown" : "$" + fmt(r.mean_cost, 4)]))];
   if (c.paired && c.paired.length) {
     out.push(el("h2", {}, "Paired against the baseline"),
       table("cmp-paired", ["variant", "baseline", "game", "metric", "pairs", "mean diff [95% CI]", "wins/losses/ties", "sign test p"],

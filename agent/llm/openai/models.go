@@ -17,6 +17,12 @@ import (
 // modelsTimeout bounds CheckModel's one call.
 const modelsTimeout = 15 * time.Second
 
+// ErrNoModel is what CheckModel and New return (wrapped) when no model is
+// named and none can be chosen. Their messages say to set GRUE_MODEL; a
+// command adds how else it names one (grue agent's --model, a config's
+// model:).
+var ErrNoModel = errors.New("no model named")
+
 // CheckModel asks cfg's endpoint once which models it serves (GET
 // /models) and returns cfg with its model settled:
 //
@@ -46,7 +52,7 @@ func CheckModel(ctx context.Context, cfg llm.Config, opts ...Option) (llm.Config
 	ids, err := listModels(ctx, cfg, optionsOf(opts))
 	if err != nil {
 		if cfg.Model == "" {
-			return cfg, fmt.Errorf("llm: no model named, and %s did not list its models (%v): pass --model or set GRUE_MODEL", llm.RedactURL(cfg.BaseURL), err)
+			return cfg, fmt.Errorf("llm: %w, and %s did not list its models (%v): set GRUE_MODEL", ErrNoModel, llm.RedactURL(cfg.BaseURL), err)
 		}
 		return cfg, nil
 	}
@@ -54,9 +60,9 @@ func CheckModel(ctx context.Context, cfg llm.Config, opts ...Option) (llm.Config
 	case cfg.Model == "" && len(ids) == 1:
 		cfg.Model = ids[0]
 	case cfg.Model == "" && len(ids) == 0:
-		return cfg, fmt.Errorf("llm: no model named, and %s lists none: set GRUE_MODEL or pass --model", llm.RedactURL(cfg.BaseURL))
+		return cfg, fmt.Errorf("llm: %w, and %s lists none: set GRUE_MODEL", ErrNoModel, llm.RedactURL(cfg.BaseURL))
 	case cfg.Model == "":
-		return cfg, fmt.Errorf("llm: no model named, and %s serves %d: set GRUE_MODEL or pass --model with one of %s", llm.RedactURL(cfg.BaseURL), len(ids), listOf(ids))
+		return cfg, fmt.Errorf("llm: %w, and %s serves %d: set GRUE_MODEL to one of %s", ErrNoModel, llm.RedactURL(cfg.BaseURL), len(ids), listOf(ids))
 	case len(ids) > 0 && !served(cfg.Model, ids):
 		return cfg, fmt.Errorf("llm: %s does not serve model %q; it serves %s", llm.RedactURL(cfg.BaseURL), cfg.Model, listOf(ids))
 	}

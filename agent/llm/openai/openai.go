@@ -109,7 +109,7 @@ func New(cfg llm.Config, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	if cfg.Model == "" {
-		return nil, errors.New("llm: no model: set GRUE_MODEL or pass --model")
+		return nil, fmt.Errorf("llm: %w: set GRUE_MODEL", ErrNoModel)
 	}
 	if err := checkDropParams(cfg.DropParams); err != nil {
 		return nil, err
@@ -360,6 +360,17 @@ func (c *Client) cost(answered, asked string, u llm.Usage) float64 {
 // client's own model, as a reply's Cost is priced by the model that
 // answered or else the one asked. It makes Client an llm.Pricer.
 func (c *Client) Price(model string, u llm.Usage) float64 { return c.cost(model, c.cfg.Model, u) }
+
+// PriceKnown reports whether the client's price table has a price for
+// model, or else for the client's own model, as Price prices it: when it
+// has none, a reply's Cost of 0 is unknown rather than free.
+func (c *Client) PriceKnown(model string) bool {
+	if _, ok := c.prices.Lookup(model); ok {
+		return true
+	}
+	_, ok := c.prices.Lookup(c.cfg.Model)
+	return ok
+}
 
 // failure is one failed try.
 type failure struct {
