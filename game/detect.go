@@ -95,9 +95,32 @@ func (g *Game) detect() {
 		g.probeScore(p)
 	}
 	if needPlayer {
+		g.rooms = g.roomsParent()
 		g.player = g.moverProbe(p, g.findPlayer())
 		g.playerGlobal = g.globalHolding(g.player)
 	}
+}
+
+// roomsParent finds the object whose children are the rooms, in a
+// version 3 game: the parent of global 0's room when that parent has none
+// itself (Infocom's ROOMS object); 0 when the rooms have no parent (the
+// Inform library's) or the game is of a later version.
+func (g *Game) roomsParent() uint16 {
+	if g.story.Version() > 3 {
+		return 0
+	}
+	loc := g.m.Global(0)
+	if loc == 0 || int(loc) > g.objects {
+		return 0
+	}
+	p, _, _ := g.m.Object(loc)
+	if p == 0 {
+		return 0
+	}
+	if pp, _, _ := g.m.Object(p); pp != 0 {
+		return 0
+	}
+	return p
 }
 
 // globalHolding returns the lowest global other than global 0 (the
@@ -139,8 +162,8 @@ func (g *Game) needScore() bool {
 
 // moverProbe finds the player as the object that moves when the player
 // moves: each direction is tried from the current state, and the object
-// that reaches the most different rooms (parentless objects) is the
-// player; a character walking on its own goes to the same room whatever
+// that reaches the most different rooms (parentless objects, or the
+// children of the rooms' parent: Infocom's ROOMS) is the player; a character walking on its own goes to the same room whatever
 // the direction. guess (findPlayer's answer) wins a tie, and stands when
 // no direction moves anything.
 func (g *Game) moverProbe(p *prober, guess uint16) uint16 {
@@ -158,7 +181,7 @@ func (g *Game) moverProbe(p *prober, guess uint16) uint16 {
 			if now == before[o] || now == 0 || before[o] == 0 {
 				continue
 			}
-			if pp, _, _ := p.m.Object(now); pp != 0 {
+			if pp, _, _ := p.m.Object(now); pp != 0 && pp != g.rooms {
 				continue // moved into something, not to another room
 			}
 			if dests[uint16(o)] == nil {

@@ -213,6 +213,7 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 		// the player anywhere yet (Spot's only object would pass for
 		// it): detect finds it at the first command prompt.
 		if m.State() == zmachine.WaitLine {
+			g.rooms = g.roomsParent()
 			g.player = g.findPlayer()
 			g.playerGlobal = g.globalHolding(g.player)
 		}
