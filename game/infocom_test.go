@@ -93,3 +93,28 @@ func TestInfocomLocationUncatalogued(t *testing.T) {
 		}
 	}
 }
+
+// TestInfocomEndingUncatalogued plays the Zork I walkthrough on the story
+// as an unknown game: no catalog texts and no Inform deadflag, so the win
+// is seen from the machine (the final score, then the RESTART, RESTORE or
+// QUIT question, at the maximum score), and on no step before the last.
+func TestInfocomEndingUncatalogued(t *testing.T) {
+	g, err := New(uncatalogued(t, "zork1.z3", 44, false), "story", Seed(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := walkthrough(t, "zork1.walkthrough.txt")
+	for i, cmd := range cmds {
+		r, err := g.Step(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := i == len(cmds)-1
+		if r.Done != last || r.Victory != last {
+			t.Fatalf("command %d of %d (%q): done %v, victory %v; want both %v\n%s", i+1, len(cmds), cmd, r.Done, r.Victory, last, r.Observation)
+		}
+	}
+	if g.Score() != 350 || g.MaxScore() != 350 {
+		t.Errorf("score %d of %d, want 350 of 350", g.Score(), g.MaxScore())
+	}
+}

@@ -1,0 +1,142 @@
+package game
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/testgames"
+)
+
+// infocomStories are the game package's own test stories and their
+// inform6 switches, as testdata/stories/build.sh builds them.
+var infocomStories = []struct {
+	source, output string
+	switches       []string
+}{
+	{"infocom3.inf", "infocom3.z3", []string{"-q", "-w", "-v3", "-~S"}},
+}
+
+// TestInfocomStoriesRebuild compiles the test stories and checks that
+// the committed story files are what their sources make.
+func TestInfocomStoriesRebuild(t *testing.T) {
+	inform := testgames.Tool(t, "inform6", "inform6-compiler")
+	dir, err := filepath.Abs(filepath.Join("testdata", "stories"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range infocomStories {
+		out := filepath.Join(t.TempDir(), b.output)
+		cmd := exec.Command(inform, append(append([]string{}, b.switches...), filepath.Join(dir, b.source), out)...)
+		cmd.Dir = dir
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("inform6 %s: %v\n%s", b.source, err, msg)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(dir, b.output))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("testdata/stories/%s differs from what %s compiles to: run testdata/stories/build.sh and commit", b.output, b.source)
+		}
+	}
+}
+
+// openInfocom3 starts testdata/stories/infocom3.z3, a version 3 story
+// without the Inform library that keeps score and ends as Infocom's
+// games do.
+func openInfocom3(t *testing.T) *Game {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "stories", "infocom3.z3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := zmachine.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(s, "infocom3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// step plays cmd and fails the test on an error.
+func step(t *testing.T, g *Game, cmd string) StepResult {
+	t.Helper()
+	r, err := g.Step(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestInfocomStoryScoreAndLocation checks score, maximum, moves and
+// location on a version 3 score story: the maximum from its SCORE line,
+// the location from global 0 (the room, also while the player sits in a
+// box), the player found though its name is "player".
+func TestInfocomStoryScoreAndLocation(t *testing.T) {
+	g := openInfocom3(t)
+	if s := g.Scoring(); !s.HasScore || g.MaxScore() != 10 || s.ScoreGlobal != 1 || s.MovesGlobal != 2 {
+		t.Errorf("scoring %+v, want score in global 1, moves in global 2, out of 10", s)
+	}
+	if name := g.Machine().ObjectName(g.Player()); name != "player" {
+		t.Errorf("player %d %q, want the object called player", g.Player(), name)
+	}
+	want := []struct {
+		cmd          string
+		loc          string
+		score, moves int
+	}{
+		{"north", "Dark Cellar", 0, 1},
+		{"south", "Great Hall", 0, 2},
+		{"take", "Great Hall", 5, 3},
+		{"enter", "Great Hall", 5, 4},
+		{"exit", "Great Hall", 5, 5},
+		{"help", "Great Hall", 5, 6},
+	}
+	for _, w := range want {
+		r := step(t, g, w.cmd)
+		if r.Info.Location != w.loc || r.Info.Score != w.score || r.Info.Moves != w.moves || r.Done {
+			t.Errorf("after %q: location %q, score %d, moves %d, done %v; want %q, %d, %d, playing",
+				w.cmd, r.Info.Location, r.Info.Score, r.Info.Moves, r.Done, w.loc, w.score, w.moves)
+		}
+	}
+}
+
+// TestInfocomStoryEndings checks the endings of a game without the Inform
+// library's deadflag: a win at the maximum score and a death, each seen
+// from the final score and the RESTART, RESTORE or QUIT question; the
+// game plays on once RESTART answers it; QUIT halts it, a loss.
+func TestInfocomStoryEndings(t *testing.T) {
+	t.Run("win", func(t *testing.T) {
+		g := openInfocom3(t)
+		if r := step(t, g, "win"); !r.Done || !r.Victory || r.Info.Score != 10 {
+			t.Errorf("win: done %v, victory %v, score %d; want a victory at 10\n%s", r.Done, r.Victory, r.Info.Score, r.Observation)
+		}
+	})
+	t.Run("die", func(t *testing.T) {
+		g := openInfocom3(t)
+		if r := step(t, g, "die"); !r.Done || r.Victory {
+			t.Errorf("die: done %v, victory %v; want a loss\n%s", r.Done, r.Victory, r.Observation)
+		}
+		if r := step(t, g, "restart"); r.Done || r.Info.Location != "Great Hall" {
+			t.Errorf("restart: done %v at %q; want the game playing again in the Great Hall", r.Done, r.Info.Location)
+		}
+	})
+	t.Run("quit", func(t *testing.T) {
+		g := openInfocom3(t)
+		step(t, g, "take")
+		if r := step(t, g, "quit"); !r.Done || r.Victory || g.Machine().State() != zmachine.Halted {
+			t.Errorf("quit: done %v, victory %v, machine %v; want a halted loss", r.Done, r.Victory, g.Machine().State())
+		}
+	})
+}
