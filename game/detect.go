@@ -92,13 +92,37 @@ func (g *Game) detect() {
 		return
 	}
 	if needScore {
+		before := g.scoring
 		g.probeScore(p)
+		g.scoring = keepFound(before, g.scoring)
 	}
 	if needPlayer {
 		g.rooms = g.roomsParent()
 		g.player = g.moverProbe(p, g.findPlayer())
 		g.playerGlobal = g.globalHolding(g.player)
 	}
+}
+
+// keepFound is the scoring that a later probe (now) makes of a game that
+// an earlier one found the score and turns globals of (before): a probe
+// made where SCORE is not understood (a question waiting for its answer,
+// a menu) finds less, and must not take away what was found, or the
+// moves and score would depend on when grue happened to probe. It only
+// adds what before lacked: a maximum, an end flag.
+func keepFound(before, now Scoring) Scoring {
+	if before.Method == "" || before.ScoreGlobal < 0 && before.MovesGlobal < 0 {
+		return now
+	}
+	if before.MaxScore == 0 && now.MaxScore > 0 && now.ScoreGlobal == before.ScoreGlobal {
+		before.MaxScore, before.Reason = now.MaxScore, ""
+	}
+	if before.MovesGlobal < 0 {
+		before.MovesGlobal = now.MovesGlobal
+	}
+	if before.EndGlobal < 0 {
+		before.EndGlobal = now.EndGlobal
+	}
+	return before
 }
 
 // roomsParent finds the object whose children are the rooms, in a
@@ -387,6 +411,9 @@ func (g *Game) probeScore(p *prober) {
 	switch {
 	case score == nil:
 		s.Reason = "its SCORE command prints no score"
+	case maxv == nil && s.ScoreGlobal >= 0:
+		s.HasScore = true
+		s.Reason = "its SCORE command prints no maximum score: the maximum is unknown"
 	case maxv == nil:
 		s.Reason = "its SCORE command prints no maximum score"
 	case s.MaxScore <= 0:

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/grue-lab/grue/game/zmachine"
@@ -18,6 +19,7 @@ var infocomStories = []struct {
 	switches       []string
 }{
 	{"infocom3.inf", "infocom3.z3", []string{"-q", "-w", "-v3", "-~S"}},
+	{"nomax.inf", "nomax.z5", []string{"-q", "-w", "-v5", "-~S"}},
 }
 
 // TestInfocomStoriesRebuild compiles the test stories and checks that
@@ -52,9 +54,12 @@ func TestInfocomStoriesRebuild(t *testing.T) {
 // openInfocom3 starts testdata/stories/infocom3.z3, a version 3 story
 // without the Inform library that keeps score and ends as Infocom's
 // games do.
-func openInfocom3(t *testing.T) *Game {
+func openInfocom3(t *testing.T) *Game { return openOwnStory(t, "infocom3.z3") }
+
+// openOwnStory starts testdata/stories/NAME.
+func openOwnStory(t *testing.T, name string) *Game {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "stories", "infocom3.z3"))
+	data, err := os.ReadFile(filepath.Join("testdata", "stories", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +67,7 @@ func openInfocom3(t *testing.T) *Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := New(s, "infocom3")
+	g, err := New(s, strings.TrimSuffix(name, filepath.Ext(name)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,4 +144,36 @@ func TestInfocomStoryEndings(t *testing.T) {
 			t.Errorf("quit: done %v, victory %v, machine %v; want a halted loss", r.Done, r.Victory, g.Machine().State())
 		}
 	})
+}
+
+// TestMovesAfterQuestion checks that the moves counter does not depend on
+// when grue probed the game: a story whose SCORE gives no maximum is
+// probed again after each turn, and a probe made while a question waits
+// (its answer to SCORE is "Wrong: 2 tries left") must not replace the
+// score and turns globals found before; the moves then count on, after a
+// Save and Restore too.
+func TestMovesAfterQuestion(t *testing.T) {
+	g := openOwnStory(t, "nomax.z5")
+	step(t, g, "dig")
+	saved := g.Save()
+	// The answers to the question are not turns: the story counts
+	// only the commands of its main loop.
+	cmds, moves := []string{"wait", "ask", "guess", "swordfish", "wait"}, []int{2, 3, 3, 3, 4}
+	for i, cmd := range cmds {
+		if r := step(t, g, cmd); r.Info.Moves != moves[i] || r.Info.Score != 2 {
+			t.Errorf("after %q: moves %d, score %d; want %d and 2 (scoring %+v)", cmd, r.Info.Moves, r.Info.Score, moves[i], g.Scoring())
+		}
+	}
+	if s := g.Scoring(); !s.HasScore || s.MaxScore != 0 || s.Reason == "" {
+		t.Errorf("scoring %+v: want a score whose maximum is unknown, and why", s)
+	}
+	if err := g.Restore(saved); err != nil {
+		t.Fatal(err)
+	}
+	cmds, moves = []string{"ask", "guess", "swordfish", "wait"}, []int{2, 2, 2, 3}
+	for i, cmd := range cmds {
+		if r := step(t, g, cmd); r.Info.Moves != moves[i] || r.Info.Score != 2 {
+			t.Errorf("after the restore, %q: moves %d, score %d; want %d and 2 (scoring %+v)", cmd, r.Info.Moves, r.Info.Score, moves[i], g.Scoring())
+		}
+	}
 }

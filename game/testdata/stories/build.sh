@@ -6,3 +6,4 @@ set -e
 cd "$(dirname "$0")"
 INFORM=${INFORM:-inform6}
 "$INFORM" -q -w -v3 -~S infocom3.inf infocom3.z3
+"$INFORM" -q -w -v5 -~S nomax.inf nomax.z5
