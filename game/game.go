@@ -83,6 +83,12 @@ type StepResult struct {
 // Info is the state of the game that an agent or a harness tracks.
 type Info struct {
 	Score, MaxScore, Moves int
+	// ScoreKnown and MovesKnown report that Score and Moves were read
+	// from the game; false for a game without a score (a time game, one
+	// whose SCORE gives none) or whose counters grue did not find, where
+	// Score or Moves is 0 only for want of a number. MaxScore is 0 when
+	// the maximum is unknown (see Scoring).
+	ScoreKnown, MovesKnown bool
 	// Location is the name of the room the player is in and LocationID
 	// its object number.
 	Location   string
@@ -445,6 +451,7 @@ func (g *Game) Victory() bool { return g.victory }
 func (g *Game) Info() Info {
 	name, id := g.Location()
 	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id,
+		ScoreKnown: g.scoring.HasScore && g.scoring.ScoreGlobal >= 0, MovesKnown: g.scoring.MovesGlobal >= 0,
 		KeyExpected: g.KeyExpected()}
 }
 

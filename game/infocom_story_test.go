@@ -20,6 +20,7 @@ var infocomStories = []struct {
 }{
 	{"infocom3.inf", "infocom3.z3", []string{"-q", "-w", "-v3", "-~S"}},
 	{"nomax.inf", "nomax.z5", []string{"-q", "-w", "-v5", "-~S"}},
+	{"time3.inf", "time3.z3", []string{"-q", "-w", "-v3", "-~S"}},
 }
 
 // TestInfocomStoriesRebuild compiles the test stories and checks that
@@ -175,5 +176,35 @@ func TestMovesAfterQuestion(t *testing.T) {
 		if r := step(t, g, cmd); r.Info.Moves != moves[i] || r.Info.Score != 2 {
 			t.Errorf("after the restore, %q: moves %d, score %d; want %d and 2 (scoring %+v)", cmd, r.Info.Moves, r.Info.Score, moves[i], g.Scoring())
 		}
+	}
+}
+
+// TestTimeGameHasNoScore checks a version 3 time game (Flags 1 bit 1):
+// its status line globals hold the hours and minutes, not a score and
+// moves, so the score and the moves are unknown, not 9 and 5 (nor 0).
+func TestTimeGameHasNoScore(t *testing.T) {
+	g := openOwnStory(t, "time3.z3")
+	r := step(t, g, "wait")
+	if s := g.Scoring(); s.HasScore || s.Reason == "" || g.MaxScore() != 0 {
+		t.Errorf("scoring %+v: want no score, and why", s)
+	}
+	if i := r.Info; i.ScoreKnown || i.MovesKnown || i.Score != 0 || i.Moves != 0 {
+		t.Errorf("info %+v: want score and moves unknown", i)
+	}
+	if r.Info.Location != "Bedroom" {
+		t.Errorf("location %q, want Bedroom", r.Info.Location)
+	}
+}
+
+// TestScoreKnown checks that a score game says its score and moves are
+// read from it, even while they are 0.
+func TestScoreKnown(t *testing.T) {
+	g := openInfocom3(t)
+	if i := g.Info(); !i.ScoreKnown || !i.MovesKnown || i.Score != 0 || i.MaxScore != 10 {
+		t.Errorf("info %+v: want score 0 of 10 and moves, known", i)
+	}
+	g = openOwnStory(t, "nomax.z5")
+	if i := g.Info(); !i.ScoreKnown || !i.MovesKnown || i.MaxScore != 0 {
+		t.Errorf("nomax: info %+v: want score and moves known, the maximum unknown (0)", i)
 	}
 }

@@ -7,3 +7,4 @@ cd "$(dirname "$0")"
 INFORM=${INFORM:-inform6}
 "$INFORM" -q -w -v3 -~S infocom3.inf infocom3.z3
 "$INFORM" -q -w -v5 -~S nomax.inf nomax.z5
+"$INFORM" -q -w -v3 -~S time3.inf time3.z3
