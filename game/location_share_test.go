@@ -11,21 +11,6 @@ import (
 	"github.com/grue-lab/grue/internal/testgames"
 )
 
-// roomHeading is the room heading a reply opens with (the short
-// capitalised line a game prints before a room's description, the same
-// text dfrotz prints), "" if it opens with none.
-func roomHeading(obs string) string {
-	lines := strings.Split(strings.TrimSpace(obs), "\n")
-	if len(lines) < 2 {
-		return ""
-	}
-	h := strings.TrimSpace(lines[0])
-	if h == "" || len(h) > 60 || strings.ContainsAny(h[len(h)-1:], ".!?:\"',") || h[0] < 'A' || h[0] > 'Z' {
-		return ""
-	}
-	return h
-}
-
 // TestLocationMatchesHeadings measures the location grue reads against
 // the room heading each reply opens with, on the three Zorks (Zork I's
 // walkthrough, 80 random moves in the others), each played catalogued and
