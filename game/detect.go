@@ -173,7 +173,10 @@ func (g *Game) followPlayer() {
 	if v == 0 || v == g.player || int(v) > g.objects {
 		return
 	}
-	if parent, _, _ := g.m.Object(v); parent != 0 {
+	if parent, _, _ := g.m.Object(v); parent != 0 && !g.within(v, g.player, g.objects) {
+		// Not something the player holds: a global that held the
+		// player and now holds a thing it carries is not the
+		// library's player (Sherbet's telescope, Tryst's gold watch).
 		g.player = v
 	}
 }

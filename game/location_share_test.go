@@ -92,3 +92,25 @@ func TestLocationMatchesHeadings(t *testing.T) {
 		t.Errorf("the location agrees with the room heading on %d of %d states, want 95%% or more", agree, total)
 	}
 }
+
+// TestPlayerInsideSomething checks Sherbet, whose player rides in a
+// procession of elephants at the start: the player is the library's self
+// object inside it, not the procession, and it stays so when the global
+// it was found in later holds something the player carries (the hand
+// telescope): the inventory is the player's.
+func TestPlayerInsideSomething(t *testing.T) {
+	g := openCorpus(t, "sherbet")
+	if name := g.Machine().ObjectName(g.Player()); name != "(self object)" {
+		t.Errorf("player %d %q, want the self object", g.Player(), name)
+	}
+	if _, err := g.Step("inventory"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range g.Inventory() {
+		names = append(names, o.Name)
+	}
+	if got := strings.Join(names, ", "); got != "fedora hat, hand telescope" || g.Machine().ObjectName(g.Player()) != "(self object)" {
+		t.Errorf("after inventory: player %q carrying %q, want the self object carrying fedora hat, hand telescope", g.Machine().ObjectName(g.Player()), got)
+	}
+}

@@ -137,7 +137,7 @@ func (g *Game) attributes() int {
 // findPlayer finds the player of a game the catalog does not know. The
 // location is global 0 (the version 3 status line's, and the Inform
 // library's location) or the room the status line names; the player is
-// the object in it that a global points to (the Inform library's player
+// the object in it (or in something in it) that a global points to (the Inform library's player
 // and actor, an Infocom game's WINNER and PLAYER): the library's selfobj
 // ("(self object)", "yourself") or Infocom's "cretin" if it is one of them,
 // else the one the most globals point to. Without a location it falls back to those names alone, and it
@@ -154,7 +154,7 @@ func (g *Game) findPlayer() uint16 {
 			if v == 0 || v == loc || int(v) > g.objects {
 				continue
 			}
-			if p, _, _ := g.m.Object(v); p == loc {
+			if g.within(v, loc, 3) {
 				refs[v]++
 			}
 		}
@@ -175,6 +175,20 @@ func (g *Game) findPlayer() uint16 {
 		}
 	}
 	return 0
+}
+
+// within reports whether object o is in object in, directly or inside
+// at most depth-1 other objects (a player sitting in a vehicle, riding in
+// a procession).
+func (g *Game) within(o, in uint16, depth int) bool {
+	for ; depth > 0 && o != 0; depth-- {
+		p, _, _ := g.m.Object(o)
+		if p == in {
+			return true
+		}
+		o = p
+	}
+	return false
 }
 
 // selfName reports whether name is what a library calls the player object.
