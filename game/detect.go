@@ -92,12 +92,59 @@ func (g *Game) detect() {
 		return
 	}
 	if needScore {
+		before := g.scoring
 		g.probeScore(p)
+		g.scoring = keepFound(before, g.scoring)
 	}
 	if needPlayer {
+		g.rooms = g.roomsParent()
 		g.player = g.moverProbe(p, g.findPlayer())
 		g.playerGlobal = g.globalHolding(g.player)
 	}
+}
+
+// keepFound is the scoring that a later probe (now) makes of a game that
+// an earlier one found the score and turns globals of (before): a probe
+// made where SCORE is not understood (a question waiting for its answer,
+// a menu) finds less, and must not take away what was found, or the
+// moves and score would depend on when grue happened to probe. It only
+// adds what before lacked: a maximum, an end flag.
+func keepFound(before, now Scoring) Scoring {
+	if before.Method == "" || before.ScoreGlobal < 0 && before.MovesGlobal < 0 {
+		return now
+	}
+	if before.MaxScore == 0 && now.MaxScore > 0 && now.ScoreGlobal == before.ScoreGlobal {
+		before.MaxScore, before.Reason = now.MaxScore, ""
+	}
+	if before.MovesGlobal < 0 {
+		before.MovesGlobal = now.MovesGlobal
+	}
+	if before.EndGlobal < 0 {
+		before.EndGlobal = now.EndGlobal
+	}
+	return before
+}
+
+// roomsParent finds the object whose children are the rooms, in a
+// version 3 game: the parent of global 0's room when that parent has none
+// itself (Infocom's ROOMS object); 0 when the rooms have no parent (the
+// Inform library's) or the game is of a later version.
+func (g *Game) roomsParent() uint16 {
+	if g.story.Version() > 3 {
+		return 0
+	}
+	loc := g.m.Global(0)
+	if loc == 0 || int(loc) > g.objects {
+		return 0
+	}
+	p, _, _ := g.m.Object(loc)
+	if p == 0 {
+		return 0
+	}
+	if pp, _, _ := g.m.Object(p); pp != 0 {
+		return 0
+	}
+	return p
 }
 
 // globalHolding returns the lowest global other than global 0 (the
@@ -126,7 +173,10 @@ func (g *Game) followPlayer() {
 	if v == 0 || v == g.player || int(v) > g.objects {
 		return
 	}
-	if parent, _, _ := g.m.Object(v); parent != 0 {
+	if parent, _, _ := g.m.Object(v); parent != 0 && !g.within(v, g.player, g.objects) {
+		// Not something the player holds: a global that held the
+		// player and now holds a thing it carries is not the
+		// library's player (Sherbet's telescope, Tryst's gold watch).
 		g.player = v
 	}
 }
@@ -139,8 +189,8 @@ func (g *Game) needScore() bool {
 
 // moverProbe finds the player as the object that moves when the player
 // moves: each direction is tried from the current state, and the object
-// that reaches the most different rooms (parentless objects) is the
-// player; a character walking on its own goes to the same room whatever
+// that reaches the most different rooms (parentless objects, or the
+// children of the rooms' parent: Infocom's ROOMS) is the player; a character walking on its own goes to the same room whatever
 // the direction. guess (findPlayer's answer) wins a tie, and stands when
 // no direction moves anything.
 func (g *Game) moverProbe(p *prober, guess uint16) uint16 {
@@ -158,7 +208,7 @@ func (g *Game) moverProbe(p *prober, guess uint16) uint16 {
 			if now == before[o] || now == 0 || before[o] == 0 {
 				continue
 			}
-			if pp, _, _ := p.m.Object(now); pp != 0 {
+			if pp, _, _ := p.m.Object(now); pp != 0 && pp != g.rooms {
 				continue // moved into something, not to another room
 			}
 			if dests[uint16(o)] == nil {
@@ -364,6 +414,9 @@ func (g *Game) probeScore(p *prober) {
 	switch {
 	case score == nil:
 		s.Reason = "its SCORE command prints no score"
+	case maxv == nil && s.ScoreGlobal >= 0:
+		s.HasScore = true
+		s.Reason = "its SCORE command prints no maximum score: the maximum is unknown"
 	case maxv == nil:
 		s.Reason = "its SCORE command prints no maximum score"
 	case s.MaxScore <= 0:

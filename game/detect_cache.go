@@ -59,6 +59,7 @@ type detection struct {
 	scoring      Scoring
 	player       uint16
 	playerGlobal int
+	rooms        uint16
 }
 
 // detectSeed keys the hashes of initial dynamic memory; it is set once and
@@ -103,7 +104,7 @@ func (g *Game) fromCache() bool {
 	if !ok {
 		return false
 	}
-	g.scoring, g.player, g.playerGlobal = d.scoring, d.player, d.playerGlobal
+	g.scoring, g.player, g.playerGlobal, g.rooms = d.scoring, d.player, d.playerGlobal, d.rooms
 	g.probes = probeLimit
 	g.followPlayer()
 	return true
@@ -119,5 +120,5 @@ func (g *Game) toCache() {
 	if g.probes < probeLimit && (g.needScore() || g.player == 0) {
 		return
 	}
-	c.put(g.storyKey, detection{scoring: g.scoring, player: g.player, playerGlobal: g.playerGlobal})
+	c.put(g.storyKey, detection{scoring: g.scoring, player: g.player, playerGlobal: g.playerGlobal, rooms: g.rooms})
 }

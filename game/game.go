@@ -9,6 +9,7 @@ import (
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/validactions"
 	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Game is one running story as a research environment: it plays commands on
@@ -82,6 +83,12 @@ type StepResult struct {
 // Info is the state of the game that an agent or a harness tracks.
 type Info struct {
 	Score, MaxScore, Moves int
+	// ScoreKnown and MovesKnown report that Score and Moves were read
+	// from the game; false for a game without a score (a time game, one
+	// whose SCORE gives none) or whose counters grue did not find, where
+	// Score or Moves is 0 only for want of a number. MaxScore is 0 when
+	// the maximum is unknown (see Scoring).
+	ScoreKnown, MovesKnown bool
 	// Location is the name of the room the player is in and LocationID
 	// its object number.
 	Location   string
@@ -213,6 +220,7 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 		// the player anywhere yet (Spot's only object would pass for
 		// it): detect finds it at the first command prompt.
 		if m.State() == zmachine.WaitLine {
+			g.rooms = g.roomsParent()
 			g.player = g.findPlayer()
 			g.playerGlobal = g.globalHolding(g.player)
 		}
@@ -376,10 +384,46 @@ func (g *Game) judgeOn(m *zmachine.Machine, out string) (done, victory bool) {
 			}
 		}
 	}
+	if !done && m.State() == zmachine.WaitLine && endQuestion(out) {
+		// Infocom's ending (no deadflag): the final score, then a
+		// question that waits for RESTART, RESTORE or QUIT.
+		done = true
+		if wonLine(out) {
+			return true, true
+		}
+	}
+	if done && m.State() == zmachine.Halted && wonLine(out) {
+		return true, true
+	}
 	// A game that ends with the full score is won.
 	victory = done && g.scoring.HasScore && g.scoring.MaxScore > 0 && g.scoreOn(m) >= g.scoring.MaxScore
 	return done, victory
 }
+
+var (
+	endQuestionRE = lazyregexp.New(`(?i)\brestart\b.{0,160}\brestore\b.{0,160}\bquit\b[^.!]*[?:]\)?$`)
+	scoreLineRE   = lazyregexp.New(`(?i)\bscore\b[^\n]*\d`)
+	wonRE         = lazyregexp.New(`(?i)\byou have won\b|\bcongratulations\b`)
+)
+
+// endQuestion reports whether a reply ends as an Infocom game's does once
+// it is over: a final score line, then the question that waits for
+// RESTART, RESTORE or QUIT ("(Type RESTART, RESTORE, or QUIT):", "Would
+// you like to RESTART, RESTORE a saved game or QUIT?") as the reply's last
+// paragraph. A mention of the three words anywhere else, or without the
+// score before it, is not the end: a game still playing never ends on it.
+func endQuestion(out string) bool {
+	out = strings.TrimRight(out, " \n>")
+	i := strings.LastIndex(out, "\n\n")
+	if i < 0 {
+		return false
+	}
+	last := strings.Join(strings.Fields(out[i+2:]), " ")
+	return endQuestionRE.MatchString(last) && scoreLineRE.MatchString(out[:i])
+}
+
+// wonLine reports whether a reply says the game was won.
+func wonLine(out string) bool { return wonRE.MatchString(out) }
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {
@@ -407,6 +451,7 @@ func (g *Game) Victory() bool { return g.victory }
 func (g *Game) Info() Info {
 	name, id := g.Location()
 	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id,
+		ScoreKnown: g.scoring.HasScore && g.scoring.ScoreGlobal >= 0, MovesKnown: g.scoring.MovesGlobal >= 0,
 		KeyExpected: g.KeyExpected()}
 }
 

@@ -91,6 +91,10 @@ func (g *Game) Report() Report {
 	}
 	r.Location, _ = g.Location()
 	switch {
+	case r.Location == "":
+		r.LocationFrom = "unknown"
+	case g.story.Version() <= 3:
+		r.LocationFrom = "global 0 (the status line's room)"
 	case g.player != 0:
 		r.LocationFrom = "the player's parent in the object tree"
 	case r.Location != "":

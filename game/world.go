@@ -4,24 +4,45 @@ import (
 	"strings"
 
 	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/lazyregexp"
 )
 
 // Player is the object number of the player, 0 when it is unknown.
 func (g *Game) Player() uint16 { return g.player }
 
-// Location returns the room the player is in: the player's parent in the
-// object tree, or the room holding it when the player is inside something
-// (a boat, a vehicle). When the player object is unknown it falls back to
-// global 0, the location in version 3 games and Inform games.
+// Location returns the room the player is in, or "" and 0 when it cannot
+// be known. In a version 3 game it is always global 0's object, the room
+// the status line names (Infocom's HERE, the Inform library's location):
+// the player may be in a vehicle or a container there. In a later game it
+// is the room holding the player: the player's parent in the object tree,
+// or the room holding it when the player is inside something (a boat, a
+// vehicle); when the player object is unknown it falls back to global 0,
+// the Inform library's location. A room without a name (the object's
+// short name is empty, "object#N", and the status line names no room
+// either) is not known: it is reported as "" and 0 rather than named by
+// its number.
 func (g *Game) Location() (name string, id uint16) {
-	if g.player == 0 {
+	switch {
+	case g.story.Version() <= 3 || g.player == 0:
 		id = g.m.Global(0)
-		if id == 0 || int(id) > g.objects {
-			return "", 0
-		}
-		return g.roomName(id), id
+	default:
+		id = g.roomOf(g.player)
 	}
-	id, _, _ = g.m.Object(g.player)
+	if id == 0 || int(id) > g.objects {
+		return "", 0
+	}
+	name = g.roomName(id)
+	if !knownName(name) {
+		return "", 0
+	}
+	return name, id
+}
+
+// roomOf is the room holding object o: its parent, or the outermost
+// object holding it below the rooms' parent (g.rooms, or none); 0 when o
+// is nowhere.
+func (g *Game) roomOf(o uint16) uint16 {
+	id, _, _ := g.m.Object(o)
 	for steps := 0; id != 0 && steps < g.objects; steps++ {
 		p, _, _ := g.m.Object(id)
 		if p == 0 || p == g.rooms {
@@ -29,25 +50,33 @@ func (g *Game) Location() (name string, id uint16) {
 		}
 		id = p
 	}
-	if id == 0 {
-		return "", 0
-	}
-	return g.roomName(id), id
+	return id
 }
+
+// knownName reports whether name names a room: not empty, not the
+// "object#N" that stands for an object without a short name, and not a
+// clock ("10:23 am") taken from a status line.
+func knownName(name string) bool {
+	name = strings.TrimSpace(name)
+	return name != "" && !strings.HasPrefix(name, "object#") && !clockRE.MatchString(name)
+}
+
+var clockRE = lazyregexp.New(`^(?i)(time:?\s*)?\d{1,2}:\d\d(\s*[ap]\.?m\.?)?$`)
 
 // roomName is the name of room id: its short name, or, for a room whose
 // name a routine prints (the object's own name is empty, "object#N"), the
-// room the status line names.
+// room the status line names (version 4 and later: a version 3 status
+// line prints the object's own short name).
 func (g *Game) roomName(id uint16) string {
 	name := g.m.ObjectName(id)
-	if !strings.HasPrefix(name, "object#") || g.story.Version() <= 3 {
+	if knownName(name) || g.story.Version() <= 3 {
 		return name
 	}
 	line := strings.TrimSpace(g.m.StatusLine())
 	if i := strings.Index(line, "  "); i > 0 {
 		line = line[:i]
 	}
-	if line == "" {
+	if !knownName(line) {
 		return name
 	}
 	return line
@@ -108,7 +137,7 @@ func (g *Game) attributes() int {
 // findPlayer finds the player of a game the catalog does not know. The
 // location is global 0 (the version 3 status line's, and the Inform
 // library's location) or the room the status line names; the player is
-// the object in it that a global points to (the Inform library's player
+// the object in it (or in something in it) that a global points to (the Inform library's player
 // and actor, an Infocom game's WINNER and PLAYER): the library's selfobj
 // ("(self object)", "yourself") or Infocom's "cretin" if it is one of them,
 // else the one the most globals point to. Without a location it falls back to those names alone, and it
@@ -125,7 +154,7 @@ func (g *Game) findPlayer() uint16 {
 			if v == 0 || v == loc || int(v) > g.objects {
 				continue
 			}
-			if p, _, _ := g.m.Object(v); p == loc {
+			if g.within(v, loc, 3) {
 				refs[v]++
 			}
 		}
@@ -146,6 +175,20 @@ func (g *Game) findPlayer() uint16 {
 		}
 	}
 	return 0
+}
+
+// within reports whether object o is in object in, directly or inside
+// at most depth-1 other objects (a player sitting in a vehicle, riding in
+// a procession).
+func (g *Game) within(o, in uint16, depth int) bool {
+	for ; depth > 0 && o != 0; depth-- {
+		p, _, _ := g.m.Object(o)
+		if p == in {
+			return true
+		}
+		o = p
+	}
+	return false
 }
 
 // selfName reports whether name is what a library calls the player object.

@@ -1,0 +1,210 @@
+package game
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/testgames"
+)
+
+// infocomStories are the game package's own test stories and their
+// inform6 switches, as testdata/stories/build.sh builds them.
+var infocomStories = []struct {
+	source, output string
+	switches       []string
+}{
+	{"infocom3.inf", "infocom3.z3", []string{"-q", "-w", "-v3", "-~S"}},
+	{"nomax.inf", "nomax.z5", []string{"-q", "-w", "-v5", "-~S"}},
+	{"time3.inf", "time3.z3", []string{"-q", "-w", "-v3", "-~S"}},
+}
+
+// TestInfocomStoriesRebuild compiles the test stories and checks that
+// the committed story files are what their sources make.
+func TestInfocomStoriesRebuild(t *testing.T) {
+	inform := testgames.Tool(t, "inform6", "inform6-compiler")
+	dir, err := filepath.Abs(filepath.Join("testdata", "stories"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range infocomStories {
+		out := filepath.Join(t.TempDir(), b.output)
+		cmd := exec.Command(inform, append(append([]string{}, b.switches...), filepath.Join(dir, b.source), out)...)
+		cmd.Dir = dir
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("inform6 %s: %v\n%s", b.source, err, msg)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(dir, b.output))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("testdata/stories/%s differs from what %s compiles to: run testdata/stories/build.sh and commit", b.output, b.source)
+		}
+	}
+}
+
+// openInfocom3 starts testdata/stories/infocom3.z3, a version 3 story
+// without the Inform library that keeps score and ends as Infocom's
+// games do.
+func openInfocom3(t *testing.T) *Game { return openOwnStory(t, "infocom3.z3") }
+
+// openOwnStory starts testdata/stories/NAME.
+func openOwnStory(t *testing.T, name string) *Game {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "stories", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := zmachine.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(s, strings.TrimSuffix(name, filepath.Ext(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// step plays cmd and fails the test on an error.
+func step(t *testing.T, g *Game, cmd string) StepResult {
+	t.Helper()
+	r, err := g.Step(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestInfocomStoryScoreAndLocation checks score, maximum, moves and
+// location on a version 3 score story: the maximum from its SCORE line,
+// the location from global 0 (the room, also while the player sits in a
+// box), the player found though its name is "player".
+func TestInfocomStoryScoreAndLocation(t *testing.T) {
+	g := openInfocom3(t)
+	if s := g.Scoring(); !s.HasScore || g.MaxScore() != 10 || s.ScoreGlobal != 1 || s.MovesGlobal != 2 {
+		t.Errorf("scoring %+v, want score in global 1, moves in global 2, out of 10", s)
+	}
+	if name := g.Machine().ObjectName(g.Player()); name != "player" {
+		t.Errorf("player %d %q, want the object called player", g.Player(), name)
+	}
+	want := []struct {
+		cmd          string
+		loc          string
+		score, moves int
+	}{
+		{"north", "Dark Cellar", 0, 1},
+		{"south", "Great Hall", 0, 2},
+		{"take", "Great Hall", 5, 3},
+		{"enter", "Great Hall", 5, 4},
+		{"exit", "Great Hall", 5, 5},
+		{"help", "Great Hall", 5, 6},
+	}
+	for _, w := range want {
+		r := step(t, g, w.cmd)
+		if r.Info.Location != w.loc || r.Info.Score != w.score || r.Info.Moves != w.moves || r.Done {
+			t.Errorf("after %q: location %q, score %d, moves %d, done %v; want %q, %d, %d, playing",
+				w.cmd, r.Info.Location, r.Info.Score, r.Info.Moves, r.Done, w.loc, w.score, w.moves)
+		}
+	}
+}
+
+// TestInfocomStoryEndings checks the endings of a game without the Inform
+// library's deadflag: a win at the maximum score and a death, each seen
+// from the final score and the RESTART, RESTORE or QUIT question; the
+// game plays on once RESTART answers it; QUIT halts it, a loss.
+func TestInfocomStoryEndings(t *testing.T) {
+	t.Run("win", func(t *testing.T) {
+		g := openInfocom3(t)
+		if r := step(t, g, "win"); !r.Done || !r.Victory || r.Info.Score != 10 {
+			t.Errorf("win: done %v, victory %v, score %d; want a victory at 10\n%s", r.Done, r.Victory, r.Info.Score, r.Observation)
+		}
+	})
+	t.Run("die", func(t *testing.T) {
+		g := openInfocom3(t)
+		if r := step(t, g, "die"); !r.Done || r.Victory {
+			t.Errorf("die: done %v, victory %v; want a loss\n%s", r.Done, r.Victory, r.Observation)
+		}
+		if r := step(t, g, "restart"); r.Done || r.Info.Location != "Great Hall" {
+			t.Errorf("restart: done %v at %q; want the game playing again in the Great Hall", r.Done, r.Info.Location)
+		}
+	})
+	t.Run("quit", func(t *testing.T) {
+		g := openInfocom3(t)
+		step(t, g, "take")
+		if r := step(t, g, "quit"); !r.Done || r.Victory || g.Machine().State() != zmachine.Halted {
+			t.Errorf("quit: done %v, victory %v, machine %v; want a halted loss", r.Done, r.Victory, g.Machine().State())
+		}
+	})
+}
+
+// TestMovesAfterQuestion checks that the moves counter does not depend on
+// when grue probed the game: a story whose SCORE gives no maximum is
+// probed again after each turn, and a probe made while a question waits
+// (its answer to SCORE is "Wrong: 2 tries left") must not replace the
+// score and turns globals found before; the moves then count on, after a
+// Save and Restore too.
+func TestMovesAfterQuestion(t *testing.T) {
+	g := openOwnStory(t, "nomax.z5")
+	step(t, g, "dig")
+	saved := g.Save()
+	// The answers to the question are not turns: the story counts
+	// only the commands of its main loop.
+	cmds, moves := []string{"wait", "ask", "guess", "swordfish", "wait"}, []int{2, 3, 3, 3, 4}
+	for i, cmd := range cmds {
+		if r := step(t, g, cmd); r.Info.Moves != moves[i] || r.Info.Score != 2 {
+			t.Errorf("after %q: moves %d, score %d; want %d and 2 (scoring %+v)", cmd, r.Info.Moves, r.Info.Score, moves[i], g.Scoring())
+		}
+	}
+	if s := g.Scoring(); !s.HasScore || s.MaxScore != 0 || s.Reason == "" {
+		t.Errorf("scoring %+v: want a score whose maximum is unknown, and why", s)
+	}
+	if err := g.Restore(saved); err != nil {
+		t.Fatal(err)
+	}
+	cmds, moves = []string{"ask", "guess", "swordfish", "wait"}, []int{2, 2, 2, 3}
+	for i, cmd := range cmds {
+		if r := step(t, g, cmd); r.Info.Moves != moves[i] || r.Info.Score != 2 {
+			t.Errorf("after the restore, %q: moves %d, score %d; want %d and 2 (scoring %+v)", cmd, r.Info.Moves, r.Info.Score, moves[i], g.Scoring())
+		}
+	}
+}
+
+// TestTimeGameHasNoScore checks a version 3 time game (Flags 1 bit 1):
+// its status line globals hold the hours and minutes, not a score and
+// moves, so the score and the moves are unknown, not 9 and 5 (nor 0).
+func TestTimeGameHasNoScore(t *testing.T) {
+	g := openOwnStory(t, "time3.z3")
+	r := step(t, g, "wait")
+	if s := g.Scoring(); s.HasScore || s.Reason == "" || g.MaxScore() != 0 {
+		t.Errorf("scoring %+v: want no score, and why", s)
+	}
+	if i := r.Info; i.ScoreKnown || i.MovesKnown || i.Score != 0 || i.Moves != 0 {
+		t.Errorf("info %+v: want score and moves unknown", i)
+	}
+	if r.Info.Location != "Bedroom" {
+		t.Errorf("location %q, want Bedroom", r.Info.Location)
+	}
+}
+
+// TestScoreKnown checks that a score game says its score and moves are
+// read from it, even while they are 0.
+func TestScoreKnown(t *testing.T) {
+	g := openInfocom3(t)
+	if i := g.Info(); !i.ScoreKnown || !i.MovesKnown || i.Score != 0 || i.MaxScore != 10 {
+		t.Errorf("info %+v: want score 0 of 10 and moves, known", i)
+	}
+	g = openOwnStory(t, "nomax.z5")
+	if i := g.Info(); !i.ScoreKnown || !i.MovesKnown || i.MaxScore != 0 {
+		t.Errorf("nomax: info %+v: want score and moves known, the maximum unknown (0)", i)
+	}
+}
