@@ -28,6 +28,16 @@ func TestUserNamedFilesBounded(t *testing.T) {
 	if err := os.Symlink("/dev/zero", link); err != nil {
 		t.Fatal(err)
 	}
+	promptFifo := filepath.Join(dir, "prompt.txt")
+	if err := syscall.Mkfifo(promptFifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "exp.yaml")
+	yaml := "name: x\ngames: [lantern]\nseeds: [1]\nvariants:\n  - name: a\n    policy: walkthrough\n    system_prompt_file: prompt.txt\n"
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k8s := []string{"exp", "k8s", "--shards", "2", "--image", "img", "--pvc", "claim"}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -39,8 +49,11 @@ func TestUserNamedFilesBounded(t *testing.T) {
 		{[]string{"run", mdFifo}, "a named pipe, not a regular file"},
 		{[]string{"run", link}, "a device, not a regular file"},
 		{[]string{"run", "/dev/zero"}, "a device, not a regular file"},
+		{append(k8s[:len(k8s):len(k8s)], "/dev/zero"), "a device, not a regular file"},
+		{append(k8s[:len(k8s):len(k8s)], fifo), "a named pipe, not a regular file"},
+		{append(k8s[:len(k8s):len(k8s)], cfg), "a named pipe, not a regular file"},
 	} {
-		t.Run(c.args[0]+"_"+filepath.Base(c.args[1]), func(t *testing.T) {
+		t.Run(c.args[0]+"_"+filepath.Base(c.args[len(c.args)-1]), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			done := make(chan int, 1)
 			go func() { done <- run(c.args, strings.NewReader(""), &stdout, &stderr) }()
