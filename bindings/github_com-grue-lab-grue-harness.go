@@ -56,6 +56,7 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"MaxManifestBytes":       reflect.ValueOf(constant.MakeFromLiteral("67108864", token.INT, 0)),
 		"MaxParallel":            reflect.ValueOf(constant.MakeFromLiteral("256", token.INT, 0)),
 		"MaxPromptBytes":         reflect.ValueOf(constant.MakeFromLiteral("1048576", token.INT, 0)),
+		"MaxRecordBytes":         reflect.ValueOf(constant.MakeFromLiteral("4194304", token.INT, 0)),
 		"MaxRetries":             reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"MaxSeeds":               reflect.ValueOf(constant.MakeFromLiteral("10000", token.INT, 0)),
 		"MaxSteps":               reflect.ValueOf(constant.MakeFromLiteral("100000", token.INT, 0)),

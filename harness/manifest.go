@@ -106,7 +106,7 @@ const MaxManifestBytes = 64 << 20
 // ReadManifest reads the manifest of run directory dir.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
-	b, err := boundedfile.ReadFile(path, MaxManifestBytes)
+	b, err := boundedfile.ReadFileIn(dir, ManifestFile, MaxManifestBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}

@@ -1,8 +1,8 @@
 package harness
 
 import (
-	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,12 +98,19 @@ func LoadResults(paths ...string) (*ResultSet, error) {
 // loadOne reads the results of one run directory or results file.
 func loadOne(p string) (*ResultSet, error) {
 	file := p
-	if fi, err := os.Stat(p); err != nil {
+	fi, err := os.Stat(p)
+	if err != nil {
 		return nil, fmt.Errorf("load results: %w", err)
-	} else if fi.IsDir() {
-		file = filepath.Join(p, ResultsFile)
 	}
-	f, err := boundedfile.Open(file)
+	var f *os.File
+	if fi.IsDir() {
+		// A run directory's results file is read only inside it: a
+		// results.jsonl that is a link out of it is refused.
+		file = filepath.Join(p, ResultsFile)
+		f, err = boundedfile.OpenIn(p, ResultsFile)
+	} else {
+		f, err = boundedfile.Open(file)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load results: %w", err)
 	}
@@ -127,18 +134,26 @@ func ReadResults(r io.Reader, name string) (*ResultSet, error) {
 	return rs, nil
 }
 
+// MaxRecordBytes is the longest line of a results file that is read as
+// a record; a longer one is skipped (and reported in Problems) without
+// being held in memory, so that a results file of one huge line, by
+// accident or by design, costs a pass over it and no more.
+// AppendRecord writes no longer record.
+const MaxRecordBytes = 4 << 20
+
 func (rs *ResultSet) read(r io.Reader, name string) error {
-	br := bufio.NewReader(r)
+	lr := boundedfile.NewLineReader(r, MaxRecordBytes)
 	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
-		if len(b) > 0 {
-			rs.readLine(b, name, line)
-		}
-		if err == io.EOF {
+		b, err := lr.Line()
+		switch {
+		case err == io.EOF:
 			return nil
-		}
-		if err != nil {
+		case errors.Is(err, boundedfile.ErrLineTooLong):
+			rs.problem(name, line, "skipped: %v", err)
+		case err != nil:
 			return err
+		default:
+			rs.readLine(b, name, line)
 		}
 	}
 }
@@ -254,8 +269,22 @@ func (rs *ResultSet) ByGame(games ...string) *ResultSet {
 // creating it if needed, and syncs it to disk before returning, so that a
 // run killed afterwards keeps the record. When the file ends in a line cut
 // short by a crash, the record starts a new line so that only the cut line
-// is lost.
+// is lost. A path whose file is a symbolic link out of its folder is
+// refused, not written through, and so is anything but a regular file.
 func AppendRecord(path string, rec EpisodeRecord) error {
+	dir, name := filepath.Split(path)
+	root, err := os.OpenRoot(cmp.Or(dir, "."))
+	if err != nil {
+		return fmt.Errorf("append record: %w", err)
+	}
+	defer root.Close()
+	return appendRecordIn(root, name, rec)
+}
+
+// appendRecordIn is AppendRecord of the results file name in root: a name
+// that is a symbolic link out of root is refused, not written through.
+func appendRecordIn(root *os.Root, name string, rec EpisodeRecord) error {
+	path := filepath.Join(root.Name(), name)
 	if err := rec.validate(); err != nil {
 		return fmt.Errorf("append record to %s: %w", path, err)
 	}
@@ -263,9 +292,16 @@ func AppendRecord(path string, rec EpisodeRecord) error {
 	if err != nil {
 		return fmt.Errorf("append record %s to %s: %w", rec.Key(), path, err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	if len(b) > MaxRecordBytes {
+		return fmt.Errorf("append record %s to %s: %s, longer than the limit of %s", rec.Key(), path, boundedfile.FormatSize(int64(len(b))), boundedfile.FormatSize(MaxRecordBytes))
+	}
+	f, err := root.OpenFile(name, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("append record: %w", err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return fmt.Errorf("append record to %s: not a regular file", path)
 	}
 	line := append(b, '\n')
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {

@@ -136,6 +136,7 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	if r.out == "" {
 		r.out = DefaultOut(cfg.Name, time.Now())
 	}
+	r.top = r.out
 	all := cfg.Episodes()
 	total := len(all)
 	var err error
@@ -146,6 +147,9 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 		return nil, fmt.Errorf("run experiment %s: %w", cfg.Name, err)
 	}
 	done, err := r.prepare(all)
+	if r.root != nil {
+		defer r.root.Close()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +180,7 @@ func Run(ctx context.Context, cfg *Config, opts RunOptions) (*ResultSet, error) 
 	stopHeartbeat := startHeartbeat(r.out)
 	// The results file is there from the start: a run stopped before
 	// its first episode ended loads as an empty result set.
-	f, err := os.OpenFile(filepath.Join(r.out, ResultsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := r.root.OpenFile(ResultsFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("run experiment: %w", err)
 	}
@@ -283,9 +287,14 @@ func (r *runner) announce(all, before, leftFailed, retried, workers int) {
 
 // runner is one Run.
 type runner struct {
-	cfg      *Config
-	opts     RunOptions
-	out      string
+	cfg  *Config
+	opts RunOptions
+	out  string
+	// top is the run directory (out, or the folder of out's shards);
+	// root is out, opened so that nothing the run writes (its records and
+	// trajectories) goes outside it, whatever links its folder holds.
+	top      string
+	root     *os.Root
 	hash     string
 	steps    int
 	manifest *Manifest
@@ -324,7 +333,7 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		if exists(manifest) || exists(results) {
 			return nil, fmt.Errorf("run experiment: %s already holds a run: resume it (--resume) or choose another output directory", r.out)
 		}
-		if err := os.MkdirAll(r.out, 0o755); err != nil {
+		if err := r.openRoot(true); err != nil {
 			return nil, fmt.Errorf("run experiment: %w", err)
 		}
 		r.manifest = &Manifest{
@@ -334,7 +343,14 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		}
 		return done, nil
 	}
-	m, err := ReadManifest(r.out)
+	err := r.openRoot(false)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("run experiment: resume %s: %w", r.out, err)
+	}
+	var m *Manifest
+	if err == nil {
+		m, err = ReadManifest(r.out)
+	}
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("run experiment: nothing to resume in %s: it has no %s", r.out, ManifestFile)
@@ -371,6 +387,37 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		}
 	}
 	return done, nil
+}
+
+// openRoot opens the folder the run writes into (r.out) as r.root, making
+// it first when create is set. The run directory (r.top) is the one the
+// user named; a shard's folder in it is opened inside it, so that a
+// shards folder that is a link out of the run directory is refused.
+func (r *runner) openRoot(create bool) error {
+	if create {
+		if err := os.MkdirAll(r.top, 0o755); err != nil {
+			return err
+		}
+	}
+	top, err := os.OpenRoot(r.top)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(r.top, r.out)
+	if err != nil || rel == "." {
+		r.root = top
+		return err
+	}
+	defer top.Close()
+	if create {
+		if err := top.MkdirAll(rel, 0o755); err != nil {
+			return fmt.Errorf("make %s: %w", r.out, err)
+		}
+	}
+	if r.root, err = top.OpenRoot(rel); err != nil {
+		return fmt.Errorf("open %s: %w", r.out, err)
+	}
+	return nil
 }
 
 // checkEndpoints refuses to resume a run whose llm variants were played
@@ -459,7 +506,7 @@ func (r *runner) play(ctx context.Context, s EpisodeSpec) error {
 		return err
 	}
 	r.appendMu.Lock()
-	err := AppendRecord(filepath.Join(r.out, ResultsFile), rec)
+	err := appendRecordIn(r.root, ResultsFile, rec)
 	if err == nil && r.opts.OnRecord != nil {
 		r.opts.OnRecord(rec)
 	}
@@ -620,12 +667,21 @@ func (t *Trajectory) UnmarshalJSON(b []byte) error {
 // MaxTrajectoryBytes is the largest trajectory file ReadTrajectory reads.
 const MaxTrajectoryBytes = 1 << 30
 
-// ReadTrajectory reads the trajectory file of rec in run directory dir.
+// ReadTrajectory reads the trajectory file of rec in run directory dir. A
+// record whose trajectory is not inside dir (an absolute path, "..", or a
+// symbolic link that leads out) gets an error, and nothing is read.
 func ReadTrajectory(dir string, rec EpisodeRecord) (*Trajectory, error) {
 	if rec.Trajectory == "" {
 		return nil, fmt.Errorf("read trajectory: %s has none", rec.Key())
 	}
-	b, err := boundedfile.ReadFile(filepath.Join(dir, rec.Trajectory), MaxTrajectoryBytes)
+	// The record says where its trajectory is; the run directory says
+	// what the record says, and may come from anyone: only a file
+	// inside the run directory is read (no "..", no absolute path, no
+	// link out of it).
+	if !filepath.IsLocal(filepath.FromSlash(rec.Trajectory)) {
+		return nil, fmt.Errorf("read trajectory: %s: %q is not a path inside the run directory", rec.Key(), rec.Trajectory)
+	}
+	b, err := boundedfile.ReadFileIn(dir, filepath.FromSlash(rec.Trajectory), MaxTrajectoryBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read trajectory: %w", err)
 	}
@@ -638,9 +694,8 @@ func ReadTrajectory(dir string, rec EpisodeRecord) (*Trajectory, error) {
 
 // writeTrajectory writes the episode's trajectory file.
 func (r *runner) writeTrajectory(rec EpisodeRecord, res *agent.RunResult) error {
-	path := filepath.Join(r.out, rec.Trajectory)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("run experiment: %w", err)
+	if err := r.root.MkdirAll(filepath.Dir(rec.Trajectory), 0o755); err != nil {
+		return fmt.Errorf("run experiment: trajectory of %s: %w", rec.Key(), err)
 	}
 	t := Trajectory{Variant: rec.Variant, Game: rec.Game, Seed: rec.Seed, LLMSeed: rec.LLMSeed,
 		Attempts: rec.Attempts, ConfigHash: rec.ConfigHash, RunResult: res}
@@ -648,7 +703,7 @@ func (r *runner) writeTrajectory(rec EpisodeRecord, res *agent.RunResult) error 
 	if err != nil {
 		return fmt.Errorf("run experiment: trajectory of %s: %w", rec.Key(), err)
 	}
-	if err := atomicfile.Write(path, append(b, '\n'), 0o644); err != nil {
+	if err := atomicfile.WriteIn(r.root, rec.Trajectory, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("run experiment: trajectory of %s: %w", rec.Key(), err)
 	}
 	return nil

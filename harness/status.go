@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
 // ShardManifest is the manifest of one part of a run directory: a shard's
@@ -206,10 +208,14 @@ func shardStatus(dir string, m ShardManifest, rs *ResultSet, all []EpisodeSpec, 
 	return st
 }
 
+// maxHeartbeatBytes is the largest heartbeat file read: one is a line of
+// JSON of a host, a process id and a time.
+const maxHeartbeatBytes = 64 << 10
+
 // readHeartbeat reads the heartbeat of the run in dir.
 func readHeartbeat(dir string) (Heartbeat, error) {
 	var hb Heartbeat
-	b, err := os.ReadFile(filepath.Join(dir, HeartbeatFile))
+	b, err := boundedfile.ReadFileIn(dir, HeartbeatFile, maxHeartbeatBytes)
 	if err != nil {
 		return hb, err
 	}

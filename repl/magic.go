@@ -364,7 +364,7 @@ func magicLoad(ctx context.Context, s *Session, args string) error {
 	if args == "" {
 		return fmt.Errorf("usage: :load FILE.go or FILE.md")
 	}
-	data, err := os.ReadFile(args)
+	data, err := readSource(args)
 	if err != nil {
 		return err
 	}

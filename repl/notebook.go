@@ -64,12 +64,23 @@ func fenceFor(text string) string {
 }
 
 // ParseNotebook returns the cells of a notebook: the contents of its
-// ```go blocks, in order.
+// ```go blocks, in order. Only the blocks a reader of the rendered
+// Markdown sees as Go code are cells: a ```go block inside an HTML
+// comment (<!-- ... -->), or any other HTML block that hides its
+// contents (<script>, <style>, <textarea>, <pre>, <?...?>, <!...>,
+// CDATA), or inside a ~~~ code block, is not run, since it is invisible
+// or shown as plain text on GitHub and in any Markdown view, and a
+// notebook from someone else could hide code there.
 func ParseNotebook(text string) ([]string, error) {
 	var cells []string
 	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimRight(lines[i], " \r")
+		if end := hiddenBlockEnd(line); end != nil {
+			for ; i < len(lines) && !end(lines[i]); i++ {
+			}
+			continue
+		}
 		fence, info := splitFence(line)
 		if fence == "" {
 			continue
@@ -134,4 +145,52 @@ func splitFence(line string) (fence, info string) {
 		return "", ""
 	}
 	return line[:n], strings.TrimSpace(line[n:])
+}
+
+// hiddenBlockEnd returns, for a line that starts a block whose contents
+// a Markdown view does not show as code (CommonMark's HTML blocks of
+// kinds 1 to 5, and a code block fenced with tildes), the test of the
+// line that ends it; nil for any other line.
+func hiddenBlockEnd(line string) func(string) bool {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 {
+		return nil // an indented code block: shown, but not a cell
+	}
+	contains := func(end string) func(string) bool {
+		return func(l string) bool { return strings.Contains(strings.ToLower(l), end) }
+	}
+	low := strings.ToLower(t)
+	for _, tag := range []string{"script", "pre", "style", "textarea"} {
+		if rest, ok := strings.CutPrefix(low, "<"+tag); ok && (rest == "" || strings.ContainsAny(rest[:1], " \t>")) {
+			return contains("</" + tag + ">")
+		}
+	}
+	switch {
+	case strings.HasPrefix(t, "<!--"):
+		rest := t[4:]
+		return func(l string) bool {
+			if rest != "" { // the opening line itself may close it
+				l, rest = rest, ""
+			}
+			return strings.Contains(l, "-->")
+		}
+	case strings.HasPrefix(t, "<![CDATA["):
+		return contains("]]>")
+	case strings.HasPrefix(t, "<?"):
+		return contains("?>")
+	case len(t) > 2 && t[0] == '<' && t[1] == '!' && ('A' <= t[2] && t[2] <= 'Z' || 'a' <= t[2] && t[2] <= 'z'):
+		return contains(">")
+	case strings.HasPrefix(t, "~~~"):
+		n := len(t) - len(strings.TrimLeft(t, "~"))
+		first := true
+		return func(l string) bool {
+			if first { // the opening line does not close it
+				first = false
+				return false
+			}
+			l = strings.TrimSpace(l)
+			return len(l) >= n && strings.Trim(l, "~") == ""
+		}
+	}
+	return nil
 }

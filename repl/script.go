@@ -8,7 +8,6 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
-	"os"
 	"reflect"
 	"strings"
 
@@ -46,7 +45,7 @@ func ExitStatus(err error) (int, bool) {
 // (nil for os.Exit(0)).
 func RunFile(ctx context.Context, path string, args []string, opts Options) error {
 	opts = withDefaults(opts)
-	data, err := os.ReadFile(path)
+	data, err := readSource(path)
 	if err != nil {
 		return err
 	}

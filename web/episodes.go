@@ -1,12 +1,14 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -21,6 +23,7 @@ import (
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/atomicfile"
+	"github.com/grue-lab/grue/internal/boundedfile"
 	"github.com/grue-lab/grue/internal/jsonms"
 )
 
@@ -150,7 +153,10 @@ func loadEpisodes(s *Server) (*episodes, error) {
 			continue
 		}
 		e := &episode{dir: filepath.Join(root, d.Name())}
-		b, err := os.ReadFile(filepath.Join(e.dir, episodeFile))
+		// A run folder is input: a file that is no regular file (a
+		// named pipe, a link to a device) or is out of bounds is no
+		// episode, and does not keep the others from loading.
+		b, err := boundedfile.ReadFileIn(e.dir, episodeFile, maxEpisodeFile)
 		if err != nil || json.Unmarshal(b, &e.info) != nil || e.info.ID != d.Name() {
 			continue // not an episode, or one cut short before its first write
 		}
@@ -556,7 +562,7 @@ func (s *Server) episodeEvents(w http.ResponseWriter, r *http.Request) {
 // steps file and its info; only the last step carries a map, the one the
 // episode ended with.
 func (e *episode) pastEvents() (*eventLog, error) {
-	steps, err := readSteps(filepath.Join(e.dir, stepsFile))
+	steps, err := readSteps(e.dir)
 	if err != nil {
 		return nil, err
 	}
@@ -564,7 +570,7 @@ func (e *episode) pastEvents() (*eventLog, error) {
 	var total llm.Usage
 	var cost float64
 	var lastMap any
-	if b, err := os.ReadFile(filepath.Join(e.dir, mapFile)); err == nil {
+	if b, err := boundedfile.ReadFileIn(e.dir, mapFile, maxMapFile); err == nil {
 		_ = json.Unmarshal(b, &lastMap) // no map is a replay without one
 	}
 	for i := range steps {
@@ -583,25 +589,45 @@ func (e *episode) pastEvents() (*eventLog, error) {
 	return l, nil
 }
 
-// readSteps reads a steps file; a last line cut short by a crash is left
-// out. A missing file is no steps.
-func readSteps(path string) ([]agent.Step, error) {
-	b, err := os.ReadFile(path)
+// Bounds of what an episode's folder may hold, read as input: its info
+// file, its last map, and each line of its steps file.
+const (
+	maxEpisodeFile = 4 << 20
+	maxMapFile     = 16 << 20
+	maxStepLine    = 16 << 20
+)
+
+// readSteps reads the steps file of the episode in dir; a last line cut
+// short by a crash is left out, and so is a line longer than
+// maxStepLine. A missing file is no steps.
+func readSteps(dir string) ([]agent.Step, error) {
+	f, err := boundedfile.OpenIn(dir, stepsFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read steps: %w", err)
 	}
+	defer f.Close()
 	var out []agent.Step
-	for line := range strings.SplitSeq(string(b), "\n") {
+	lr := boundedfile.NewLineReader(f, maxStepLine)
+	for {
+		line, err := lr.Line()
+		if err == io.EOF {
+			return out, nil
+		}
+		if errors.Is(err, boundedfile.ErrLineTooLong) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read steps: %w", err)
+		}
 		var st agent.Step
-		if strings.TrimSpace(line) == "" || json.Unmarshal([]byte(line), &st) != nil {
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &st) != nil {
 			continue
 		}
 		out = append(out, st)
 	}
-	return out, nil
 }
 
 func (s *Server) episodeTrajectory(w http.ResponseWriter, r *http.Request) {
@@ -609,7 +635,7 @@ func (s *Server) episodeTrajectory(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	steps, err := readSteps(filepath.Join(e.dir, stepsFile))
+	steps, err := readSteps(e.dir)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "", "%v", err)
 		return

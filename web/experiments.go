@@ -156,7 +156,17 @@ func (xs *experiments) info(id string) (ExperimentInfo, bool) {
 	if !hit || sharded || c.stamp != st {
 		info, err := summarize(id, dir, sharded)
 		if err != nil {
-			return xs.failedLaunch(id)
+			if info, ok := xs.failedLaunch(id); ok {
+				return info, true
+			}
+			if _, lerr := os.Lstat(filepath.Join(dir, harness.ManifestFile)); lerr == nil || sharded {
+				// A run folder that cannot be read (a manifest that
+				// is no regular file, records out of bounds) is
+				// listed as such, and the others still are.
+				return ExperimentInfo{ID: id, Status: ExpFailed, Error: "cannot read the run: " + err.Error(),
+					Games: []string{}, Variants: []VariantSummary{}}, true
+			}
+			return ExperimentInfo{}, false
 		}
 		c = cachedRun{stamp: st, info: info}
 		if !sharded {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bufio"
 	"encoding/json"
 
 	"errors"
@@ -109,7 +108,7 @@ type listRecord struct {
 // record of the same episode replaces the earlier one), keeping only
 // what the list needs, grouped by variant.
 func readListRecords(dir string) (map[string][]listRecord, error) {
-	f, err := boundedfile.Open(filepath.Join(dir, harness.ResultsFile))
+	f, err := boundedfile.OpenIn(dir, harness.ResultsFile)
 	if err != nil {
 		return nil, err
 	}
@@ -120,9 +119,18 @@ func readListRecords(dir string) (map[string][]listRecord, error) {
 	}
 	at := map[key]int{}
 	var recs []listRecord
-	br := bufio.NewReader(f)
+	lr := boundedfile.NewLineReader(f, harness.MaxRecordBytes)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := lr.Line()
+		if err == io.EOF {
+			break
+		}
+		if errors.Is(err, boundedfile.ErrLineTooLong) {
+			continue // harness.LoadResults skips it too, and says so
+		}
+		if err != nil {
+			return nil, err
+		}
 		var r listRecord
 		if len(line) > 0 && jsonv2.Unmarshal(line, &r) == nil && r.Variant != "" && r.Game != "" {
 			k := key{r.Variant, r.Game, r.Seed}
@@ -132,12 +140,6 @@ func readListRecords(dir string) (map[string][]listRecord, error) {
 				at[k] = len(recs)
 				recs = append(recs, r)
 			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
 		}
 	}
 	byVariant := map[string][]listRecord{}

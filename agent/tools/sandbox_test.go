@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,4 +247,52 @@ func TestRunShellAsOtherUser(t *testing.T) {
 			t.Errorf("the file the command made: %v, %v", info, err)
 		}
 	})
+}
+
+// The attack of issue 35, item 17: a run_shell command reached the
+// network (a GET to 127.0.0.1 succeeded). Where namespaces can be made a
+// command has no network unless the workspace allows it (ShellNetwork).
+func TestRunShellHasNoNetwork(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("bash (for /dev/tcp) is needed: %v", err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	got := make(chan string, 4)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			b := make([]byte, 64)
+			n, _ := c.Read(b)
+			got <- string(b[:n])
+			c.Close()
+		}
+	}()
+	port := l.Addr().(*net.TCPAddr).Port
+	cmd := bash + ` -c 'echo reached > /dev/tcp/127.0.0.1/` + strconv.Itoa(port) + `' 2>&1; echo END`
+	for _, allow := range []bool{false, true} {
+		w, reg, _ := newWorkspace(t)
+		w.ShellNetwork = allow
+		r := wsCall(t, reg, "run_shell", map[string]any{"command": cmd})
+		if !strings.Contains(r.Text, "END") {
+			t.Fatalf("the command did not run: %+v", r)
+		}
+		select {
+		case s := <-got:
+			if !allow {
+				t.Errorf("a command without ShellNetwork reached 127.0.0.1 (%q)", s)
+			}
+		case <-time.After(2 * time.Second):
+			if allow {
+				t.Errorf("with ShellNetwork the command did not reach 127.0.0.1: %s", r.Text)
+			}
+		}
+	}
 }

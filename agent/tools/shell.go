@@ -262,7 +262,9 @@ func (res ShellResult) withStatus(status string, ps *os.ProcessState, cfg sandbo
 //     PW, AUTH, CREDS, SIG, BEARER or PRIVATE as a word between
 //     underscores (GH_PAT, DB_PASS, SSH_AUTH_SOCK, SSL_KEY_FILE);
 //   - a value that is a URL with a user name or password in it
-//     (postgres://user:pw@host, https://user:pw@proxy), or that starts
+//     (postgres://user:pw@host, https://user:pw@proxy), or whose query
+//     carries a credential, as [llm.RedactURL] masks it in logs
+//     (OPENAI_BASE_URL=https://host/v1?api_key=...), or that starts
 //     the way well-known keys do (sk-, ghp_, github_pat_, hf_, xoxb-,
 //     glpat-, AKIA, AIza, ...).
 //
@@ -314,6 +316,11 @@ func secretValue(v string) bool {
 		if strings.HasPrefix(v, p) && len(v) >= len(p)+12 {
 			return true
 		}
+	}
+	// A URL whose query carries a credential (?api_key=, &token=, &sig=)
+	// or whose user name is one: what llm.RedactURL masks in logs.
+	if llm.RedactURL(v) != v {
+		return true
 	}
 	// scheme://user[:password]@host..., also inside a list of URLs.
 	for rest := v; ; {

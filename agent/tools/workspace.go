@@ -96,6 +96,13 @@ type Workspace struct {
 	// that uid; grue changes no owner. It is an error when grue is not
 	// root.
 	ShellUID int
+	// ShellNetwork lets run_shell commands reach the network. Without
+	// it, where namespaces can be made, a command runs in a new network
+	// namespace with no interface but a loopback that is down: it can
+	// connect to nothing, not even 127.0.0.1. In the fallback mode
+	// (no user namespaces) a command has grue's network whatever this
+	// says (docs/security.md).
+	ShellNetwork bool
 	// Env holds extra "NAME=value" variables for run_shell, added after
 	// the filtered environment (see SafeEnv) and not filtered themselves.
 	Env []string
@@ -131,6 +138,7 @@ func (w *Workspace) sandboxConfig() sandbox.Config {
 		FileSize:   limit64(w.MaxFileSize, DefaultMaxFileSize),
 		Procs:      limit64(int64(w.MaxProcs), DefaultMaxProcs),
 		UID:        w.ShellUID,
+		Network:    w.ShellNetwork,
 	}
 }
 

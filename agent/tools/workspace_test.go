@@ -378,3 +378,26 @@ func TestWorkspaceSizeCap(t *testing.T) {
 		t.Errorf("write_file without a cap = %+v", r)
 	}
 }
+
+// The attack of issue 35, item 16: OPENAI_BASE_URL with the key in its
+// query string reached run_shell's environment. A URL whose query (or user
+// name) carries a credential, as llm.RedactURL masks it in logs, is
+// dropped; a URL whose query holds none is kept.
+func TestSafeEnvURLQueryCredentials(t *testing.T) {
+	secrets := []string{
+		"OPENAI_BASE_URL=https://proxy.example/v1?api_key=SECRET123",
+		"MODEL_URL=https://host.example/v1?model=x&token=SECRET123",
+		"AZURE_BLOB=https://acct.blob.example/c?sv=2020&sig=SECRET123",
+		"BASE=https://ghp_0123456789abcdefghijkl@git.example/repo",
+	}
+	plain := []string{"OPENAI_BASE_URL=https://proxy.example/v1", "DOCS=https://example.com/search?q=grue&page=2"}
+	got := SafeEnv(append(append([]string{}, secrets...), plain...))
+	if strings.Join(got, " ") != strings.Join(plain, " ") {
+		t.Errorf("SafeEnv kept %q\nwant %q", got, plain)
+	}
+	for _, kv := range got {
+		if strings.Contains(kv, "SECRET123") {
+			t.Errorf("a credential reached the shell: %s", kv)
+		}
+	}
+}

@@ -28,6 +28,9 @@ type replOptions struct {
 	model   string
 	baseURL string
 	policy  string
+	// trustEndpoint lets a notebook's header choose the endpoint (grue
+	// run --trust-endpoint).
+	trustEndpoint bool
 }
 
 // agentFlags adds the flags that choose who plays the session's episode.
@@ -105,7 +108,7 @@ func (o replOptions) workbench(stdin io.Reader, stdout, stderr io.Writer) workbe
 	return workbench.Options{
 		REPL: repl.Options{Stdout: stdout, Stderr: stderr, Stdin: stdin},
 		Game: o.game, Seed: o.seed, Model: o.model, BaseURL: o.baseURL, Policy: o.policy,
-		Version: cli.Version(),
+		Version: cli.Version(), TrustEndpoint: o.trustEndpoint,
 	}
 }
 

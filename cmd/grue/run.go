@@ -27,7 +27,15 @@ FILE.md is a notebook that :save wrote: its go code blocks run in turn in a
 fresh session set up as the notebook's header says (its game, seed,
 policy, model and endpoint; --game, --seed, --policy, --model and
 --base-url override them), stopping at the first cell that fails, which
-the error names.
+the error names. Only the go blocks a reader of the rendered Markdown sees
+run (not one inside an HTML comment). A header's base_url, which would
+receive your API key, is used only when it is your own $OPENAI_BASE_URL
+or with --trust-endpoint; otherwise grue run refuses and says so.
+
+A script or a notebook is Go code, and runs with your full rights: it can
+read and write your files, run programs, read your API keys from the
+environment and send them anywhere. Run only scripts and notebooks you
+have read or whose author you trust, as you would a program.
 
 --model and --base-url reach a script as the environment variables
 GRUE_MODEL and OPENAI_BASE_URL, which llm.ConfigFromEnv reads.`,
@@ -68,5 +76,6 @@ GRUE_MODEL and OPENAI_BASE_URL, which llm.ConfigFromEnv reads.`,
 	f.StringVar(&o.game, "game", "", "a notebook's game: a story name or path (default: the built-in story)")
 	f.Int64Var(&o.seed, "seed", 1, "seed of a notebook game's random numbers")
 	o.agentFlags(cmd)
+	f.BoolVar(&o.trustEndpoint, "trust-endpoint", false, "let a notebook's header choose the endpoint (base_url) that receives your API key")
 	return cmd
 }

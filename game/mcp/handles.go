@@ -94,7 +94,7 @@ func (s *Server) gameFor(ctx context.Context, tool string, args map[string]any) 
 			ss.mu.Unlock()
 			return nil, toolError("%s: %v", tool, err)
 		}
-		ss.start(g)
+		s.startGame(ss, g)
 	}
 	return ss, nil
 }
@@ -124,6 +124,7 @@ func (s *Server) expireLocked(cutoff time.Time) {
 		if ss.owner == "" && ss.last.Before(cutoff) {
 			delete(s.games, id)
 			s.handles--
+			s.forgetSavesLocked(ss)
 		}
 	}
 }

@@ -49,8 +49,26 @@ type serverConfig struct {
 	origins     []string
 	cacheSize   int
 	maxLine     int
+	maxSaved    int
 	detections  *game.DetectionCache
 }
+
+// MaxSavesPerGame is how many states save_state keeps for one game; a save
+// under a new name beyond it is refused (reusing a name replaces).
+const MaxSavesPerGame = 100
+
+// DefaultMaxSavedStates is how many states save_state keeps over all the
+// server's games at once ([WithMaxSavedStates]): a saved state holds a
+// copy of the game's dynamic memory (up to 64 KiB, and its stack), so
+// without a total a client could hold MaxSavesPerGame of them in each of
+// its games (about 2.5 GB at the default 1,000 games).
+const DefaultMaxSavedStates = 1000
+
+// WithMaxSavedStates caps the states save_state keeps over all the games
+// of the server (default [DefaultMaxSavedStates]); a save beyond it is
+// refused with a tool error until games end or are reset, which frees
+// their saves.
+func WithMaxSavedStates(n int) ServerOption { return func(c *serverConfig) { c.maxSaved = n } }
 
 // WithGame sets the game every new session starts with: a name or path as
 // Open takes it, or "lantern", the built-in default story (the default).
@@ -126,6 +144,7 @@ type Server struct {
 	closed   chan struct{}
 	stopOnce sync.Once
 	reaping  bool
+	saved    int // the states saved in the live games, at most cfg.maxSaved
 }
 
 // session is one game, an MCP session's or one a game_id names, and what
@@ -142,6 +161,7 @@ type session struct {
 	obs     string // the current observation: the intro or the last reply
 	history []turn
 	saves   map[string]*game.State
+	counted int // how many of saves count in Server.saved; guarded by Server.mu
 }
 
 // loadedStory is a story loaded once and the name its games take.
@@ -164,12 +184,15 @@ const memoryTurns = 5
 func NewServer(opts ...ServerOption) (*Server, error) {
 	cfg := serverConfig{game: stories.DefaultName, seed: 1, version: "dev",
 		undoDepth: DefaultUndoDepth, maxSessions: DefaultMaxSessions, maxBody: DefaultMaxBody,
-		cacheSize: DefaultStoryCache, maxLine: DefaultMaxLine}
+		cacheSize: DefaultStoryCache, maxLine: DefaultMaxLine, maxSaved: DefaultMaxSavedStates}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	if cfg.detections == nil {
 		cfg.detections = game.NewDetectionCache()
+	}
+	if cfg.maxSaved <= 0 {
+		return nil, fmt.Errorf("game server: max saved states (%d) must be positive", cfg.maxSaved)
 	}
 	if cfg.maxSessions <= 0 || cfg.maxBody <= 0 || cfg.undoDepth < 0 || cfg.maxLine <= 0 {
 		return nil, fmt.Errorf("game server: max sessions (%d), max body (%d) and max line (%d) must be positive, undo depth (%d) not negative",
@@ -277,6 +300,7 @@ func (s *Server) drop(id string) {
 	if ss, ok := s.sessions[id]; ok {
 		delete(s.games, ss.id)
 		delete(s.sessions, id)
+		s.forgetSavesLocked(ss)
 	}
 	s.mu.Unlock()
 }
@@ -293,6 +317,21 @@ func sessionID(ctx context.Context) string {
 		return cs.SessionID()
 	}
 	return ""
+}
+
+// forgetSavesLocked takes the saves of ss, which ends or starts again,
+// out of the server's count; s.mu is held.
+func (s *Server) forgetSavesLocked(ss *session) {
+	s.saved -= ss.counted
+	ss.counted = 0
+}
+
+// startGame makes g the game of ss (locked), which forgets its saves.
+func (s *Server) startGame(ss *session, g *game.Game) {
+	s.mu.Lock()
+	s.forgetSavesLocked(ss)
+	s.mu.Unlock()
+	ss.start(g)
 }
 
 // start makes g the session's game, forgetting the last one's history.
@@ -586,7 +625,7 @@ func (s *Server) resetGame(ctx context.Context, req mcpgo.CallToolRequest) *mcpg
 		return toolError("reset_game: %v", err)
 	}
 	ss.seed, ss.game = seed, target
-	ss.start(g)
+	s.startGame(ss, g)
 	return ss.result(startText(g, ss), 0, nil)
 }
 
@@ -612,7 +651,7 @@ func (s *Server) newGameTool(ctx context.Context, req mcpgo.CallToolRequest) *mc
 		return refusal
 	}
 	defer ss.mu.Unlock()
-	ss.start(g)
+	s.startGame(ss, g)
 	return ss.result(startText(g, ss), 0, nil)
 }
 
@@ -672,8 +711,21 @@ func (s *Server) saveState(ctx context.Context, ss *session, req mcpgo.CallToolR
 	if !stateName.MatchString(name) {
 		return toolError("save_state: bad state name %q: use 1 to 64 letters, digits, '.', '_' or '-'", name)
 	}
-	if _, ok := ss.saves[name]; !ok && len(ss.saves) >= 100 {
-		return toolError("save_state: too many saved states (100); reuse a name")
+	if _, ok := ss.saves[name]; !ok {
+		if len(ss.saves) >= MaxSavesPerGame {
+			return toolError("save_state: too many saved states in this game (%d); reuse a name", MaxSavesPerGame)
+		}
+		s.mu.Lock()
+		live := s.games[ss.id] == ss
+		if live && s.saved >= s.cfg.maxSaved {
+			s.mu.Unlock()
+			return toolError("save_state: the server holds %d saved states over all its games, its limit: reuse a name, or end or reset games you no longer need", s.cfg.maxSaved)
+		}
+		if live { // a game that ended during the call takes its saves with it
+			s.saved++
+			ss.counted++
+		}
+		s.mu.Unlock()
 	}
 	ss.saves[name] = ss.g.Save()
 	return ss.result(fmt.Sprintf("Saved state %q (score %d, moves %d).", name, ss.g.Score(), ss.g.Moves()), 0, nil)

@@ -10,8 +10,10 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 )
@@ -69,4 +71,53 @@ func syncDir(dir string) {
 	}
 	d.Sync()
 	d.Close()
+}
+
+// WriteIn is [Write] of the file name inside the folder root: the
+// temporary file and the file are made inside it, and a name that leaves
+// it (with "..", or through a symbolic link to a folder outside) is
+// refused, so that a folder whose contents are not to be trusted (a run
+// directory made elsewhere) cannot make it write elsewhere. The folder of
+// name must exist.
+func WriteIn(root *os.Root, name string, data []byte, perm fs.FileMode) error {
+	path := filepath.Join(root.Name(), name)
+	dir, base := filepath.Split(name)
+	if dir == "" {
+		dir = "."
+	}
+	var f *os.File
+	var tmp string
+	var err error
+	for range 10000 {
+		tmp = filepath.Join(dir, fmt.Sprintf("%s%s-%d", TempPrefix, base, rand.Uint32()))
+		f, err = root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if d, err := root.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
 }

@@ -29,7 +29,8 @@ func readStory(story string) (path string, data []byte, err error) {
 		}
 		return "", nil, err
 	}
-	data, err = os.ReadFile(path)
+	// A named pipe, a device or a huge file is refused at once.
+	data, err = game.ReadStoryFile(path)
 	return path, data, err
 }
 

@@ -20,7 +20,9 @@ package workbench
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/grue-lab/grue/agent/llm"
 	"github.com/grue-lab/grue/bindings"
@@ -102,6 +104,12 @@ type Options struct {
 	// Version is grue's version, which :save records in a notebook's
 	// header.
 	Version string
+	// TrustEndpoint lets the header of a notebook being replayed choose
+	// the agent's endpoint (base_url), which receives the user's API
+	// key. Without it, a header's base_url other than the user's own
+	// ($OPENAI_BASE_URL) is refused: a notebook from someone else must
+	// not send the key to a server of theirs (grue run --trust-endpoint).
+	TrustEndpoint bool
 }
 
 // Session is a notebook session with the workbench: a *repl.Session
@@ -210,9 +218,14 @@ func (o *Options) fromNotebook(meta []repl.Meta) error {
 				o.Model = m.Value
 			}
 		case "base_url":
-			if o.BaseURL == "" {
-				o.BaseURL = m.Value
+			if o.BaseURL != "" || m.Value == "" {
+				continue
 			}
+			own := strings.TrimSuffix(os.Getenv("OPENAI_BASE_URL"), "/")
+			if !o.TrustEndpoint && strings.TrimSuffix(m.Value, "/") != own {
+				return fmt.Errorf("the notebook's header names the endpoint %s (base_url), which would receive your API key: run it with --trust-endpoint if you trust that server, with --base-url URL to choose your own, or remove the line", llm.RedactURL(m.Value))
+			}
+			o.BaseURL = m.Value
 		}
 	}
 	return nil

@@ -117,6 +117,11 @@ type Config struct {
 	// UID, when above 0, is the uid (and gid) the command runs as
 	// instead of grue's; only root may ask for it.
 	UID int `json:"uid,omitempty"`
+	// Network keeps the command in grue's network namespace. Without
+	// it (and with NS) the command runs in a new network namespace,
+	// with no interface but a loopback that is down: no connection to
+	// anything, 127.0.0.1 included.
+	Network bool `json:"net,omitempty"`
 }
 
 // The helper's answers on its status pipe (file descriptor 3): a line
@@ -198,9 +203,13 @@ func helperMain(cfgArg, command string) int {
 	// Dumpable again for a moment, so that the child's uid_map can be
 	// written; nothing of the helper is secret.
 	unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
+	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS)
+	if !cfg.Network {
+		flags |= syscall.CLONE_NEWNET
+	}
 	pid, err := syscall.ForkExec("/proc/self/exe", []string{initArg0, cfgArg, command}, &syscall.ProcAttr{
 		Env: os.Environ(), Files: []uintptr{0, 1, 2, 3}, Sys: &syscall.SysProcAttr{
-			Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
+			Cloneflags:                 flags,
 			UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}},
 			GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
 			GidMappingsEnableSetgroups: false,
