@@ -29,6 +29,19 @@ func (g *Game) Save() *State {
 	return &State{story: g.story, snap: g.m.Snapshot(), done: g.done, victory: g.victory, gmap: g.gmap, reply: g.reply}
 }
 
+// Compact returns s with the machine's memory kept as its difference from
+// the story's (zmachine.Snapshot.Compact): for states kept for long and
+// in numbers, as an MCP server's save_state keeps them. It restores as s
+// does.
+func (s *State) Compact() *State {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.snap = s.snap.Compact()
+	return &c
+}
+
 // Restore puts the game back in state s, which Save made on a game of the
 // same story. The Undo history is kept: Undo goes back over the steps played
 // before the Restore as well.

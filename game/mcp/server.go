@@ -58,10 +58,11 @@ type serverConfig struct {
 const MaxSavesPerGame = 100
 
 // DefaultMaxSavedStates is how many states save_state keeps over all the
-// server's games at once ([WithMaxSavedStates]): a saved state holds a
-// copy of the game's dynamic memory (up to 64 KiB, and its stack), so
-// without a total a client could hold MaxSavesPerGame of them in each of
-// its games (about 2.5 GB at the default 1,000 games).
+// server's games at once ([WithMaxSavedStates]). A saved state keeps the
+// game's memory compactly, as its difference from the story
+// (game.State.Compact: a few hundred bytes a few moves in, up to 64 KiB
+// for a game far from its start), and its stack; without a total a client
+// could hold MaxSavesPerGame of them in each of its games.
 const DefaultMaxSavedStates = 1000
 
 // WithMaxSavedStates caps the states save_state keeps over all the games
@@ -727,7 +728,7 @@ func (s *Server) saveState(ctx context.Context, ss *session, req mcpgo.CallToolR
 		}
 		s.mu.Unlock()
 	}
-	ss.saves[name] = ss.g.Save()
+	ss.saves[name] = ss.g.Save().Compact() // kept for long and in numbers: the difference from the story only
 	return ss.result(fmt.Sprintf("Saved state %q (score %d, moves %d).", name, ss.g.Score(), ss.g.Moves()), 0, nil)
 }
 

@@ -51,3 +51,19 @@ func CachedInstructions(s *Story) []CachedInsn {
 	}
 	return out
 }
+
+// SnapshotMemoryBytes is how many bytes of memory s keeps: the whole
+// dynamic memory, or for a compact snapshot its coded difference.
+func SnapshotMemoryBytes(s *Snapshot) int { return len(s.dyn) + len(s.cmem) }
+
+// CorruptCompact returns a copy of compact snapshot s whose memory code
+// runs past dynamic memory.
+func CorruptCompact(s *Snapshot) *Snapshot {
+	c := *s
+	c.cmem = append(append([]byte(nil), s.cmem...), 0, 255, 0, 255, 0, 255)
+	for range len(s.story.mem) / 256 {
+		c.cmem = append(c.cmem, 0, 255)
+	}
+	c.cmem = append(c.cmem, 1)
+	return &c
+}

@@ -11,6 +11,7 @@ import "fmt"
 type Snapshot struct {
 	story  *Story
 	dyn    []byte
+	cmem   []byte // for a Compact snapshot, dyn's difference from the story's; dyn is then nil
 	stack  []uint16
 	frames []frame
 	pc     uint32
@@ -53,6 +54,7 @@ func (m *Machine) SnapshotInto(s *Snapshot) *Snapshot {
 // withDyn: the undo states keep theirs apart (undo.go).
 func (m *Machine) snapshotInto(s *Snapshot, withDyn bool) *Snapshot {
 	s.story = m.story
+	s.cmem = nil
 	if withDyn {
 		s.dyn = append(s.dyn[:0], m.dyn...)
 	}
@@ -77,6 +79,16 @@ func (m *Machine) snapshotInto(s *Snapshot, withDyn bool) *Snapshot {
 func (m *Machine) Restore(s *Snapshot) error {
 	if s == nil {
 		return fmt.Errorf("zmachine: Restore: nil snapshot")
+	}
+	if s.cmem != nil {
+		if s.story != m.story {
+			return fmt.Errorf("zmachine: Restore: the snapshot is of another story")
+		}
+		dyn := append([]byte(nil), m.static[:len(m.dyn)]...)
+		if err := diffDecode(dyn, s.cmem); err != nil {
+			return err
+		}
+		return m.restore(s, dyn)
 	}
 	return m.restore(s, s.dyn)
 }
