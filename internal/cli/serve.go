@@ -26,6 +26,7 @@ type serveOptions struct {
 	maxBody     int64
 	maxSessions int
 	undoDepth   int
+	maxSaved    int
 	maxLine     int
 	conn        ConnLimits
 }
@@ -61,8 +62,9 @@ any other Origin gets 403 (DNS rebinding). Bound to an address other than
 loopback, every request must carry a bearer token (Authorization: Bearer
 TOKEN): $GRUE_SERVE_TOKEN (or --token, which every account on the
 machine can read in the command line: it warns), else one generated and
-printed at start. Request bodies, live sessions, undo history and stdio lines are
-capped, and slow connections time out; see docs/security.md.`,
+printed at start. Request bodies, live sessions, undo history, saved
+states and stdio lines are capped, and slow connections time out; see
+docs/security.md.`,
 		Example: `  grue serve
   grue serve --game zork1 --seed 12
   grue serve --http 127.0.0.1:8080 --idle 10m`,
@@ -81,6 +83,7 @@ capped, and slow connections time out; see docs/security.md.`,
 	f.Int64Var(&o.maxBody, "max-body", mcp.DefaultMaxBody, "largest HTTP request body in bytes (larger: 413)")
 	f.IntVar(&o.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "most live HTTP sessions (more: 503), and most games started by new_game")
 	f.IntVar(&o.undoDepth, "undo-depth", mcp.DefaultUndoDepth, "moves undo can take back in each session")
+	f.IntVar(&o.maxSaved, "max-saved-states", mcp.DefaultMaxSavedStates, "most states save_state keeps over all games at once (more: a tool error)")
 	f.IntVar(&o.maxLine, "max-line", mcp.DefaultMaxLine, "longest stdio message in bytes")
 	o.conn.AddFlags(f, 30*time.Second, "time to read a whole HTTP request")
 	return cmd
@@ -95,7 +98,8 @@ func (o *serveOptions) serve(cmd *cobra.Command) error {
 		return err
 	}
 	if err := CheckLimits(SizeLimit{Name: "--max-body", V: o.maxBody}, SizeLimit{Name: "--max-sessions", V: int64(o.maxSessions)},
-		SizeLimit{Name: "--max-line", V: int64(o.maxLine)}, SizeLimit{Name: "--undo-depth", V: int64(o.undoDepth), Zero: true}); err != nil {
+		SizeLimit{Name: "--max-line", V: int64(o.maxLine)}, SizeLimit{Name: "--undo-depth", V: int64(o.undoDepth), Zero: true},
+		SizeLimit{Name: "--max-saved-states", V: int64(o.maxSaved)}); err != nil {
 		return err
 	}
 	tuneGC(true)
@@ -150,5 +154,6 @@ func (o *serveOptions) newServer(ln net.Listener, errOut io.Writer) (*mcp.Server
 	o.token = listenToken("grue serve", o.token, ln, errOut)
 	return mcp.NewServer(mcp.WithGame(o.game), mcp.WithSeed(o.seed), mcp.WithVersion(Version()),
 		mcp.WithToken(o.token), mcp.WithAllowedOrigins(o.origins...), mcp.WithMaxBody(o.maxBody),
-		mcp.WithMaxSessions(o.maxSessions), mcp.WithUndoDepth(o.undoDepth), mcp.WithMaxLine(o.maxLine))
+		mcp.WithMaxSessions(o.maxSessions), mcp.WithUndoDepth(o.undoDepth), mcp.WithMaxLine(o.maxLine),
+		mcp.WithMaxSavedStates(o.maxSaved))
 }
