@@ -402,7 +402,7 @@ func (g *Game) judgeOn(m *zmachine.Machine, out string) (done, victory bool) {
 
 var (
 	endQuestionRE = lazyregexp.New(`(?i)\brestart\b.{0,160}\brestore\b.{0,160}\bquit\b[^.!]*[?:]\)?$`)
-	scoreLineRE   = lazyregexp.New(`(?i)\bscore\b[^\n]*\d`)
+	scoreLineRE   = lazyregexp.New(`(?i)\bscor(?:e|ed)\b[^\n]*\d`) // "Your score is 5", "you scored 60 out of"
 	wonRE         = lazyregexp.New(`(?i)\byou have won\b|\bcongratulations\b`)
 )
 

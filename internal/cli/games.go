@@ -15,8 +15,9 @@ import (
 
 func newGamesCmd() *cobra.Command {
 	var asJSON bool
+	var wf walkCheckFlags
 	cmd := &cobra.Command{
-		Use:   "games [STORY] [--json]",
+		Use:   "games [STORY] [--json] [--check-walkthrough FILE [--seed N] [--reference TRANSCRIPT] [--valid-actions]]",
 		Short: "List the games grue knows, or say what grue finds in one story",
 		Long: `games lists the games grue can play by name: its built-in default story,
 and the story files in the folder that GRUE_GAMES names and in its folders
@@ -34,7 +35,19 @@ library, whether it keeps a score and its maximum, how score, moves and location
 read (the catalog, the status line globals, or globals found by probing the
 game's SCORE command on a forked machine), the player object, the sizes of the
 object table and the dictionary, and the verbs of its grammar. Check a game
-with it before running many episodes on it. --json prints the same as JSON.`,
+with it before running many episodes on it. --json prints the same as JSON.
+
+games STORY --check-walkthrough FILE replays the commands of FILE (one a
+line, # starts a comment) with --seed and compares every state with a
+reference transcript: --reference TRANSCRIPT, else dfrotz's, run here on
+the same story and seed (dfrotz -m -p -q -s SEED -w 80). At each state the
+location grue reads must agree with the room heading the reference prints,
+the score with a score it prints, and grue must say the game is over exactly
+where the reference ends it. Every state that disagrees is listed, then a
+summary; the exit status is 1 when the check fails (a score or ending
+disagrees, or under 95% of the headings). --valid-actions also asks for
+the valid actions before every command and says how often the next one was
+among them, and what a call cost.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return UsageError{fmt.Errorf("games takes at most one story, got %d arguments", len(args))}
@@ -42,6 +55,15 @@ with it before running many episodes on it. --json prints the same as JSON.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if wf.file != "" {
+				if len(args) != 1 {
+					return UsageError{fmt.Errorf("--check-walkthrough needs a STORY")}
+				}
+				return checkWalkthrough(cmd, args[0], wf, asJSON)
+			}
+			if wf.reference != "" || wf.actions || cmd.Flags().Changed("seed") {
+				return UsageError{fmt.Errorf("--reference, --valid-actions and --seed go with --check-walkthrough")}
+			}
 			if len(args) == 1 {
 				return describeGame(cmd, args[0], asJSON)
 			}
@@ -51,7 +73,11 @@ with it before running many episodes on it. --json prints the same as JSON.`,
 			return listGames(cmd)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report on STORY as JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report on STORY (or the walkthrough check) as JSON")
+	cmd.Flags().StringVar(&wf.file, "check-walkthrough", "", "replay this command file and check every state against a reference transcript")
+	cmd.Flags().Int64Var(&wf.seed, "seed", 1, "with --check-walkthrough: the game's seed, as dfrotz -s N")
+	cmd.Flags().StringVar(&wf.reference, "reference", "", "with --check-walkthrough: the reference transcript (default: run dfrotz)")
+	cmd.Flags().BoolVar(&wf.actions, "valid-actions", false, "with --check-walkthrough: measure whether each next command is among the valid actions")
 	return cmd
 }
 
