@@ -177,6 +177,34 @@ func scorePlot(rs *ResultSet, game string, opts PlotOptions) (*plot.Plot, error)
 	}
 	// Some room above the highest band, so that a curve at the top (a
 	// walkthrough at the maximum) does not run along the frame.
+	// The game's maximum score as a dashed line, when it is near enough
+	// the scores reached not to flatten them (or none was reached); else
+	// the legend says it.
+	maxScore, steps := 0, 1
+	for _, r := range rs.Records {
+		if r.Game == game {
+			maxScore = max(maxScore, r.MaxScore)
+		}
+	}
+	for _, c := range curves {
+		steps = max(steps, len(c.Mean))
+	}
+	if maxScore > 0 {
+		m := float64(maxScore)
+		if ymax <= 0 || m <= 2*ymax {
+			line, err := plotter.NewLine(plotter.XYs{{X: 1, Y: m}, {X: float64(steps), Y: m}})
+			if err != nil {
+				return nil, fmt.Errorf("plot %s: maximum score line: %w", game, err)
+			}
+			line.Color = color.Gray{Y: 0x60}
+			line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(line)
+			p.Legend.Add(fmt.Sprintf("max score %d", maxScore), line)
+			ymax = max(ymax, m)
+		} else {
+			p.Legend.Add(fmt.Sprintf("max score %d (above the axis)", maxScore))
+		}
+	}
 	// A run that never scored still shows a score axis from 0 to 1, not
 	// a degenerate one.
 	if ymax-ymin < 1 {

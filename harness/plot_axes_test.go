@@ -22,6 +22,10 @@ func TestScorePlotAxes(t *testing.T) {
 		if (name == "all zero" && p.Y.Min != 0) || p.Y.Min > 0 || p.Y.Max < 1 {
 			t.Errorf("%s: y axis %v..%v, want from 0 to at least 1", name, p.Y.Min, p.Y.Max)
 		}
+		// The maximum score, 20, is drawn as a line: the axis reaches it.
+		if p.Y.Max < 20 {
+			t.Errorf("%s: y axis ends at %v, below the maximum score 20 drawn as a line", name, p.Y.Max)
+		}
 		for axis, a := range map[string]struct{ lo, hi float64 }{"x": {p.X.Min, p.X.Max}, "y": {p.Y.Min, p.Y.Max}} {
 			m := p.X.Tick.Marker
 			if axis == "y" {
