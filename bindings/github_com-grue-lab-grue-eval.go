@@ -34,6 +34,7 @@ func load6_0(Symbols map[string]map[string]reflect.Value) {
 		"Listing":              reflect.ValueOf(eval.Listing),
 		"LoadTask":             reflect.ValueOf(eval.LoadTask),
 		"LoadTasks":            reflect.ValueOf(eval.LoadTasks),
+		"MaxCheckOutput":       reflect.ValueOf(constant.MakeFromLiteral("4096", token.INT, 0)),
 		"MaxVerifyCopy":        reflect.ValueOf(constant.MakeFromLiteral("1073741824", token.INT, 0)),
 		"NewCodingAgent":       reflect.ValueOf(eval.NewCodingAgent),
 		"NewReferencePolicy":   reflect.ValueOf(eval.NewReferencePolicy),

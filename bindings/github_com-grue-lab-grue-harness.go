@@ -25,6 +25,7 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"DefaultParallel":        reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
 		"DefaultResamples":       reflect.ValueOf(constant.MakeFromLiteral("10000", token.INT, 0)),
 		"DefaultSeed":            reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
+		"DefaultTableWidth":      reflect.ValueOf(constant.MakeFromLiteral("120", token.INT, 0)),
 		"DefaultTrials":          reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
 		"DefaultVersion":         reflect.ValueOf(constant.MakeFromLiteral("\"dev\"", token.STRING, 0)),
 		"EnvJobCompletionIndex":  reflect.ValueOf(constant.MakeFromLiteral("\"JOB_COMPLETION_INDEX\"", token.STRING, 0)),

@@ -397,6 +397,42 @@ type TaskCheck struct {
 	Empty     Verdict `json:"empty"`
 	// Problems says what is wrong with the task; none when it is sound.
 	Problems []string `json:"problems,omitempty"`
+	// Output is the end of what the verifier's commands printed (stdout
+	// and stderr) when the reference failed, at most MaxCheckOutput
+	// bytes: where a missing pytest or a compile error shows.
+	Output string `json:"output,omitempty"`
+}
+
+// MaxCheckOutput bounds TaskCheck.Output, in bytes.
+const MaxCheckOutput = 4 << 10
+
+// failedOutput joins the output of v's failing checks (v itself, or the
+// checks AllOf or AnyOf combined), keeping the last max bytes, cut at a
+// line.
+func failedOutput(v Verdict, max int) string {
+	var parts []string
+	var walk func(v Verdict)
+	walk = func(v Verdict) {
+		if v.Pass {
+			return
+		}
+		if out := strings.TrimSpace(v.Output); out != "" {
+			parts = append(parts, out)
+		}
+		for _, c := range v.Checks {
+			walk(c)
+		}
+	}
+	walk(v)
+	out := strings.Join(parts, "\n")
+	if len(out) <= max {
+		return out
+	}
+	out = out[len(out)-max:]
+	if i := strings.IndexByte(out, '\n'); i >= 0 {
+		out = out[i+1:]
+	}
+	return "[...]\n" + out
 }
 
 // OK reports whether the task is sound.
@@ -424,6 +460,7 @@ func CheckTask(ctx context.Context, t Task, opts Options) (TaskCheck, error) {
 			c.Problems = append(c.Problems, "its reference solution could not be applied: "+res.Error)
 		case !res.Pass:
 			c.Problems = append(c.Problems, "its reference solution fails: "+res.Verdict.Reason)
+			c.Output = failedOutput(res.Verdict, MaxCheckOutput)
 		}
 	}
 	dir, err := os.MkdirTemp("", "grue-check-")

@@ -133,6 +133,25 @@ func TestCheckTaskCatchesBrokenTasks(t *testing.T) {
 	}
 }
 
+// A reference that fails because the verifier's tool is missing shows
+// what the verifier printed on stderr, its end, bounded.
+func TestCheckTaskShowsVerifierStderr(t *testing.T) {
+	tk, err := ParseTask([]byte("id: nopytest\nprompt: p\nverify:\n  all_of:\n    - file_exists: a.txt\n    - tests_pass: \"i=0; while [ $i -lt 2000 ]; do echo noise line $i; i=$((i+1)); done; echo '/usr/bin/python3: No module named pytest' >&2; exit 1\"\nreference: {a.txt: x}\n"), "n.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := CheckTask(context.Background(), tk, Options{})
+	if err != nil || c.OK() {
+		t.Fatalf("CheckTask = %+v, %v", c, err)
+	}
+	if !strings.Contains(c.Output, "No module named pytest") {
+		t.Errorf("the check's output %q lacks the verifier's stderr", c.Output)
+	}
+	if len(c.Output) > MaxCheckOutput+len("[...]\n") {
+		t.Errorf("the check's output is %d bytes, past %d", len(c.Output), MaxCheckOutput)
+	}
+}
+
 // usePytest puts a python3 that has pytest first on PATH (Debian's
 // python3-pytest is in /usr/bin), and reports whether there is one.
 func usePytest(t *testing.T) bool {

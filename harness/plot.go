@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -176,9 +177,77 @@ func scorePlot(rs *ResultSet, game string, opts PlotOptions) (*plot.Plot, error)
 	}
 	// Some room above the highest band, so that a curve at the top (a
 	// walkthrough at the maximum) does not run along the frame.
-	p.Y.Min, p.Y.Max = ymin, ymax+0.05*max(ymax-ymin, 1)
+	// The game's maximum score as a dashed line, when it is near enough
+	// the scores reached not to flatten them (or none was reached); else
+	// the legend says it.
+	maxScore, steps := 0, 1
+	for _, r := range rs.Records {
+		if r.Game == game {
+			maxScore = max(maxScore, r.MaxScore)
+		}
+	}
+	for _, c := range curves {
+		steps = max(steps, len(c.Mean))
+	}
+	if maxScore > 0 {
+		m := float64(maxScore)
+		if ymax <= 0 || m <= 2*ymax {
+			line, err := plotter.NewLine(plotter.XYs{{X: 1, Y: m}, {X: float64(steps), Y: m}})
+			if err != nil {
+				return nil, fmt.Errorf("plot %s: maximum score line: %w", game, err)
+			}
+			line.Color = color.Gray{Y: 0x60}
+			line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(line)
+			p.Legend.Add(fmt.Sprintf("max score %d", maxScore), line)
+			ymax = max(ymax, m)
+		} else {
+			p.Legend.Add(fmt.Sprintf("max score %d (above the axis)", maxScore))
+		}
+	}
+	// A run that never scored still shows a score axis from 0 to 1, not
+	// a degenerate one.
+	if ymax-ymin < 1 {
+		ymax = ymin + 1
+	}
+	p.Y.Min, p.Y.Max = ymin, ymax+0.05*(ymax-ymin)
 	p.X.Min = 1
+	p.X.Tick.Marker = integerTicks{}
+	p.Y.Tick.Marker = integerTicks{}
 	return p, nil
+}
+
+// integerTicks marks whole numbers only: steps and scores are integers,
+// so a tick at 0.25 would name a value no episode can have.
+type integerTicks struct{}
+
+// Ticks returns gonum/plot's default ticks that fall on whole numbers,
+// or a tick at every whole number when too few of those do.
+func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+		if t.Value == math.Trunc(t.Value) {
+			out = append(out, t)
+		}
+	}
+	if countLabels(out) >= 2 {
+		return out
+	}
+	out = out[:0]
+	for v := math.Ceil(lo); v <= hi; v++ {
+		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return out
+}
+
+func countLabels(ts []plot.Tick) int {
+	n := 0
+	for _, t := range ts {
+		if t.Label != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func meanPoints(c ScoreCurve) plotter.XYs {

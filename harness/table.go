@@ -10,9 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Output formats of Comparison.Write.
@@ -26,12 +23,22 @@ const (
 // SparkWidth is the widest a score-by-step sparkline gets in the tables.
 const SparkWidth = 20
 
+// DefaultTableWidth is the width, in columns, the terminal tables fit
+// when no other width is given.
+const DefaultTableWidth = 120
+
 // Write renders the comparison in format: "table", "md" (or "markdown"),
-// "csv" or "json".
+// "csv" or "json"; tables fit DefaultTableWidth columns.
 func (c *Comparison) Write(w io.Writer, format string) error {
+	return c.WriteWidth(w, format, DefaultTableWidth)
+}
+
+// WriteWidth is Write with the terminal tables fitted to width columns
+// (see WriteTableWidth); the other formats hold every column.
+func (c *Comparison) WriteWidth(w io.Writer, format string, width int) error {
 	switch strings.ToLower(format) {
 	case FormatTable, "":
-		return c.WriteTable(w)
+		return c.WriteTableWidth(w, width)
 	case FormatMarkdown, "markdown":
 		return c.WriteMarkdown(w)
 	case FormatCSV:
@@ -53,13 +60,17 @@ func (c *Comparison) String() string {
 
 // section is one table of a rendered comparison: a title, a header and
 // rows of cells, which columns hold numbers (aligned right), and notes
-// printed under the table.
+// printed under the table. For a terminal too narrow for it, names are
+// the columns whose cells may be cut short (names of variants and
+// games) and drop the columns that may be left out, the first first.
 type section struct {
 	title   string
 	header  []string
 	rows    [][]string
 	numeric []bool
 	notes   []string
+	names   []string
+	drop    []string
 }
 
 // EstimateMark prefixes a token figure in the tables that is in part the
@@ -77,6 +88,9 @@ func (c *Comparison) scoreSection() section {
 		header: []string{"Game", "Variant", "Episodes", "Errors", "Won/ended", "Score", "% of max",
 			"Moves", "Rooms", "First point", "Invalid", "Tokens", "Cost", "Score by step"},
 		numeric: []bool{false, false, true, true, true, true, true, true, true, true, true, true, true, false},
+		names:   []string{"Game", "Variant"},
+		drop: []string{cutStep + "32", "Invalid", "Rooms", "First point", "Moves", cutStep + "24",
+			"Score by step", cutStep + "16", "Tokens", "Cost", "Errors", cutStep + "12", "Won/ended", "% of max", "Episodes"},
 	}
 	scales := c.sparkScales()
 	estimated := false
@@ -139,6 +153,8 @@ func (c *Comparison) pairedSection() section {
 		title:   fmt.Sprintf("Against %s (paired by game and seed)", c.Baseline),
 		header:  []string{"Variant", "Game", "Pairs", fmt.Sprintf("Difference [%d%% CI]", pct), "Wins/losses/ties", "Sign test p"},
 		numeric: []bool{false, false, true, true, true, true},
+		names:   []string{"Variant", "Game"},
+		drop:    []string{cutStep + "32", "Wins/losses/ties", cutStep + "24", "Pairs", cutStep + "16", "Sign test p", cutStep + "12"},
 	}
 	if c.PairedWithinRuns {
 		// Each run's variants against that run's own baseline: the
@@ -174,6 +190,8 @@ func (c *Comparison) leaderboardSection() section {
 		title:   "Leaderboard (mean % of max over games)",
 		header:  []string{"Rank", "Variant", "% of max", "Games", "Episodes", "Won", "Ended", "Errors"},
 		numeric: []bool{true, false, true, true, true, true, true, true},
+		names:   []string{"Variant"},
+		drop:    []string{cutStep + "32", "Ended", "Won", "Errors", cutStep + "24", "Episodes", "Games", cutStep + "16", cutStep + "12"},
 		notes:   []string{"Won: episodes that won the game. Ended: episodes whose game ended otherwise (the player died). The rest stopped at a limit (steps, tokens, cost, time) or failed (Errors)."},
 	}
 	for _, e := range c.Leaderboard {
@@ -237,10 +255,20 @@ func formatP(p float64) string {
 	return fmt.Sprintf("%.4f", p)
 }
 
-// WriteTable renders the comparison as boxed tables for a terminal: the
-// scores of each variant and game with a sparkline of the mean score by
-// step, the paired differences against the baseline, and the leaderboard.
+// WriteTable renders the comparison as boxed tables for a terminal of
+// DefaultTableWidth columns: the scores of each variant and game with a
+// sparkline of the mean score by step, the paired differences against
+// the baseline, and the leaderboard.
 func (c *Comparison) WriteTable(w io.Writer) error {
+	return c.WriteTableWidth(w, DefaultTableWidth)
+}
+
+// WriteTableWidth is WriteTable for a terminal of width columns. A table
+// wider than that has its long names cut in the middle ("…") and then
+// its less important columns left out, as the REPL's :table leaves out
+// columns; a line under the table says which (--format csv or json holds
+// them all). Notes are wrapped to the width.
+func (c *Comparison) WriteTableWidth(w io.Writer, width int) error {
 	for i, s := range c.sections() {
 		if len(s.rows) == 0 {
 			continue
@@ -248,28 +276,16 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w, s.title)
-		align := make([]tw.Align, len(s.numeric))
-		for j, n := range s.numeric {
-			align[j] = tw.AlignLeft
-			if n {
-				align[j] = tw.AlignRight
-			}
-		}
-		t := tablewriter.NewTable(w,
-			tablewriter.WithHeaderAutoFormat(tw.Off),
-			tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-			tablewriter.WithRowAutoWrap(tw.WrapNone),
-		)
-		t.Header(s.header)
-		if err := t.Bulk(s.rows); err != nil {
+		fmt.Fprintln(w, wrapText(s.title, width))
+		out, notes, err := s.fit(width)
+		if err != nil {
 			return fmt.Errorf("write comparison table: %w", err)
 		}
-		if err := t.Render(); err != nil {
+		if _, err := w.Write(out); err != nil {
 			return fmt.Errorf("write comparison table: %w", err)
 		}
-		for _, n := range s.notes {
-			fmt.Fprintln(w, n)
+		for _, n := range append(notes, s.notes...) {
+			fmt.Fprintln(w, wrapText(n, width))
 		}
 	}
 	return nil

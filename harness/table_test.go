@@ -100,7 +100,11 @@ func TestComparisonCSVGolden(t *testing.T) {
 }
 
 func TestComparisonTerminalTable(t *testing.T) {
-	out := smallComparison(t).String()
+	var b bytes.Buffer
+	if err := smallComparison(t).WriteTableWidth(&b, 1000); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
 	for _, want := range []string{
 		"Scores (mean [95% CI])", "Against none", "Leaderboard",
 		"│ lantern │ memory", "15.0 [10.0, 20.0]", // memory's mean on lantern and its interval

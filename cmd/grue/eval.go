@@ -264,6 +264,12 @@ func checkTasks(cmd *cobra.Command, f evalFlags, stdout io.Writer) error {
 		}
 		broken++
 		fmt.Fprintf(stdout, "BROKEN  %-16s  %s\n", t.ID, clipLine(strings.Join(c.Problems, "; "), 400))
+		if c.Output != "" {
+			fmt.Fprintf(stdout, "        the verifier printed:\n")
+			for _, l := range strings.Split(c.Output, "\n") {
+				fmt.Fprintf(stdout, "        | %s\n", l)
+			}
+		}
 	}
 	if broken > 0 {
 		return fmt.Errorf("%d of %d tasks in %s are broken", broken, len(tasks), f.check)

@@ -231,7 +231,7 @@ func runExp(cmd *cobra.Command, path string, f expRunFlags, stdout, stderr io.Wr
 			return err
 		}
 		fmt.Fprintln(stdout)
-		if err := c.Write(stdout, harness.FormatTable); err != nil {
+		if err := c.WriteWidth(stdout, harness.FormatTable, tableWidth(stdout)); err != nil {
 			return err
 		}
 	}
@@ -392,7 +392,7 @@ func compareExp(dirs []string, f expCompareFlags, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := c.Write(stdout, f.format); err != nil {
+	if err := c.WriteWidth(stdout, f.format, tableWidth(stdout)); err != nil {
 		return err
 	}
 	if f.plot != "" {

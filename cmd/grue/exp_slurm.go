@@ -140,5 +140,5 @@ func mergeAndCompare(dir string, cfg *harness.Config, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	return c.Write(stdout, harness.FormatTable)
+	return c.WriteWidth(stdout, harness.FormatTable, tableWidth(stdout))
 }
