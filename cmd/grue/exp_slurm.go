@@ -136,7 +136,14 @@ func mergeAndCompare(dir string, cfg *harness.Config, stdout, stderr io.Writer) 
 		return err
 	}
 	fmt.Fprintf(stdout, "Results: %s (%d of %d episodes, merged)\n\n", filepath.Join(dir, harness.ResultsFile), m.Results.Len(), len(cfg.Episodes()))
-	c, err := harness.Compare(m.Results, cfg.Variants[0].Name, harness.CompareOptions{})
+	// The baseline the run recorded (exp run's rule: the config's first
+	// variant unless --baseline said otherwise), so that the merge pairs as
+	// exp compare of the same folder does.
+	baseline := cfg.Variants[0].Name
+	if m.Manifest != nil && m.Manifest.Baseline != "" {
+		baseline = m.Manifest.Baseline
+	}
+	c, err := harness.Compare(m.Results, baseline, harness.CompareOptions{})
 	if err != nil {
 		return err
 	}
