@@ -594,7 +594,7 @@ function fullStep(s, diverge) {
 
 function trajHeader(t) {
   return el("div", { class: "result" + (lost(t) ? " lost" : ""), "data-traj": "head" },
-    `${t.title || "episode"}: ${t.game} seed ${t.seed}, ${t.variant || "?"} played by ${who(t.policy, t.model)}: ${outcome(t)}, ` +
+    `${t.title || "episode"}: ${t.game} seed ${t.seed}, ${t.variant || "?"}${t.model ? " (" + t.model + ")" : ", played by " + who(t.policy, t.model)}: ${outcome(t)}, ` +
     `score ${t.final_score}/${t.max_score || "?"}, moves ${t.moves}, steps ${t.steps}`);
 }
 
