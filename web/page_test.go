@@ -117,7 +117,8 @@ func TestBrowserMessageStaysOnItsView(t *testing.T) {
 }
 
 // Map labels fit their boxes: Zork I's room names and a long test name
-// are drawn no wider than the room's box, the full name in its title.
+// are drawn no wider than the room's box, the full name in its title, and
+// a name that fits in two lines is shown whole rather than cut.
 func TestBrowserMapLabelsFit(t *testing.T) {
 	s := newTestServer(t, Options{})
 	b := newBrowser(t, s.ts.URL)
@@ -135,7 +136,7 @@ func TestBrowserMapLabelsFit(t *testing.T) {
 	got := eval[[]map[string]any](b, `drawMap(document.querySelector('#play-map'), {current: "r0", rooms: [`+strings.Join(rooms, ",")+`]}),
 		[...document.querySelectorAll('#play-map g[data-room]')].map((g) => ({name: g.dataset.room,
 			title: (g.querySelector('title') || {}).textContent || "",
-			label: g.querySelector('text').textContent,
+			label: ([...g.querySelectorAll('text tspan')].map((t) => t.textContent).join(" ") || g.querySelector('text').textContent),
 			text: g.querySelector('text').getBBox().width, box: g.querySelector('rect').getBBox().width,
 			left: g.querySelector('text').getBBox().x, boxLeft: g.querySelector('rect').getBBox().x}))`)
 	b.shot("map-labels")
@@ -146,6 +147,10 @@ func TestBrowserMapLabelsFit(t *testing.T) {
 		text, box, left, boxLeft := g["text"].(float64), g["box"].(float64), g["left"].(float64), g["boxLeft"].(float64)
 		if text > box || left < boxLeft || left+text > boxLeft+box {
 			t.Errorf("the label %q of %q is %.1f wide from %.1f, its box %.1f from %.1f", g["label"], g["name"], text, left, box, boxLeft)
+		}
+		// A name that fits in two lines of the box is shown whole.
+		if n := g["name"].(string); (n == "West of House" || n == "Flood Control Dam #3") && g["label"] != n {
+			t.Errorf("the box of %q reads %q: want the whole name (it fits in two lines)", n, g["label"])
 		}
 		if g["title"] != g["name"] {
 			t.Errorf("the box of %q has the title %q: want the full name", g["name"], g["title"])
