@@ -38,6 +38,9 @@ func TestBrowserCompareRunsApart(t *testing.T) {
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("the compare page's rows are %q, want %q", names, want)
 	}
+	if shown := b.text("#cmp-out"); strings.Contains(shown, "null") || strings.Contains(shown, "undefined") {
+		t.Errorf("the compare page shows null or undefined:\n%s", shown)
+	}
 	if apart := eval[string](b, `(document.querySelector('#cmp-apart') || {}).innerText || ""`); !strings.Contains(apart, "own run's baseline") {
 		t.Errorf("the note on runs kept apart says %q", apart)
 	}

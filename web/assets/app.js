@@ -515,7 +515,7 @@ async function runCompare() {
   for (const g of c.games) {
     out.push(el("h3", {}, "Score by step: " + g), el("img", { alt: "score by step on " + g, src: authed("/api/experiments/compare/plot?" + q + "&game=" + encodeURIComponent(g)), width: 640 }));
   }
-  $("#cmp-out").replaceChildren(...out);
+  $("#cmp-out").replaceChildren(...out.filter(Boolean));
 }
 
 $("#cmp-go").addEventListener("click", runCompare);
