@@ -81,6 +81,9 @@ func TestBrowserCompareRunsApart(t *testing.T) {
 	if h := b.text(`#traj-out [data-traj="head"]`); !strings.Contains(h, "played by walkthrough (baseline, no model)") {
 		t.Errorf("the viewer's header says %q: want it played by the walkthrough baseline", h)
 	}
+	if step := b.text(`#traj-out .step[data-step="1"]`); !strings.Contains(step, "played by walkthrough (baseline, no model)") {
+		t.Errorf("the viewer's first step reads %q: want it played by the walkthrough baseline", step)
+	}
 	var ep struct{ ID string }
 	s.json("POST", "/api/episodes", map[string]any{"game": "lantern", "policy": "random", "steps": 3}, http.StatusCreated, &ep)
 	b.do("the episode list", chromedp.Navigate(b.url+"/#play"),

@@ -584,7 +584,7 @@ function fullStep(s, diverge) {
     reply ? el("details", {}, el("summary", {}, "raw reply" + (reply.cached ? " (cached)" : "")),
       reply.reasoning ? el("pre", { class: "kv" }, reply.reasoning) : null, el("pre", {}, reply.content || ""),
       (reply.tool_calls || []).map((t) => el("pre", {}, `${t.name}(${t.arguments})`)),
-      (reply.retries || []).map((r) => el("div", { class: "kv" }, "retry: " + (r.error || "")))) : el("div", { class: "kv" }, "policy: " + (s.policy || "")),
+      (reply.retries || []).map((r) => el("div", { class: "kv" }, "retry: " + (r.error || "")))) : el("div", { class: "kv" }, s.policy === "llm" ? "no model reply recorded" : "played by " + who(s.policy, "")),
     s.thought ? el("div", { class: "thought" }, s.thought) : null,
     el("div", { class: "call" }, `${s.tool}(${s.args ? JSON.stringify(s.args) : ""})`),
     (s.repairs || []).map((r) => el("div", { class: "kv" }, `repair ${r.kind}: ${r.from || ""} -> ${r.to || ""} ${r.detail || ""}`)),
