@@ -648,7 +648,7 @@ func (s *Server) episodeTrajectory(w http.ResponseWriter, r *http.Request) {
 		FinalScore: i.FinalScore, MaxScore: i.MaxScore, Moves: i.Moves, LocationsVisited: i.LocationsVisited, Locations: i.Locations,
 		GameCompleted: i.GameCompleted, Victory: i.Victory, Error: i.Error, Steps: len(steps), Tokens: i.Tokens,
 		Cost: i.Cost, StoppedBy: i.StoppedBy, History: steps}}
-	writeJSON(w, http.StatusOK, trajectoryView{Title: "episode " + id, Status: i.Status, Model: i.Model, Trajectory: t})
+	writeJSON(w, http.StatusOK, trajectoryView{Title: "episode " + id, Status: i.Status, Policy: i.Policy, Model: i.Model, Trajectory: t})
 }
 
 // trajectoryView is what the trajectory endpoints give: a title for the
@@ -656,6 +656,10 @@ func (s *Server) episodeTrajectory(w http.ResponseWriter, r *http.Request) {
 type trajectoryView struct {
 	Title  string `json:"title"`
 	Status string `json:"status"`
+	// Policy is what played: "llm" for a model, else the baseline
+	// ("random", "walkthrough", "explorer"); "" when the record predates
+	// it.
+	Policy string `json:"policy,omitempty"`
 	// Model is the model that played, "" for a baseline or when the
 	// endpoint does not say.
 	Model string `json:"model,omitempty"`
@@ -666,6 +670,7 @@ type trajectoryView struct {
 type trajectoryViewHead struct {
 	Title  string `json:"title"`
 	Status string `json:"status"`
+	Policy string `json:"policy,omitempty"`
 	Model  string `json:"model,omitempty"`
 }
 
@@ -679,7 +684,7 @@ func (v *trajectoryView) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &t); err != nil {
 		return err
 	}
-	*v = trajectoryView{Title: h.Title, Status: h.Status, Model: h.Model, Trajectory: t}
+	*v = trajectoryView{Title: h.Title, Status: h.Status, Policy: h.Policy, Model: h.Model, Trajectory: t}
 	return nil
 }
 
@@ -687,7 +692,7 @@ func (v *trajectoryView) UnmarshalJSON(b []byte) error {
 // trajectory's fields. Without it the embedded Trajectory's MarshalJSON
 // would be the view's, and title and status would be lost.
 func (v trajectoryView) MarshalJSON() ([]byte, error) {
-	head, err := json.Marshal(trajectoryViewHead{v.Title, v.Status, v.Model})
+	head, err := json.Marshal(trajectoryViewHead{v.Title, v.Status, v.Policy, v.Model})
 	if err != nil {
 		return nil, err
 	}

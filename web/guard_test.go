@@ -104,17 +104,21 @@ func TestEpisodeCapBurst(t *testing.T) {
 	if codes[http.StatusCreated] != limit || codes[http.StatusTooManyRequests] != 2*limit {
 		t.Errorf("%d episodes at once under a cap of %d: statuses %v", 3*limit, limit, codes)
 	}
-	running := 0
+	// A random walk may end the game before the list is read (a death
+	// in Lantern): such an episode played, and is complete, not running.
+	played := 0
 	var eps []EpisodeInfo
 	s.json("GET", "/api/episodes", nil, http.StatusOK, &eps)
 	for _, e := range eps {
-		if e.Status == StatusRunning {
-			running++
+		if e.Status == StatusRunning || e.Status == StatusComplete {
+			played++
 		}
-		s.json("DELETE", "/api/episodes/"+e.ID, nil, http.StatusAccepted, nil)
+		if code, body := s.do("DELETE", "/api/episodes/"+e.ID, nil); code != http.StatusAccepted && code != http.StatusConflict {
+			t.Errorf("DELETE /api/episodes/%s: %d %s", e.ID, code, body)
+		}
 	}
-	if len(eps) != limit || running != limit {
-		t.Errorf("%d episodes made, %d running; want %d", len(eps), running, limit)
+	if len(eps) != limit || played != limit {
+		t.Errorf("%d episodes made, %d running or complete; want %d", len(eps), played, limit)
 	}
 }
 

@@ -119,7 +119,7 @@ func TestBrowserViewerShowsWhatHappened(t *testing.T) {
 	}
 	check("the run episode's trajectory")
 	head = b.text(`#traj-out [data-traj="head"]`)
-	want = fmt.Sprintf("%s: lantern seed 1, walkthrough: stopped at the step limit, score %d/%d, moves %d, steps 5",
+	want = fmt.Sprintf("%s: lantern seed 1, walkthrough, played by walkthrough (baseline, no model): stopped at the step limit, score %d/%d, moves %d, steps 5",
 		rt.Title, rt.FinalScore, rt.MaxScore, rt.Moves)
 	if rt.Title != run.ID+": walkthrough/lantern/1" || head != want {
 		t.Errorf("the run episode's header reads\n%q, want\n%q", head, want)

@@ -21,8 +21,36 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
-function flash(msg) {
-  $("#flash").textContent = msg || "";
+// currentTab is the view the address names ("play" when none).
+const currentTab = () => (location.hash.slice(1) || "play").split("?")[0];
+
+// messages holds each view's message: one raised on a view (its form's
+// error, a notice) is shown only while that view is open, and never on
+// another one after navigating, even when it arrives late.
+const messages = new Map();
+
+// flash sets view tab's message (the open view's when tab is not given)
+// and shows it when that view is open.
+function flash(msg, tab) {
+  const t = tab || currentTab();
+  messages.set(t, msg || "");
+  if (t === currentTab()) showFlash();
+}
+
+// showFlash shows the open view's message.
+function showFlash() {
+  const f = $("#flash");
+  f.textContent = messages.get(currentTab()) || "";
+  f.dataset.tab = currentTab();
+}
+
+// who names what played an episode: its model, or the baseline policy
+// marked as a baseline (never blank, never as if a model played).
+function who(policy, model) {
+  if (model) return model;
+  if (policy && policy !== "llm") return policy + " (baseline, no model)";
+  if (policy === "llm") return "a model (unnamed)";
+  return "unknown";
 }
 
 // token is the server's token: from the address grue web printed
@@ -78,6 +106,7 @@ function showTab() {
   const [name, query] = (location.hash.slice(1) || "play").split("?");
   for (const s of document.querySelectorAll(".tab")) s.hidden = s.id !== "tab-" + name;
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.tab === name);
+  showFlash();
   const q = new URLSearchParams(query || "");
   if (name === "experiments") refreshExperiments();
   if (name === "compare" && q.get("ids")) { $("#cmp-ids").value = q.get("ids"); runCompare(); }
@@ -117,8 +146,8 @@ $("#play-upload").addEventListener("change", async (ev) => {
     if (!res.ok) throw new Error((g.field ? g.field + ": " : "") + g.error);
     await loadGames();
     $("#play-game").value = g.name;
-    flash("uploaded " + f.name);
-  } catch (e) { flash(e.message); }
+    flash("uploaded " + f.name, "play");
+  } catch (e) { flash(e.message, "play"); }
 });
 
 // ---- play
@@ -143,17 +172,17 @@ function playRequest(form) {
 
 $("#play-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  flash("");
+  flash("", "play");
   $("#play-result").replaceChildren();
   try {
     const { id } = await api("POST", "/api/episodes", playRequest(ev.target));
     watchEpisode(id);
-  } catch (e) { flash(e.message); }
+  } catch (e) { flash(e.message, "play"); }
 });
 
 $("#play-stop").addEventListener("click", async () => {
   if (!play.id) return;
-  try { await api("DELETE", "/api/episodes/" + play.id); } catch (e) { flash(e.message); }
+  try { await api("DELETE", "/api/episodes/" + play.id); } catch (e) { flash(e.message, "play"); }
 });
 
 // watchEpisode follows episode id's events: every step as it ends (the
@@ -309,20 +338,44 @@ function drawMap(svg, map) {
     const [x, y] = c(r.id);
     boxes.push(el("svg:g", { "data-room": r.name },
       el("svg:rect", { class: "room" + (r.id === map.current ? " current" : ""), x: x - 40, y: y - 14, width: 80, height: 28, rx: 4 }),
-      el("svg:text", { x, y: y + 3, "text-anchor": "middle" }, r.name.length > 16 ? r.name.slice(0, 15) + "…" : r.name)));
+      el("svg:title", {}, r.name),
+      el("svg:text", { x, y: y + 3, "text-anchor": "middle" }, r.name)));
   }
   svg.replaceChildren(...lines, ...boxes);
+  for (const g of boxes) fitLabel(g.querySelector("text"), g.dataset.room, x0(g), 74);
+}
+
+// x0 is the centre of a room's box.
+const x0 = (g) => Number(g.querySelector("rect").getAttribute("x")) + 40;
+
+// fitLabel writes name into text as at most two lines each no wider than
+// width (the box's inside): words wrap, and a line still too wide is cut
+// with an ellipsis (the full name is the box's title, shown on hover).
+function fitLabel(text, name, x, width) {
+  const fits = (s) => { text.textContent = s; return text.getComputedTextLength() <= width; };
+  const cut = (s) => { while (s.length > 1 && !fits(s + "…")) s = s.slice(0, -1); return s + "…"; };
+  if (fits(name)) return;
+  const words = name.split(/\s+/);
+  let first = words[0], i = 1;
+  while (i < words.length && fits(first + " " + words[i])) first += " " + words[i++];
+  let second = words.slice(i).join(" ");
+  if (!fits(first)) { first = cut(first); second = ""; }
+  if (second && !fits(second)) second = cut(second);
+  const y = Number(text.getAttribute("y"));
+  text.textContent = "";
+  const lines = second ? [first, second] : [first];
+  lines.forEach((l, k) => text.append(el("svg:tspan", { x, y: y + (k - (lines.length - 1) / 2) * 10 }, l)));
 }
 
 async function refreshEpisodes() {
   try {
     const list = await api("GET", "/api/episodes");
     $("#episodes-table tbody").replaceChildren(...list.slice(0, 50).map((e) => el("tr", {},
-      el("td", {}, e.id), el("td", {}, e.game), el("td", {}, e.policy + (e.model ? " (" + e.model + ")" : "")),
+      el("td", {}, e.id), el("td", {}, e.game), el("td", {}, who(e.policy, e.model)),
       el("td", { class: "st-" + e.status }, e.status), el("td", {}, `${e.final_score}/${e.max_score}`), el("td", {}, e.steps),
       el("td", {}, el("a", { href: "#trajectory?ep=" + e.id }, "trajectory"), " ",
         el("button", { class: "small", type: "button", onclick: () => watchEpisode(e.id) }, "replay")))));
-  } catch (e) { flash(e.message); }
+  } catch (e) { flash(e.message, "play"); }
 }
 
 // ---- play by hand
@@ -346,18 +399,18 @@ $("#hand-form").addEventListener("submit", async (ev) => {
   try {
     if (hand.id) await api("DELETE", "/api/play/" + hand.id).catch(() => {});
     showHand(await api("POST", "/api/play", { game: f.get("game"), seed: Number(f.get("seed") || 1) }));
-  } catch (e) { flash(e.message); }
+  } catch (e) { flash(e.message, "hand"); }
 });
 
 $("#hand-input").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const cmd = $("#hand-command").value;
   $("#hand-command").value = "";
-  try { showHand(await api("POST", "/api/play/" + hand.id, { command: cmd })); } catch (e) { flash(e.message); }
+  try { showHand(await api("POST", "/api/play/" + hand.id, { command: cmd })); } catch (e) { flash(e.message, "hand"); }
 });
 
 $("#hand-undo").addEventListener("click", async () => {
-  try { showHand(await api("POST", "/api/play/" + hand.id + "/undo")); } catch (e) { flash(e.message); }
+  try { showHand(await api("POST", "/api/play/" + hand.id + "/undo")); } catch (e) { flash(e.message, "hand"); }
 });
 
 // ---- experiments
@@ -367,7 +420,7 @@ let expTimer = null;
 async function refreshExperiments() {
   clearTimeout(expTimer);
   let list;
-  try { list = await api("GET", "/api/experiments"); } catch (e) { flash(e.message); return; }
+  try { list = await api("GET", "/api/experiments"); } catch (e) { flash(e.message, "experiments"); return; }
   const checked = new Set([...document.querySelectorAll("#exp-table input:checked")].map((c) => c.value));
   $("#exp-table tbody").replaceChildren(...list.map((x) => el("tr", { "data-id": x.id },
     el("td", {}, el("input", { type: "checkbox", value: x.id, checked: checked.has(x.id) })),
@@ -385,25 +438,25 @@ async function refreshExperiments() {
 }
 
 async function resumeExperiment(id) {
-  try { await api("POST", "/api/experiments/" + id + "/resume"); refreshExperiments(); } catch (e) { flash(e.message); }
+  try { await api("POST", "/api/experiments/" + id + "/resume"); refreshExperiments(); } catch (e) { flash(e.message, "experiments"); }
 }
 
 async function stopExperiment(id) {
-  try { await api("DELETE", "/api/experiments/" + id); refreshExperiments(); } catch (e) { flash(e.message); }
+  try { await api("DELETE", "/api/experiments/" + id); refreshExperiments(); } catch (e) { flash(e.message, "experiments"); }
 }
 
 async function openExperiment(id) {
   let d;
-  try { d = await api("GET", "/api/experiments/" + id); } catch (e) { flash(e.message); return; }
+  try { d = await api("GET", "/api/experiments/" + id); } catch (e) { flash(e.message, "experiments"); return; }
   $("#exp-detail").hidden = false;
   $("#exp-detail-title").textContent = `${d.id}: ${d.status}, ${d.recorded}/${d.episodes} episodes` + (d.missing ? `, ${d.missing.length} missing` : "");
   $("#exp-records tbody").replaceChildren(...d.records.map((r) => {
     const q = `run=${encodeURIComponent(d.id)}&variant=${encodeURIComponent(r.variant)}&game=${encodeURIComponent(r.game)}&seed=${r.seed}`;
-    return el("tr", {}, el("td", {}, r.variant), el("td", {}, r.game), el("td", {}, r.seed),
+    return el("tr", {}, el("td", {}, r.variant, el("div", { class: "kv who" }, who(r.policy, r.model))), el("td", {}, r.game), el("td", {}, r.seed),
       el("td", {}, `${r.final_score}/${r.max_score}`), el("td", {}, r.moves), el("td", {}, r.steps),
       el("td", {}, r.error ? "error: " + r.error : r.victory ? "won" : r.game_completed ? "ended" : "limit"),
       el("td", {}, el("a", { href: "#trajectory?" + q }, "trajectory"), " ",
-        el("button", { class: "small", type: "button", onclick: () => { $("#traj-b").value = q; flash("B set to " + r.variant + " seed " + r.seed); } }, "as B")));
+        el("button", { class: "small", type: "button", onclick: () => { $("#traj-b").value = q; flash("B set to " + r.variant + " seed " + r.seed, "trajectory"); } }, "as B")));
   }));
 }
 
@@ -416,14 +469,14 @@ $("#exp-form").addEventListener("submit", async (ev) => {
   if (f.get("trials")) req.trials = Number(f.get("trials"));
   try {
     const { id } = await api("POST", "/api/experiments", req);
-    flash("launched " + id);
+    flash("launched " + id, "experiments");
     refreshExperiments();
-  } catch (e) { flash(e.message); }
+  } catch (e) { flash(e.message, "experiments"); }
 });
 
 $("#exp-compare").addEventListener("click", () => {
   const ids = [...document.querySelectorAll("#exp-table input:checked")].map((c) => c.value);
-  if (!ids.length) { flash("select runs to compare"); return; }
+  if (!ids.length) { flash("select runs to compare", "experiments"); return; }
   location.hash = "#compare?ids=" + ids.join(",");
 });
 
@@ -439,16 +492,21 @@ function table(id, head, rows) {
 async function runCompare() {
   const ids = $("#cmp-ids").value.split(",").map((s) => s.trim()).filter(Boolean).join(",");
   let c;
-  const q = "ids=" + encodeURIComponent(ids) + ($("#cmp-baseline").value ? "&baseline=" + encodeURIComponent($("#cmp-baseline").value) : "");
-  try { c = await api("GET", "/api/experiments/compare?" + q); } catch (e) { flash(e.message); return; }
-  const out = [el("h2", {}, `Variants by game (baseline ${c.baseline})`),
-    table("cmp-rows", ["variant", "game", "episodes", "won", "ended", "errors", "mean score [95% CI]", "% of max", "moves", "rooms", "first point", "invalid", "tokens", "cost"],
+  const q = "ids=" + encodeURIComponent(ids) + ($("#cmp-baseline").value ? "&baseline=" + encodeURIComponent($("#cmp-baseline").value) : "") +
+    ($("#cmp-pair-across").checked ? "&pair_across=true" : "");
+  try { c = await api("GET", "/api/experiments/compare?" + q); } catch (e) { flash(e.message, "compare"); return; }
+  const baselines = c.paired_within_runs && (c.baselines || []).length ? c.baselines : [c.baseline];
+  const out = [el("h2", {}, `Variants by game (baseline${baselines.length > 1 ? "s" : ""} ${baselines.join(", ")})`),
+    c.runs_apart ? el("p", { class: "note", id: "cmp-apart" }, "These runs share variant names, so each row is named RUN/VARIANT and no run's records replace another's. " +
+      (c.paired_within_runs ? "Each variant is paired against its own run's baseline." : "Pairs are taken across runs, against " + c.baseline + ".")) : null,
+    (c.problems || []).length ? el("p", { class: "st-failed", id: "cmp-problems" }, c.problems.map((p) => `${p.file}:${p.line}: ${p.msg}`).join("; ")) : null,
+    table("cmp-rows", [c.runs_apart ? "run/variant" : "variant", "game", "episodes", "won", "ended", "errors", "mean score [95% CI]", "% of max", "moves", "rooms", "first point", "invalid", "tokens", "cost"],
       c.rows.map((r) => [r.variant, r.game, r.episodes, r.won, r.ended, r.errors, fmt(r.score.mean) + ci(r.score),
         r.percent.n ? fmt(r.percent.mean) + ci(r.percent) : "-", fmt(r.mean_moves), fmt(r.mean_rooms),
         r.scored ? fmt(r.mean_first_point_step) : "-", fmt(100 * r.invalid_rate) + "%", fmt(r.mean_tokens, 0), r.mean_cost == null ? "unknown" : "$" + fmt(r.mean_cost, 4)]))];
   if (c.paired && c.paired.length) {
-    out.push(el("h2", {}, "Paired against the baseline"),
-      table("cmp-paired", ["variant", "baseline", "game", "metric", "pairs", "mean diff [95% CI]", "wins/losses/ties", "sign test p"],
+    out.push(el("h2", {}, c.paired_within_runs ? "Paired within each run, against its baseline" : "Paired against the baseline"),
+      table("cmp-paired", ["variant", "against", "game", "metric", "pairs", "mean diff [95% CI]", "wins/losses/ties", "sign test p"],
         c.paired.map((p) => [p.variant, p.baseline, p.game || "all", p.metric, p.n, fmt(p.mean_diff) + ci(p), `${p.wins}/${p.losses}/${p.ties}`, fmt(p.sign_p, 3)])));
   }
   out.push(el("h2", {}, "Leaderboard"),
@@ -457,7 +515,7 @@ async function runCompare() {
   for (const g of c.games) {
     out.push(el("h3", {}, "Score by step: " + g), el("img", { alt: "score by step on " + g, src: authed("/api/experiments/compare/plot?" + q + "&game=" + encodeURIComponent(g)), width: 640 }));
   }
-  $("#cmp-out").replaceChildren(...out);
+  $("#cmp-out").replaceChildren(...out.filter(Boolean));
 }
 
 $("#cmp-go").addEventListener("click", runCompare);
@@ -526,7 +584,7 @@ function fullStep(s, diverge) {
     reply ? el("details", {}, el("summary", {}, "raw reply" + (reply.cached ? " (cached)" : "")),
       reply.reasoning ? el("pre", { class: "kv" }, reply.reasoning) : null, el("pre", {}, reply.content || ""),
       (reply.tool_calls || []).map((t) => el("pre", {}, `${t.name}(${t.arguments})`)),
-      (reply.retries || []).map((r) => el("div", { class: "kv" }, "retry: " + (r.error || "")))) : el("div", { class: "kv" }, "policy: " + (s.policy || "")),
+      (reply.retries || []).map((r) => el("div", { class: "kv" }, "retry: " + (r.error || "")))) : el("div", { class: "kv" }, s.policy === "llm" ? "no model reply recorded" : "played by " + who(s.policy, "")),
     s.thought ? el("div", { class: "thought" }, s.thought) : null,
     el("div", { class: "call" }, `${s.tool}(${s.args ? JSON.stringify(s.args) : ""})`),
     (s.repairs || []).map((r) => el("div", { class: "kv" }, `repair ${r.kind}: ${r.from || ""} -> ${r.to || ""} ${r.detail || ""}`)),
@@ -536,7 +594,7 @@ function fullStep(s, diverge) {
 
 function trajHeader(t) {
   return el("div", { class: "result" + (lost(t) ? " lost" : ""), "data-traj": "head" },
-    `${t.title || "episode"}: ${t.game} seed ${t.seed}, ${t.variant || "?"}${t.model ? " (" + t.model + ")" : ""}: ${outcome(t)}, ` +
+    `${t.title || "episode"}: ${t.game} seed ${t.seed}, ${t.variant || "?"}${t.model ? " (" + t.model + ")" : ", played by " + who(t.policy, t.model)}: ${outcome(t)}, ` +
     `score ${t.final_score}/${t.max_score || "?"}, moves ${t.moves}, steps ${t.steps}`);
 }
 
@@ -545,7 +603,7 @@ async function showTrajectories() {
   try {
     a = await api("GET", trajectoryURL($("#traj-a").value));
     if ($("#traj-b").value.trim()) b = await api("GET", trajectoryURL($("#traj-b").value));
-  } catch (e) { flash(e.message); return; }
+  } catch (e) { flash(e.message, "trajectory"); return; }
   if (!b) {
     $("#traj-out").replaceChildren(trajHeader(a), el("div", { class: "steps" }, a.history.map((s) => fullStep(s, false))));
     return;

@@ -1,0 +1,165 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// cells returns the text of table sel's body cells, a row a slice.
+func cells(b *browser, sel string) [][]string {
+	b.t.Helper()
+	return eval[[][]string](b, `[...document.querySelectorAll('`+sel+` tbody tr')].map((tr) => [...tr.cells].map((td) => td.innerText))`)
+}
+
+// Two runs of a config with the same variant names, compared on the page:
+// the rows are RUN/VARIANT, each paired row says what it is against (its
+// own run's zeta), and "pair across runs" pairs against the first run's.
+// The baselines that played say they are baselines, in the records, the
+// episode list and the viewer's header.
+func TestBrowserCompareRunsApart(t *testing.T) {
+	s := newTestServer(t, Options{})
+	var a, r struct{ ID string }
+	s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("za", 2, 5, "zeta=walkthrough", "alpha=random")}, http.StatusCreated, &a)
+	s.waitStatus(a.ID, ExpComplete)
+	s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("za", 2, 8, "zeta=walkthrough", "alpha=random")}, http.StatusCreated, &r)
+	s.waitStatus(r.ID, ExpComplete)
+	b := newBrowser(t, s.ts.URL)
+	b.do("compare two runs sharing variant names", chromedp.Navigate(b.url+"/#compare?ids="+a.ID+","+r.ID), chromedp.WaitVisible(css(`#cmp-paired`)))
+	b.shot("compare-runs-apart")
+	var names []string
+	for _, row := range cells(b, "#cmp-rows") {
+		names = append(names, row[0])
+	}
+	want := []string{a.ID + "/zeta", a.ID + "/alpha", r.ID + "/zeta", r.ID + "/alpha"}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("the compare page's rows are %q, want %q", names, want)
+	}
+	if shown := b.text("#cmp-out"); strings.Contains(shown, "null") || strings.Contains(shown, "undefined") {
+		t.Errorf("the compare page shows null or undefined:\n%s", shown)
+	}
+	if apart := eval[string](b, `(document.querySelector('#cmp-apart') || {}).innerText || ""`); !strings.Contains(apart, "own run's baseline") {
+		t.Errorf("the note on runs kept apart says %q", apart)
+	}
+	head := eval[[]string](b, `[...document.querySelectorAll('#cmp-paired th')].map((th) => th.innerText)`)
+	if len(head) < 2 || head[1] != "against" {
+		t.Errorf("the paired table's columns are %q: want the second to be \"against\"", head)
+	}
+	paired := cells(b, "#cmp-paired")
+	if len(paired) == 0 {
+		t.Fatal("no paired rows")
+	}
+	for _, row := range paired {
+		run, _, _ := strings.Cut(row[0], "/")
+		if row[1] != run+"/zeta" {
+			t.Errorf("paired row %q is against %q, not its own run's zeta", row[0], row[1])
+		}
+	}
+	b.do("pair across runs", chromedp.Click(css(`#cmp-pair-across`)), chromedp.Click(css(`#cmp-go`)),
+		until(`document.querySelector('#cmp-paired') && document.querySelector('#cmp-paired').innerText.includes('`+r.ID+`/zeta\t`+a.ID+`/zeta')`, wait))
+	for _, row := range cells(b, "#cmp-paired") {
+		if row[1] != a.ID+"/zeta" {
+			t.Errorf("pairing across runs, %q is against %q, want %s/zeta", row[0], row[1], a.ID)
+		}
+	}
+
+	// The records of a baseline say so.
+	b.do("open the run's records", chromedp.Navigate(b.url+"/#experiments"),
+		chromedp.WaitVisible(css(`#exp-table tbody tr[data-id="`+a.ID+`"] a`)),
+		chromedp.Click(css(`#exp-table tbody tr[data-id="`+a.ID+`"] a`)),
+		chromedp.WaitVisible(css(`#exp-records tbody tr`)))
+	for _, row := range cells(b, "#exp-records") {
+		if !strings.Contains(row[0], "(baseline, no model)") {
+			t.Errorf("the record %q does not say a baseline played", row[0])
+		}
+	}
+	b.do("a record's trajectory", chromedp.Navigate(b.url+fmt.Sprintf("/#trajectory?a=%s", urlQuery("run="+a.ID+"&variant=zeta&game=lantern&seed=1"))),
+		chromedp.WaitVisible(css(`#traj-out [data-traj="head"]`)))
+	if h := b.text(`#traj-out [data-traj="head"]`); !strings.Contains(h, "played by walkthrough (baseline, no model)") {
+		t.Errorf("the viewer's header says %q: want it played by the walkthrough baseline", h)
+	}
+	if step := b.text(`#traj-out .step[data-step="1"]`); !strings.Contains(step, "played by walkthrough (baseline, no model)") {
+		t.Errorf("the viewer's first step reads %q: want it played by the walkthrough baseline", step)
+	}
+	var ep struct{ ID string }
+	s.json("POST", "/api/episodes", map[string]any{"game": "lantern", "policy": "random", "steps": 3}, http.StatusCreated, &ep)
+	b.do("the episode list", chromedp.Navigate(b.url+"/#play"),
+		until(`document.querySelector('#episodes-table tbody').innerText.includes("`+ep.ID+`")`, wait))
+	for _, row := range cells(b, "#episodes-table") {
+		if row[2] != "random (baseline, no model)" {
+			t.Errorf("the episode list shows %q as played by %q", row[0], row[2])
+		}
+	}
+	b.do("the episode's trajectory", chromedp.Navigate(b.url+"/#trajectory?ep="+ep.ID),
+		chromedp.WaitVisible(css(`#traj-out [data-traj="head"]`)))
+	if h := b.text(`#traj-out [data-traj="head"]`); !strings.Contains(h, "played by random (baseline, no model)") {
+		t.Errorf("the viewer's header says %q", h)
+	}
+}
+
+// A message raised on the Play view (its form's error) stays there: the
+// Compare view shows none, and back on Play it is shown again.
+func TestBrowserMessageStaysOnItsView(t *testing.T) {
+	s := newTestServer(t, Options{})
+	b := newBrowser(t, s.ts.URL)
+	b.do("a play error", chromedp.Navigate(b.url+"/#play"),
+		chromedp.WaitReady(css(`#play-game option[value="lantern"]`)),
+		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#play-game'); s.append(new Option('nosuchgame', 'nosuchgame')); s.value = 'nosuchgame'; })()`),
+		chromedp.SetValue(css(`#play-policy`), "walkthrough"),
+		chromedp.Click(css(`#play-run`)),
+		until(`document.querySelector('#flash').textContent.includes('nosuchgame')`, wait))
+	msg := b.text("#flash")
+	b.do("to the compare view", chromedp.Navigate(b.url+"/#compare"), until(`!document.querySelector('#tab-compare').hidden`, wait))
+	if f := eval[string](b, `document.querySelector('#flash').textContent`); f != "" {
+		t.Errorf("the Compare view shows the Play view's message %q", f)
+	}
+	b.do("back to play", chromedp.Navigate(b.url+"/#play"), until(`!document.querySelector('#tab-play').hidden`, wait))
+	if f := eval[string](b, `document.querySelector('#flash').textContent`); f != msg {
+		t.Errorf("back on Play the message is %q, want %q", f, msg)
+	}
+}
+
+// Map labels fit their boxes: Zork I's room names and a long test name
+// are drawn no wider than the room's box, the full name in its title, and
+// a name that fits in two lines is shown whole rather than cut.
+func TestBrowserMapLabelsFit(t *testing.T) {
+	s := newTestServer(t, Options{})
+	b := newBrowser(t, s.ts.URL)
+	b.do("open the page", chromedp.Navigate(b.url+"/#play"), chromedp.WaitReady(css(`#play-map`)))
+	names := []string{"West of House", "North of House", "Behind House", "Stone Barrow", "Flood Control Dam #3",
+		"Maze of Twisty Little Passages, All Alike", "Dam Lobby", "Supercalifragilisticexpialidocious Hall"}
+	rooms := make([]string, len(names))
+	for i, n := range names {
+		exits := "{}"
+		if i+1 < len(names) {
+			exits = fmt.Sprintf(`{east: "r%d"}`, i+1)
+		}
+		rooms[i] = fmt.Sprintf(`{id: "r%d", name: %q, exits: %s}`, i, n, exits)
+	}
+	got := eval[[]map[string]any](b, `drawMap(document.querySelector('#play-map'), {current: "r0", rooms: [`+strings.Join(rooms, ",")+`]}),
+		[...document.querySelectorAll('#play-map g[data-room]')].map((g) => ({name: g.dataset.room,
+			title: (g.querySelector('title') || {}).textContent || "",
+			label: ([...g.querySelectorAll('text tspan')].map((t) => t.textContent).join(" ") || g.querySelector('text').textContent),
+			text: g.querySelector('text').getBBox().width, box: g.querySelector('rect').getBBox().width,
+			left: g.querySelector('text').getBBox().x, boxLeft: g.querySelector('rect').getBBox().x}))`)
+	b.shot("map-labels")
+	if len(got) != len(names) {
+		t.Fatalf("%d rooms drawn, want %d", len(got), len(names))
+	}
+	for _, g := range got {
+		text, box, left, boxLeft := g["text"].(float64), g["box"].(float64), g["left"].(float64), g["boxLeft"].(float64)
+		if text > box || left < boxLeft || left+text > boxLeft+box {
+			t.Errorf("the label %q of %q is %.1f wide from %.1f, its box %.1f from %.1f", g["label"], g["name"], text, left, box, boxLeft)
+		}
+		// A name that fits in two lines of the box is shown whole.
+		if n := g["name"].(string); (n == "West of House" || n == "Flood Control Dam #3") && g["label"] != n {
+			t.Errorf("the box of %q reads %q: want the whole name (it fits in two lines)", n, g["label"])
+		}
+		if g["title"] != g["name"] {
+			t.Errorf("the box of %q has the title %q: want the full name", g["name"], g["title"])
+		}
+	}
+}
