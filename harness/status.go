@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/grue-lab/grue/internal/boundedfile"
 )
@@ -229,6 +230,17 @@ func readHeartbeat(dir string) (Heartbeat, error) {
 // as "N/M episodes" and the missing episodes (the first limit of them; 0
 // names them all).
 func (s *Status) Write(w io.Writer, limit int) error {
+	return s.WriteWidth(w, limit, DefaultTableWidth)
+}
+
+// statusFixed is the width of a status line's columns before its note.
+const statusFixed = 20 + 1 + 8 + 1 + 9 + 1 + 20 + 1 + 9 + 1
+
+// WriteWidth is Write with lines that fit width columns (at least 80): a
+// shard's host and note are shortened with "…" to fit, and the missing
+// episodes are wrapped.
+func (s *Status) WriteWidth(w io.Writer, limit, width int) error {
+	width = max(width, 80)
 	ew := &errWriter{w: w}
 	ew.printf("%s (config %.12s)\n", s.Dir, s.ConfigHash)
 	ew.printf("%-20s %-8s %-9s %-20s %-9s %s\n", "SHARD", "STATE", "EPISODES", "HOST", "FOR", "NOTE")
@@ -257,7 +269,8 @@ func (s *Status) Write(w io.Writer, limit int) error {
 		if name == "" {
 			name = "(not sharded)"
 		}
-		ew.printf("%-20s %-8s %-9s %-20s %-9s %s\n", name, sh.State, fmt.Sprintf("%d/%d", sh.Recorded, sh.Episodes), sh.Host, took, clipLine(note, 100))
+		ew.printf("%-20s %-8s %-9s %-20s %-9s %s\n", fitCell(name, 20), sh.State, fmt.Sprintf("%d/%d", sh.Recorded, sh.Episodes),
+			fitCell(sh.Host, 20), took, fitCell(strings.Join(strings.Fields(note), " "), width-statusFixed))
 	}
 	ew.printf("\n%d/%d episodes", s.Recorded, s.Episodes)
 	if s.Failed > 0 {
@@ -268,15 +281,22 @@ func (s *Status) Write(w io.Writer, limit int) error {
 	}
 	ew.printf("\n")
 	if len(s.Missing) > 0 {
-		ew.printf("missing %d:", len(s.Missing))
+		line := fmt.Sprintf("missing %d:", len(s.Missing))
+		add := func(word string) {
+			if utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width {
+				ew.printf("%s\n", line)
+				line = " "
+			}
+			line += " " + word
+		}
 		for i, k := range s.Missing {
 			if limit > 0 && i == limit {
-				ew.printf(" ... and %d more", len(s.Missing)-limit)
+				add(fmt.Sprintf("... and %d more", len(s.Missing)-limit))
 				break
 			}
-			ew.printf(" %s", k)
+			add(fitCell(k.String(), width-2))
 		}
-		ew.printf("\n")
+		ew.printf("%s\n", line)
 	}
 	return ew.err
 }
@@ -291,4 +311,16 @@ func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}
+}
+
+// fitCell shortens s to n columns (runes), ending it with "…" when cut.
+func fitCell(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	if n < 1 {
+		return ""
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }

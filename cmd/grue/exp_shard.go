@@ -86,7 +86,7 @@ has a record, 1 when some are missing.`,
 				if err := enc.Encode(st); err != nil {
 					return err
 				}
-			} else if err := st.Write(stdout, limit); err != nil {
+			} else if err := st.WriteWidth(stdout, limit, tableWidth(stdout)); err != nil {
 				return err
 			}
 			if !st.Done() {
