@@ -151,8 +151,6 @@ func scorePlot(rs *ResultSet, game string, opts PlotOptions) (*plot.Plot, error)
 	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = "step"
 	p.Y.Label.Text = "score"
-	p.Legend.Top = true
-	p.Legend.Left = true
 	p.Add(plotter.NewGrid())
 	ymin, ymax := 0.0, 0.0
 	for i, c := range curves {
@@ -180,7 +178,7 @@ func scorePlot(rs *ResultSet, game string, opts PlotOptions) (*plot.Plot, error)
 	// The game's maximum score as a dashed line, when it is near enough
 	// the scores reached not to flatten them (or none was reached); else
 	// the legend says it.
-	maxScore, steps := 0, 1
+	maxScore, steps, maxLine := 0, 1, 0.0
 	for _, r := range rs.Records {
 		if r.Game == game {
 			maxScore = max(maxScore, r.MaxScore)
@@ -201,6 +199,7 @@ func scorePlot(rs *ResultSet, game string, opts PlotOptions) (*plot.Plot, error)
 			p.Add(line)
 			p.Legend.Add(fmt.Sprintf("max score %d", maxScore), line)
 			ymax = max(ymax, m)
+			maxLine = m
 		} else {
 			p.Legend.Add(fmt.Sprintf("max score %d (above the axis)", maxScore))
 		}
@@ -212,6 +211,8 @@ func scorePlot(rs *ResultSet, game string, opts PlotOptions) (*plot.Plot, error)
 	}
 	p.Y.Min, p.Y.Max = ymin, ymax+0.05*(ymax-ymin)
 	p.X.Min = 1
+	// The legend goes in the corner where it hides the least of the lines.
+	p.Legend.Top, p.Legend.Left = legendCorner(curves, maxLine, 1, float64(steps), p.Y.Min, p.Y.Max)
 	p.X.Tick.Marker = integerTicks{}
 	p.Y.Tick.Marker = integerTicks{}
 	return p, nil
