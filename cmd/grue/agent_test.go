@@ -325,7 +325,7 @@ func TestAgentEndpointWithoutModel(t *testing.T) {
 	// With nothing configured the explorer plays, and the JSON says so.
 	t.Setenv("GRUE_MODEL", "")
 	out, errs, code = grueAgent(t, "--steps", "2", "--json")
-	if code != 0 || !strings.Contains(out, `"policy": "explorer"`) {
-		t.Errorf("no model configured: exit %d, want the explorer named in the JSON\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	if code != 0 || !strings.Contains(out, `"policy": "explorer"`) || !strings.Contains(out, `"baseline": true`) {
+		t.Errorf("no model configured: exit %d, want the explorer named in the JSON, as a baseline\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }

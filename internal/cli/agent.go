@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -250,7 +251,9 @@ func reportRun(stdout io.Writer, f agentFlags, gameName, who string, res *agent.
 			Game   string `json:"game"`
 			Seed   int64  `json:"seed"`
 			Policy string `json:"policy"`
-		}{gameName, f.seed, who}
+			// Baseline says that no model played: a baseline policy did.
+			Baseline bool `json:"baseline"`
+		}{gameName, f.seed, who, slices.Contains(agent.BaselineNames(), who)}
 		r := *res
 		r.History, r.Opening = nil, "" // the trajectory is --trajectory's
 		b, err := r.JSONWith(head)
