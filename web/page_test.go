@@ -93,8 +93,10 @@ func TestBrowserCompareRunsApart(t *testing.T) {
 			t.Errorf("the episode list shows %q as played by %q", row[0], row[2])
 		}
 	}
+	// The view may still show the run's trajectory opened before: wait
+	// for this episode's header, not for any header.
 	b.do("the episode's trajectory", chromedp.Navigate(b.url+"/#trajectory?ep="+ep.ID),
-		chromedp.WaitVisible(css(`#traj-out [data-traj="head"]`)))
+		until(`(document.querySelector('#traj-out [data-traj="head"]') || {innerText: ""}).innerText.includes("`+ep.ID+`")`, wait))
 	if h := b.text(`#traj-out [data-traj="head"]`); !strings.Contains(h, "played by random (baseline, no model)") {
 		t.Errorf("the viewer's header says %q", h)
 	}

@@ -16,7 +16,8 @@ import (
 func testServeOptions() serveOptions {
 	return serveOptions{game: "lantern", seed: 1, idle: time.Minute, maxBody: mcp.DefaultMaxBody,
 		maxSessions: mcp.DefaultMaxSessions, undoDepth: mcp.DefaultUndoDepth, maxLine: mcp.DefaultMaxLine,
-		conn: ConnLimits{read: 2 * time.Second, header: 200 * time.Millisecond, idle: time.Second}}
+		maxSaved: mcp.DefaultMaxSavedStates,
+		conn:     ConnLimits{read: 2 * time.Second, header: 200 * time.Millisecond, idle: time.Second}}
 }
 
 // serveOn serves o's game on ln until the test ends and returns what the
