@@ -86,6 +86,7 @@ func TestBrowserCompareRunsApart(t *testing.T) {
 	}
 	var ep struct{ ID string }
 	s.json("POST", "/api/episodes", map[string]any{"game": "lantern", "policy": "random", "steps": 3}, http.StatusCreated, &ep)
+	s.events("/api/episodes/"+ep.ID+"/events", "") // to its end: the viewer shows a finished episode
 	b.do("the episode list", chromedp.Navigate(b.url+"/#play"),
 		until(`document.querySelector('#episodes-table tbody').innerText.includes("`+ep.ID+`")`, wait))
 	for _, row := range cells(b, "#episodes-table") {
