@@ -1,6 +1,6 @@
 package zmachine
 
-import "fmt"
+import "errors"
 
 // Compact returns a copy of s that keeps its dynamic memory as its
 // difference from the story's initial memory, coded as a Quetzal save's
@@ -46,27 +46,35 @@ func diffCode(dyn, orig []byte) []byte {
 	return out // trailing zeros: the memory is the story's there
 }
 
+// The ways a difference code can be wrong; its callers say where it came
+// from (a compact snapshot, a save file's CMem chunk).
+var (
+	errCodeCorrupt = errors.New("a zero run has no length")
+	errCodePastEnd = errors.New("runs past dynamic memory")
+)
+
 // diffDecode writes into mem (the story's initial memory, already copied
-// in) the difference code made by diffCode.
+// in) the difference code made by diffCode: errCodeCorrupt or
+// errCodePastEnd when the code is bad, with mem then partly written.
 func diffDecode(mem, code []byte) error {
 	i := 0
 	for j := 0; j < len(code); j++ {
 		if code[j] == 0 {
 			if j+1 >= len(code) {
-				return fmt.Errorf("zmachine: Restore: the compact snapshot's memory is corrupt")
+				return errCodeCorrupt
 			}
 			i += int(code[j+1]) + 1
 			j++
 			continue
 		}
 		if i >= len(mem) {
-			return fmt.Errorf("zmachine: Restore: the compact snapshot's memory runs past dynamic memory")
+			return errCodePastEnd
 		}
 		mem[i] ^= code[j]
 		i++
 	}
 	if i > len(mem) {
-		return fmt.Errorf("zmachine: Restore: the compact snapshot's memory runs past dynamic memory")
+		return errCodePastEnd
 	}
 	return nil
 }

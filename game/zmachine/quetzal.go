@@ -25,21 +25,7 @@ func (m *Machine) saveQuetzal(pc uint32) []byte {
 	hd[10], hd[11], hd[12] = byte(pc>>16), byte(pc>>8), byte(pc)
 	chunk(&body, "IFhd", hd[:])
 
-	var cmem []byte
-	zeros := 0
-	for i, b := range m.dyn {
-		x := b ^ m.static[i]
-		if x == 0 {
-			zeros++
-			continue
-		}
-		for zeros > 0 {
-			n := min(zeros, 256)
-			cmem = append(cmem, 0, byte(n-1))
-			zeros -= n
-		}
-		cmem = append(cmem, x)
-	}
+	cmem := diffCode(m.dyn, m.static)
 	chunk(&body, "CMem", cmem)
 
 	var stks []byte
@@ -143,23 +129,11 @@ func (m *Machine) loadQuetzal(data []byte) (uint32, error) {
 		copy(mem, umem)
 	} else {
 		copy(mem, m.static[:len(mem)])
-		i := 0
-		for j := 0; j < len(cmem); j++ {
-			if cmem[j] == 0 {
-				if j+1 >= len(cmem) {
-					return 0, errors.New("corrupt CMem chunk in save file")
-				}
-				i += int(cmem[j+1]) + 1
-				j++
-				continue
-			}
-			if i >= len(mem) {
-				return 0, errors.New("CMem chunk in save file runs past dynamic memory")
-			}
-			mem[i] ^= cmem[j]
-			i++
-		}
-		if i > len(mem) {
+		switch err := diffDecode(mem, cmem); err {
+		case nil:
+		case errCodeCorrupt:
+			return 0, errors.New("corrupt CMem chunk in save file")
+		default:
 			return 0, errors.New("CMem chunk in save file runs past dynamic memory")
 		}
 	}

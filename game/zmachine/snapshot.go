@@ -85,8 +85,12 @@ func (m *Machine) Restore(s *Snapshot) error {
 			return fmt.Errorf("zmachine: Restore: the snapshot is of another story")
 		}
 		dyn := append([]byte(nil), m.static[:len(m.dyn)]...)
-		if err := diffDecode(dyn, s.cmem); err != nil {
-			return err
+		switch err := diffDecode(dyn, s.cmem); err {
+		case nil:
+		case errCodeCorrupt:
+			return fmt.Errorf("zmachine: Restore: the compact snapshot's memory is corrupt")
+		default:
+			return fmt.Errorf("zmachine: Restore: the compact snapshot's memory %v", err)
 		}
 		return m.restore(s, dyn)
 	}
