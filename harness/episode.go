@@ -280,6 +280,7 @@ func (e *Episode) Record() EpisodeRecord {
 	}
 	if a.Policy == nil {
 		r.Model, r.Policy = a.Model, PolicyLLM
+		r.BaseURL, r.PriceSource = EndpointOf(a.LLM), PriceSourceOf(a.LLM, a.Model)
 	} else {
 		r.Policy, r.PriceSource = a.Policy.Name(), PriceNone
 	}

@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/grue-lab/grue/agent/llm"
@@ -93,6 +94,36 @@ const (
 	PriceReplay  = "cache replay"
 	PriceNone    = "none"
 )
+
+// PriceSourceOf says where the costs of client c's replies for model come
+// from, as EpisodeRecord.PriceSource does: PriceNone for no client (a
+// baseline), PriceReplay for a cache with no client behind it
+// (llm.ReplayFrom), PriceTable when c knows a price for model
+// (llm.PriceKnower), else PriceUnknown: grue cannot say, so the cost is
+// unknown, not free.
+func PriceSourceOf(c llm.Client, model string) string {
+	if c == nil {
+		return PriceNone
+	}
+	if r, ok := c.(*llm.Cached); ok && r.ReplayOnly() {
+		return PriceReplay
+	}
+	if p, ok := c.(llm.PriceKnower); ok && p.PriceKnown(model) {
+		return PriceTable
+	}
+	return PriceUnknown
+}
+
+// EndpointOf is the base URL client c sends its requests to, credentials
+// masked (llm.RedactURL), as EpisodeRecord.BaseURL holds it; "" when c
+// does not say (it is no llm.Endpoint) or is nil.
+func EndpointOf(c llm.Client) string {
+	e, ok := c.(llm.Endpoint)
+	if !ok {
+		return ""
+	}
+	return llm.RedactURL(strings.TrimRight(e.BaseURL(), "/"))
+}
 
 // CostKnown reports whether the record's Cost is known: false for a model
 // with no known price (PriceUnknown).

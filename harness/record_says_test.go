@@ -7,6 +7,10 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/grue-lab/grue/agent"
+	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 )
 
 // Each record and the manifest say what ran: the policy, the model and
@@ -98,5 +102,56 @@ func TestRevisionOfNeverInvents(t *testing.T) {
 		if got := revisionOf(&tc.bi); got != tc.want {
 			t.Errorf("revisionOf(%+v) = %q, want %q", tc.bi, got, tc.want)
 		}
+	}
+}
+
+// An episode made by hand, as the REPL makes its ep, records its model's
+// endpoint (its key masked) and where its price came from: a model with no
+// known price has cost unknown, one in the price table a price table cost,
+// and a cache replay a replayed one.
+func TestEpisodeRecordSaysEndpointAndPrice(t *testing.T) {
+	for _, k := range []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "HF_TOKEN", "GRUE_MODEL", "GRUE_PRICES"} {
+		t.Setenv(k, "")
+	}
+	srv := playerServer(t, 0)
+	record := func(c llm.Client, model string) EpisodeRecord {
+		t.Helper()
+		a := agent.New(agent.Defaults())
+		a.LLM, a.Model = c, model
+		ep, err := NewEpisode(a, "lantern", 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ep.Close()
+		if _, err := ep.Run(context.Background(), 2); err != nil {
+			t.Fatal(err)
+		}
+		return ep.Record()
+	}
+	for _, tc := range []struct{ model, price string }{{"scripted-no-price", PriceUnknown}, {"gpt-4o-mini", PriceTable}} {
+		oc, err := openai.New(llm.Config{BaseURL: srv.URL() + "?api_key=sk-inurlsecret", Model: tc.model, APIKey: "sk-header-secret"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := record(oc, tc.model)
+		if r.Policy != PolicyLLM || r.Model != tc.model || r.PriceSource != tc.price || r.CostKnown() != (tc.price != PriceUnknown) {
+			t.Errorf("%s: policy %q model %q price source %q (cost known %v), want %q", tc.model, r.Policy, r.Model, r.PriceSource, r.CostKnown(), tc.price)
+		}
+		if !strings.HasPrefix(r.BaseURL, srv.URL()) || strings.Contains(r.BaseURL, "sk-inurlsecret") {
+			t.Errorf("%s: endpoint %q, want %s with its key masked", tc.model, r.BaseURL, srv.URL())
+		}
+		if r.GrueRevision == "" || r.Seed != 2 {
+			t.Errorf("%s: revision %q seed %d", tc.model, r.GrueRevision, r.Seed)
+		}
+	}
+	cache, err := llm.NewCache(t.TempDir(), llm.CacheReplayOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := PriceSourceOf(llm.ReplayFrom(cache, "m", ""), "m"); got != PriceReplay {
+		t.Errorf("a replay's price source %q, want %q", got, PriceReplay)
+	}
+	if got := PriceSourceOf(nil, ""); got != PriceNone {
+		t.Errorf("no client's price source %q, want %q", got, PriceNone)
 	}
 }

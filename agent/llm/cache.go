@@ -428,6 +428,18 @@ func (c *Cached) Price(model string, u Usage) float64 {
 	return 0
 }
 
+// PriceKnown reports whether the inner client knows a price for model
+// (see PriceKnower); false when it cannot say. It makes Cached a
+// PriceKnower, so that a cache hides none of its client's prices.
+func (c *Cached) PriceKnown(model string) bool {
+	p, ok := c.inner.(PriceKnower)
+	return ok && p.PriceKnown(model)
+}
+
+// ReplayOnly reports whether c answers from its cache alone, with no
+// client behind it (ReplayFrom): nothing it answers is paid for.
+func (c *Cached) ReplayOnly() bool { return c.inner == nil }
+
 // Key returns the cache key of req as c would send it.
 func (c *Cached) Key(req Request) string { return CacheKey(c.Resolve(req)) }
 

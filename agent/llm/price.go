@@ -32,6 +32,14 @@ type Pricer interface {
 	Price(model string, u Usage) float64
 }
 
+// PriceKnower is implemented by clients that can say whether they have a
+// price for model (or else for their own model): when they have none, a
+// Cost of 0 is unknown, not free. OpenAI is a PriceKnower; so is Cached,
+// by its inner client.
+type PriceKnower interface {
+	PriceKnown(model string) bool
+}
+
 // PriceTable maps model names to prices. A model is looked up by its exact
 // name, then by the longest name in the table that it starts with (so
 // "gpt-4o-mini-2024-07-18" costs what "gpt-4o-mini" costs), and then the

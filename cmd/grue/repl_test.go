@@ -212,3 +212,43 @@ func TestREPLModel(t *testing.T) {
 		t.Errorf("grue run --model: status %d, stdout %q, stderr %q", status, stdout.String(), stderr.String())
 	}
 }
+
+// TestREPLRecordSaysWhatRan: the REPL's episode record and the header
+// that :save writes name the model, its endpoint with its key masked,
+// grue's revision and the price source: a model with no known price
+// costs "unknown", not $0.0000.
+func TestREPLRecordSaysWhatRan(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Fallback(func(llmtest.Request) llmtest.Response {
+		return llmtest.Text("THOUGHT: into the cave\nTOOL: play_action\nARGS: {\"action\": \"north\"}")
+	})
+	for _, k := range []string{"OPENAI_API_KEY", "HF_TOKEN", "GRUE_PRICES", "OPENAI_BASE_URL", "GRUE_MODEL"} {
+		t.Setenv(k, "")
+	}
+	nb := filepath.Join(t.TempDir(), "nb.md")
+	in := ":step\nr := ep.Record()\nfmt.Println(r.Policy, r.Model, r.BaseURL, r.PriceSource, r.GrueRevision != \"\", r.Seed)\n:save " + nb + "\n"
+	var stdout, stderr strings.Builder
+	url := srv.URL() + "?api_key=sk-inurlsecret"
+	status := run([]string{"--base-url", url, "--model", "no-price-model"}, strings.NewReader(in), &stdout, &stderr)
+	if status != cli.ExitOK {
+		t.Fatalf("grue: status %d\n%s\n%s", status, stdout.String(), stderr.String())
+	}
+	redacted := srv.URL() + "?api_key=[redacted]"
+	if want := "llm no-price-model " + redacted + " unknown true 1\n"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("ep.Record() printed\n%s\nwant a line %q", stdout.String(), want)
+	}
+	b, err := os.ReadFile(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := string(b)
+	for _, want := range []string{"model: \"no-price-model\"\n", "base_url: \"" + redacted + "\"\n", "grue_revision: \"", "price_source: \"unknown\"\n", "seed: \"1\"\n"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("the notebook's header lacks %q:\n%s", want, head)
+		}
+	}
+	if strings.Contains(head+stdout.String()+stderr.String(), "sk-inurlsecret") {
+		t.Errorf("the key shows")
+	}
+}

@@ -311,7 +311,9 @@ func (b *bench) reset(s *repl.Session) error {
 }
 
 // setMeta records the session's setup in the header that :save writes,
-// which grue run reads to replay the notebook so.
+// which grue run reads to replay the notebook so: grue's version and VCS
+// revision, the game and seed, who plays (policy, model, endpoint) and,
+// for a model, where its price comes from (harness.PriceSourceOf).
 func (b *bench) setMeta(s *repl.Session) {
 	s.SetMeta("grue", b.opts.Version)
 	name := b.opts.Game
@@ -323,6 +325,12 @@ func (b *bench) setMeta(s *repl.Session) {
 	s.SetMeta("policy", b.policy)
 	s.SetMeta("model", b.model)
 	s.SetMeta("base_url", b.baseURL)
+	s.SetMeta("grue_revision", harness.BuildRevision())
+	price := ""
+	if b.llm != nil {
+		price = harness.PriceSourceOf(b.llm, b.model)
+	}
+	s.SetMeta("price_source", price)
 }
 
 // banner says what the session holds: the game and its seed, and who
