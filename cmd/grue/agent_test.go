@@ -329,3 +329,56 @@ func TestAgentEndpointWithoutModel(t *testing.T) {
 		t.Errorf("no model configured: exit %d, want the explorer named in the JSON, as a baseline\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// TestAgentSaysWhatRan: grue agent's --json and --trajectory name the
+// model, its endpoint with its key masked, grue's version and revision,
+// the seed and the price source; a model with no known price costs
+// "unknown" (null in JSON), not $0.0000, and one in the price table its
+// price.
+func TestAgentSaysWhatRan(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Fallback(func(llmtest.Request) llmtest.Response {
+		return llmtest.Call("play_action", `{"action":"north"}`).WithUsage(100, 10)
+	})
+	for _, k := range []string{"OPENAI_API_KEY", "HF_TOKEN", "GRUE_PRICES", "OPENAI_BASE_URL", "GRUE_MODEL"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-header-secret")
+	url := srv.URL() + "?api_key=sk-inurlsecret"
+	traj := filepath.Join(t.TempDir(), "t.json")
+	out, errs, code := grueAgent(t, "--base-url", url, "--model", "no-price-model", "--protocol", "native", "--seed", "4", "--steps", "2", "--json", "--trajectory", traj)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	b, err := os.ReadFile(traj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"--json": out, "--trajectory": string(b)} {
+		var got map[string]any
+		if err := json.Unmarshal([]byte(text), &got); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, text)
+		}
+		want := map[string]any{"model": "no-price-model", "base_url": srv.URL() + "?api_key=[redacted]", "price_source": "unknown", "cost": nil, "seed": 4.0, "baseline": false}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: %s = %#v, want %#v", name, k, got[k], v)
+			}
+		}
+		if got["grue_version"] == nil || got["grue_version"] == "" || got["grue_revision"] == nil || got["grue_revision"] == "" {
+			t.Errorf("%s: grue_version %v, grue_revision %v", name, got["grue_version"], got["grue_revision"])
+		}
+		if strings.Contains(text, "sk-inurlsecret") || strings.Contains(text, "sk-header-secret") {
+			t.Errorf("%s shows a key", name)
+		}
+	}
+	out, errs, code = grueAgent(t, "--base-url", srv.URL(), "--model", "no-price-model", "--protocol", "native", "--steps", "2")
+	if code != 0 || !strings.Contains(out, "Cost: unknown") || strings.Contains(out, "$0.0000") {
+		t.Errorf("a model with no known price: exit %d, want Cost: unknown\n%s\n%s", code, out, errs)
+	}
+	out, errs, code = grueAgent(t, "--base-url", srv.URL(), "--model", "gpt-4o-mini", "--protocol", "native", "--steps", "2", "--json")
+	if code != 0 || !strings.Contains(out, `"price_source": "price table"`) || strings.Contains(out, `"cost": null`) {
+		t.Errorf("a model in the price table: exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/mcp/mcphttp"
 	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/harness"
 	"github.com/grue-lab/grue/internal/atomicfile"
 )
 
@@ -185,13 +186,13 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 	if res == nil {
 		return runErr
 	}
+	head := whatRan(f, gameName, policy, a)
 	if f.out != "" {
-		if err := writeTrajectory(f.out, res); err != nil {
+		if err := writeTrajectory(f.out, head, res); err != nil {
 			return err
 		}
 	}
-	who := policyName(policy, a.Model)
-	if err := reportRun(stdout, f, gameName, who, res); err != nil {
+	if err := reportRun(stdout, f, head, res); err != nil {
 		return err
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
@@ -243,20 +244,88 @@ func agentConfig(cmd *cobra.Command, f agentFlags) (agent.Config, error) {
 	return cfg, nil
 }
 
+// runHead is what an agent's result says ran, ahead of its RunResult in
+// --json and --trajectory: the game and seed, who played (the policy, and
+// for a model its name and endpoint, credentials masked), grue's version
+// and VCS revision, and where the cost's price came from
+// (harness.PriceSourceOf: "unknown" for a model with no known price,
+// whose cost is then null, not 0).
+type runHead struct {
+	Game   string `json:"game"`
+	Seed   int64  `json:"seed"`
+	Policy string `json:"policy"`
+	// Baseline says that no model played: a baseline policy did.
+	Baseline     bool   `json:"baseline"`
+	Model        string `json:"model,omitempty"`
+	BaseURL      string `json:"base_url,omitempty"`
+	GrueVersion  string `json:"grue_version"`
+	GrueRevision string `json:"grue_revision"`
+	PriceSource  string `json:"price_source"`
+}
+
+// whatRan is the runHead of agent a's episode on gameName.
+func whatRan(f agentFlags, gameName string, p agent.Policy, a *agent.Agent) runHead {
+	who := policyName(p, a.Model)
+	h := runHead{Game: gameName, Seed: f.seed, Policy: who, Baseline: slices.Contains(agent.BaselineNames(), who),
+		GrueVersion: Version(), GrueRevision: harness.BuildRevision(), PriceSource: harness.PriceNone}
+	if p == nil {
+		h.Model, h.BaseURL, h.PriceSource = a.Model, harness.EndpointOf(a.LLM), harness.PriceSourceOf(a.LLM, a.Model)
+	}
+	return h
+}
+
+// costUnknown reports whether h's cost is unknown (no known price).
+func (h runHead) costUnknown() bool { return h.PriceSource == harness.PriceUnknown }
+
+// resultJSON is res's JSON object headed by h, its cost null when unknown.
+func resultJSON(h runHead, res *agent.RunResult) ([]byte, error) {
+	b, err := res.JSONWith(h)
+	if err != nil || !h.costUnknown() {
+		return b, err
+	}
+	return nullField(b, "cost")
+}
+
+// nullField returns the JSON object b with its top-level field name null.
+func nullField(b []byte, name string) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		k, _ := t.(string)
+		if k == name {
+			v = json.RawMessage("null")
+		}
+		if out.Len() > 1 {
+			out.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		out.Write(kb)
+		out.WriteByte(':')
+		out.Write(v)
+	}
+	out.WriteByte('}')
+	return out.Bytes(), nil
+}
+
 // reportRun prints the episode's result on stdout: as JSON with --json,
 // else as the earlier Python agent's run_agent.py did.
-func reportRun(stdout io.Writer, f agentFlags, gameName, who string, res *agent.RunResult) error {
+func reportRun(stdout io.Writer, f agentFlags, head runHead, res *agent.RunResult) error {
 	if f.json {
-		head := struct {
-			Game   string `json:"game"`
-			Seed   int64  `json:"seed"`
-			Policy string `json:"policy"`
-			// Baseline says that no model played: a baseline policy did.
-			Baseline bool `json:"baseline"`
-		}{gameName, f.seed, who, slices.Contains(agent.BaselineNames(), who)}
 		r := *res
 		r.History, r.Opening = nil, "" // the trajectory is --trajectory's
-		b, err := r.JSONWith(head)
+		b, err := resultJSON(head, &r)
 		if err != nil {
 			return fmt.Errorf("grue agent: %w", err)
 		}
@@ -268,7 +337,7 @@ func reportRun(stdout io.Writer, f agentFlags, gameName, who string, res *agent.
 		_, err = stdout.Write(out.Bytes())
 		return err
 	}
-	printResult(stdout, gameName, f.seed, who, res)
+	printResult(stdout, head, res)
 	return nil
 }
 
@@ -484,14 +553,19 @@ func policyName(p agent.Policy, model string) string {
 	return PolicyLLM + " (" + model + ")"
 }
 
-// writeTrajectory writes the whole RunResult as indented JSON, atomically
+// writeTrajectory writes the whole RunResult, headed by what ran (head),
+// as indented JSON, atomically
 // (atomicfile.Write): the file is complete or as it was, even after a crash.
-func writeTrajectory(path string, res *agent.RunResult) error {
-	data, err := json.MarshalIndent(res, "", "  ")
+func writeTrajectory(path string, head runHead, res *agent.RunResult) error {
+	b, err := resultJSON(head, res)
 	if err != nil {
 		return fmt.Errorf("trajectory: %w", err)
 	}
-	if err := atomicfile.Write(path, append(data, '\n'), 0o644); err != nil {
+	var data bytes.Buffer
+	if err := json.Indent(&data, b, "", "  "); err != nil {
+		return fmt.Errorf("trajectory: %w", err)
+	}
+	if err := atomicfile.Write(path, append(data.Bytes(), '\n'), 0o644); err != nil {
 		return fmt.Errorf("trajectory: %w", err)
 	}
 	return nil
@@ -499,7 +573,8 @@ func writeTrajectory(path string, res *agent.RunResult) error {
 
 // printResult prints a RunResult as the earlier Python agent's
 // run_agent.py did.
-func printResult(w io.Writer, gameName string, seed int64, who string, r *agent.RunResult) {
+func printResult(w io.Writer, h runHead, r *agent.RunResult) {
+	gameName, seed, who := h.Game, h.Seed, h.Policy
 	yes := func(b bool) string {
 		if b {
 			return "yes"
@@ -522,7 +597,11 @@ func printResult(w io.Writer, gameName string, seed int64, who string, r *agent.
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Steps: %d (stopped by %s)\n", r.Steps, r.StoppedBy)
 	fmt.Fprintf(w, "Tokens: %d (prompt %d, completion %d)\n", r.Tokens.TotalTokens, r.Tokens.PromptTokens, r.Tokens.CompletionTokens)
-	fmt.Fprintf(w, "Cost: $%.4f\n", r.Cost)
+	if h.costUnknown() {
+		fmt.Fprintf(w, "Cost: unknown (no known price for %s: set GRUE_PRICES to a price file)\n", h.Model)
+	} else {
+		fmt.Fprintf(w, "Cost: $%.4f\n", r.Cost)
+	}
 	if r.Error != "" {
 		fmt.Fprintf(w, "Error: %s\n", r.Error)
 	}
