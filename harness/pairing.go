@@ -77,7 +77,7 @@ func pairWithinRuns(rs *ResultSet, baseline string) (*pairing, error) {
 		case baseline != "" && slices.Contains(vs, baseline):
 			base = baseline
 		case baseline != "":
-			return nil, fmt.Errorf("compare: run %s has no variant %q to pair its others with; its variants: %s (--pair-across pairs every run with one baseline)", src.Label, baseline, strings.Join(vs, ", "))
+			return nil, fmt.Errorf("compare: run %s has no variant %q to pair its others with; its variants: %s: pair across runs (--pair-across) to pair every run with one baseline", src.Label, baseline, strings.Join(vs, ", "))
 		case !slices.Contains(vs, base):
 			base = slices.Min(vs)
 		}

@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,5 +165,78 @@ func TestBrowserMapLabelsFit(t *testing.T) {
 		if g["title"] != g["name"] {
 			t.Errorf("the box of %q has the title %q: want the full name", g["name"], g["title"])
 		}
+	}
+}
+
+// The compare page's Baseline box takes a baseline in a named run
+// (RUN/NAME) when several runs share variant names: with "pair across
+// runs", every row of both runs is paired against that run's variant,
+// and the page says so; a plain name pairs each run against its own
+// variant of that name; and RUN/NAME without pairing across says, on the
+// page, that the other run has no such variant and how to pair across.
+func TestBrowserCompareBaselineInNamedRun(t *testing.T) {
+	s := newTestServer(t, Options{})
+	var a, r struct{ ID string }
+	s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("za", 2, 4, "zeta=walkthrough", "alpha=walkthrough")}, http.StatusCreated, &a)
+	s.waitStatus(a.ID, ExpComplete)
+	s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("za", 2, 6, "zeta=walkthrough", "alpha=walkthrough")}, http.StatusCreated, &r)
+	s.waitStatus(r.ID, ExpComplete)
+	b := newBrowser(t, s.ts.URL)
+	b.do("compare two runs sharing variant names", chromedp.Navigate(b.url+"/#compare?ids="+a.ID+","+r.ID), chromedp.WaitVisible(css(`#cmp-paired`)))
+
+	named := r.ID + "/alpha"
+	b.do("a baseline in the second run, paired across runs",
+		chromedp.SetValue(css(`#cmp-baseline`), named),
+		chromedp.Click(css(`#cmp-pair-across`)),
+		chromedp.Click(css(`#cmp-go`)),
+		until(`document.querySelector('#cmp-out h2').innerText.includes('baseline `+named+`')`, wait))
+	b.shot("compare-baseline-run-name")
+	if h := b.text(`#cmp-out h2`); h != "Variants by game (baseline "+named+")" {
+		t.Errorf("the heading reads %q, want the baseline %s named", h, named)
+	}
+	if note := b.text(`#cmp-apart`); !strings.Contains(note, "against "+named) {
+		t.Errorf("the note on runs kept apart says %q, want pairs against %s", note, named)
+	}
+	rows := cells(b, "#cmp-rows")
+	if len(rows) != 4 || rows[0][0] != named {
+		t.Errorf("the rows: %q, want 4 with the baseline %s first", rows, named)
+	}
+	var paired []string
+	for _, row := range cells(b, "#cmp-paired") {
+		paired = append(paired, row[0])
+		if row[1] != named {
+			t.Errorf("paired row %q is against %q, want %s", row[0], row[1], named)
+		}
+	}
+	for _, v := range []string{a.ID + "/zeta", a.ID + "/alpha", r.ID + "/zeta"} {
+		if !slices.Contains(paired, v) {
+			t.Errorf("no paired row of %s against %s: %q", v, named, paired)
+		}
+	}
+	if shown := b.text("#cmp-out"); badText.MatchString(shown) || strings.Contains(shown, "null") {
+		t.Errorf("the compare page shows %q:\n%s", badText.FindString(shown), shown)
+	}
+
+	b.do("a plain name, each run against its own",
+		chromedp.SetValue(css(`#cmp-baseline`), "alpha"),
+		chromedp.Click(css(`#cmp-pair-across`)),
+		chromedp.Click(css(`#cmp-go`)),
+		until(`document.querySelector('#cmp-out h2').innerText.includes('baselines')`, wait))
+	if h := b.text(`#cmp-out h2`); h != "Variants by game (baselines "+a.ID+"/alpha, "+r.ID+"/alpha)" {
+		t.Errorf("the heading reads %q, want each run's alpha", h)
+	}
+	for _, row := range cells(b, "#cmp-paired") {
+		run, _, _ := strings.Cut(row[0], "/")
+		if row[1] != run+"/alpha" {
+			t.Errorf("paired row %q is against %q, not its own run's alpha", row[0], row[1])
+		}
+	}
+
+	b.do("a baseline in one run, paired within runs",
+		chromedp.SetValue(css(`#cmp-baseline`), named),
+		chromedp.Click(css(`#cmp-go`)),
+		until(`document.querySelector('#flash').innerText.includes('`+a.ID+`')`, wait))
+	if msg := b.text("#flash"); !strings.Contains(msg, named) || !strings.Contains(msg, "pair across runs") {
+		t.Errorf("the page says %q: want that run %s has no %s, and to pair across runs", msg, a.ID, named)
 	}
 }
