@@ -64,6 +64,9 @@ type Episode struct {
 	// episode's forks (and, in an experiment, with its other episodes),
 	// so that a story is probed once, not per game opened.
 	detections *game.DetectionCache
+	// describe, when set (StartEpisode), fills in the record what the
+	// experiment's clients know: the variant's endpoint and price source.
+	describe func(*EpisodeRecord)
 }
 
 // NewEpisode starts game gameName (a name grue knows or a story path) from
@@ -285,6 +288,9 @@ func (e *Episode) Record() EpisodeRecord {
 		r.Policy, r.PriceSource = a.Policy.Name(), PriceNone
 	}
 	r.GrueRevision = BuildRevision()
+	if e.describe != nil {
+		e.describe(&r)
+	}
 	score := 0
 	for i, s := range a.History {
 		if s.Error == "" {

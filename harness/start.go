@@ -29,7 +29,7 @@ func StartEpisode(ctx context.Context, cfg *Config, s EpisodeSpec, version strin
 	if err != nil {
 		return nil, fmt.Errorf("start episode: %w", err)
 	}
-	r := &runner{cfg: cfg, clients: cs, opts: RunOptions{Version: version}}
+	r := &runner{cfg: cfg, clients: cs, opts: RunOptions{Version: version}, revision: BuildRevision()}
 	a, err := r.newAgent(v, s)
 	if err != nil {
 		return nil, fmt.Errorf("start episode: %w", err)
@@ -39,5 +39,6 @@ func StartEpisode(ctx context.Context, cfg *Config, s EpisodeSpec, version strin
 		return nil, fmt.Errorf("start episode: %w", err)
 	}
 	ep.Variant, ep.Game, ep.LLMSeed = s.Variant, s.Game, s.LLMSeed
+	ep.describe = r.describe
 	return ep, nil
 }

@@ -75,16 +75,25 @@ type EpisodeRequest struct {
 // RunResult's fields (final_score, max_score, moves, game_completed,
 // victory, ...) so far, and its status.
 type EpisodeInfo struct {
-	ID       string         `json:"id"`
-	Status   string         `json:"status"`
-	Game     string         `json:"game"`
-	Seed     int64          `json:"seed"`
-	Policy   string         `json:"policy"`
-	Model    string         `json:"model,omitempty"`
-	MaxSteps int            `json:"max_steps"`
-	Request  EpisodeRequest `json:"request"`
-	Created  time.Time      `json:"created"`
-	Finished *time.Time     `json:"finished,omitempty"`
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Game   string `json:"game"`
+	Seed   int64  `json:"seed"`
+	Policy string `json:"policy"`
+	Model  string `json:"model,omitempty"`
+	// BaseURL is the model's endpoint, credentials masked; GrueVersion
+	// and GrueRevision the grue that played (harness.BuildRevision);
+	// PriceSource where Cost's price comes from (harness.PriceSourceOf:
+	// "unknown" for a model with no known price, whose cost is unknown,
+	// not 0). Episodes saved before these were recorded have none.
+	BaseURL      string         `json:"base_url,omitempty"`
+	GrueVersion  string         `json:"grue_version,omitempty"`
+	GrueRevision string         `json:"grue_revision,omitempty"`
+	PriceSource  string         `json:"price_source,omitempty"`
+	MaxSteps     int            `json:"max_steps"`
+	Request      EpisodeRequest `json:"request"`
+	Created      time.Time      `json:"created"`
+	Finished     *time.Time     `json:"finished,omitempty"`
 
 	FinalScore       int       `json:"final_score"`
 	MaxScore         int       `json:"max_score"`
@@ -293,8 +302,11 @@ func (s *Server) launchEpisode(cfg *harness.Config, req EpisodeRequest) (*episod
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	id := newID(now)
 	e := &episode{dir: filepath.Join(s.opts.Runs, EpisodesDir, id), log: newEventLog(), cancel: cancel}
+	ran := ep.Record()
+	req.BaseURL = llm.RedactURL(req.BaseURL) // the record keeps no key
 	e.info = EpisodeInfo{ID: id, Status: StatusRunning, Game: spec.Game, Seed: spec.Seed, Policy: req.Policy,
-		Model: ep.Agent.Model, MaxSteps: cfg.Steps(), Request: req, Created: now, Locations: []string{}}
+		Model: ep.Agent.Model, BaseURL: ran.BaseURL, GrueVersion: ran.GrueVersion, GrueRevision: ran.GrueRevision, PriceSource: ran.PriceSource,
+		MaxSteps: cfg.Steps(), Request: req, Created: now, Locations: []string{}}
 	err = os.MkdirAll(e.dir, 0o755)
 	if err == nil {
 		err = e.save()
@@ -648,7 +660,7 @@ func (s *Server) episodeTrajectory(w http.ResponseWriter, r *http.Request) {
 		FinalScore: i.FinalScore, MaxScore: i.MaxScore, Moves: i.Moves, LocationsVisited: i.LocationsVisited, Locations: i.Locations,
 		GameCompleted: i.GameCompleted, Victory: i.Victory, Error: i.Error, Steps: len(steps), Tokens: i.Tokens,
 		Cost: i.Cost, StoppedBy: i.StoppedBy, History: steps}}
-	writeJSON(w, http.StatusOK, trajectoryView{Title: "episode " + id, Status: i.Status, Policy: i.Policy, Model: i.Model, Trajectory: t})
+	writeJSON(w, http.StatusOK, trajectoryView{Title: "episode " + id, Status: i.Status, Policy: i.Policy, Model: i.Model, PriceSource: i.PriceSource, Trajectory: t})
 }
 
 // trajectoryView is what the trajectory endpoints give: a title for the
@@ -663,15 +675,20 @@ type trajectoryView struct {
 	// Model is the model that played, "" for a baseline or when the
 	// endpoint does not say.
 	Model string `json:"model,omitempty"`
+	// PriceSource says where the costs' price came from
+	// (harness.EpisodeRecord.PriceSource): "unknown" when the model has
+	// no known price, so its costs are unknown, not $0.
+	PriceSource string `json:"price_source,omitempty"`
 	harness.Trajectory
 }
 
 // trajectoryViewHead is a trajectoryView without its trajectory.
 type trajectoryViewHead struct {
-	Title  string `json:"title"`
-	Status string `json:"status"`
-	Policy string `json:"policy,omitempty"`
-	Model  string `json:"model,omitempty"`
+	Title       string `json:"title"`
+	Status      string `json:"status"`
+	Policy      string `json:"policy,omitempty"`
+	Model       string `json:"model,omitempty"`
+	PriceSource string `json:"price_source,omitempty"`
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -684,7 +701,7 @@ func (v *trajectoryView) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &t); err != nil {
 		return err
 	}
-	*v = trajectoryView{Title: h.Title, Status: h.Status, Policy: h.Policy, Model: h.Model, Trajectory: t}
+	*v = trajectoryView{Title: h.Title, Status: h.Status, Policy: h.Policy, Model: h.Model, PriceSource: h.PriceSource, Trajectory: t}
 	return nil
 }
 
@@ -692,7 +709,7 @@ func (v *trajectoryView) UnmarshalJSON(b []byte) error {
 // trajectory's fields. Without it the embedded Trajectory's MarshalJSON
 // would be the view's, and title and status would be lost.
 func (v trajectoryView) MarshalJSON() ([]byte, error) {
-	head, err := json.Marshal(trajectoryViewHead{v.Title, v.Status, v.Policy, v.Model})
+	head, err := json.Marshal(trajectoryViewHead{v.Title, v.Status, v.Policy, v.Model, v.PriceSource})
 	if err != nil {
 		return nil, err
 	}

@@ -786,7 +786,7 @@ func (s *Server) experimentTrajectory(w http.ResponseWriter, r *http.Request) {
 	if rec.Failed() {
 		status = ExpFailed
 	}
-	writeJSON(w, http.StatusOK, trajectoryView{Title: fmt.Sprintf("%s: %s", id, key), Status: status, Policy: rec.Policy, Model: rec.Model, Trajectory: *t})
+	writeJSON(w, http.StatusOK, trajectoryView{Title: fmt.Sprintf("%s: %s", id, key), Status: status, Policy: rec.Policy, Model: rec.Model, PriceSource: rec.PriceSource, Trajectory: *t})
 }
 
 // listConfigs lists the experiment configs under Options.Experiments that

@@ -181,3 +181,98 @@ func TestBrowserChartAndNavigation(t *testing.T) {
 		t.Errorf("at 800 px the navigation links %q do not fit (page wider than the window: %v)", overflow, wide)
 	}
 }
+
+// An episode started from the page or the API records what ran: the
+// model, its endpoint with its key masked, grue's version and revision,
+// and the price source (unknown for a model with no known price); the
+// trajectory view passes the price source on.
+func TestEpisodeInfoSaysWhatRan(t *testing.T) {
+	model := llmtest.NewServer().Models("no-price-model").Fallback(func(llmtest.Request) llmtest.Response {
+		return llmtest.Text("THOUGHT: Looking around first.\nTOOL: play_action\nARGS: {\"action\": \"look\"}").WithUsage(100, 20)
+	})
+	defer model.Close()
+	s := newTestServer(t, Options{})
+	var ep struct{ ID string }
+	s.json("POST", "/api/episodes", map[string]any{"game": "lantern", "base_url": model.URL() + "?api_key=sk-inurlsecret", "model": "no-price-model", "steps": 2},
+		http.StatusCreated, &ep)
+	s.events("/api/episodes/"+ep.ID+"/events", "")
+	var info EpisodeInfo
+	s.json("GET", "/api/episodes/"+ep.ID, nil, http.StatusOK, &info)
+	_, raw := s.do("GET", "/api/episodes/"+ep.ID, nil)
+	if info.Model != "no-price-model" || info.BaseURL != model.URL()+"?api_key=[redacted]" || info.PriceSource != "unknown" || info.GrueVersion == "" || info.GrueRevision == "" {
+		t.Errorf("the episode says model %q, endpoint %q, price %q, grue %q revision %q", info.Model, info.BaseURL, info.PriceSource, info.GrueVersion, info.GrueRevision)
+	}
+	if strings.Contains(string(raw), "sk-inurlsecret") {
+		t.Errorf("the episode's info shows the key: %s", raw)
+	}
+	var v trajectoryView
+	s.json("GET", "/api/episodes/"+ep.ID+"/trajectory", nil, http.StatusOK, &v)
+	if v.PriceSource != "unknown" {
+		t.Errorf("the trajectory view's price source %q, want unknown", v.PriceSource)
+	}
+	var b struct{ ID string }
+	s.json("POST", "/api/episodes", map[string]any{"game": "lantern", "policy": "walkthrough", "steps": 2}, http.StatusCreated, &b)
+	s.events("/api/episodes/"+b.ID+"/events", "")
+	var binfo EpisodeInfo
+	s.json("GET", "/api/episodes/"+b.ID, nil, http.StatusOK, &binfo)
+	if binfo.PriceSource != "none" || binfo.BaseURL != "" || binfo.GrueRevision == "" {
+		t.Errorf("a baseline's episode says price %q, endpoint %q, revision %q", binfo.PriceSource, binfo.BaseURL, binfo.GrueRevision)
+	}
+}
+
+// The Play page's live status says who plays, a model by its name or a
+// baseline as one, while the episode plays and once it has ended; a
+// model with no known price costs "unknown" there and in the viewer,
+// never $0.0000; and the page shows no undefined, NaN or 0.0 ms.
+func TestBrowserPlayStatusSaysWhoPlays(t *testing.T) {
+	model := llmtest.NewServer().Models("no-price-model").Fallback(func(llmtest.Request) llmtest.Response {
+		return llmtest.Text("THOUGHT: Looking around first.\nTOOL: play_action\nARGS: {\"action\": \"look\"}").WithUsage(100, 20).After(150 * time.Millisecond)
+	})
+	defer model.Close()
+	s := newTestServer(t, Options{})
+	b := newBrowser(t, s.ts.URL)
+	status := `document.querySelector('#play-status').textContent`
+	b.do("a model's episode on the Play page",
+		chromedp.Navigate(b.url+"/#play"),
+		chromedp.WaitReady(css(`#play-game option[value="lantern"]`)),
+		chromedp.SetValue(css(`#play-policy`), "llm"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#play-policy').dispatchEvent(new Event('change'))`),
+		chromedp.SetValue(css(`input[name="base_url"]`), model.URL()),
+		chromedp.SetValue(css(`input[name="model"]`), "no-price-model"),
+		chromedp.SetValue(css(`input[name="steps"]`), "6"),
+		chromedp.Click(css(`#play-run`)),
+		until(`/Step [1-5] /.test(`+status+`)`, wait),
+	)
+	live := b.text("#play-status")
+	b.shot("play-status-live")
+	if !strings.HasPrefix(live, "model: no-price-model · Step ") || !strings.Contains(live, "cost unknown") {
+		t.Errorf("while the model plays the status reads %q: want who plays (model: no-price-model) and cost unknown", live)
+	}
+	b.do("the episode ends", chromedp.WaitVisible(css(`#play-final`)))
+	end, final := b.text("#play-status"), b.text("#play-final")
+	if !strings.HasPrefix(end, "model: no-price-model · ") || !strings.Contains(final, "cost unknown") || strings.Contains(final, "$0.0000") {
+		t.Errorf("at the end the page says %q / %q: want who played and cost unknown", end, final)
+	}
+	text := eval[string](b, `document.body.innerText`)
+	if m := badText.FindAllString(text, -1); len(m) > 0 || zeroMS.MatchString(text) {
+		t.Errorf("the Play page shows %q (or a 0.0 ms timing):\n%s", m, text)
+	}
+	b.do("its trajectory", chromedp.Click(css(`#play-result a`)), chromedp.WaitVisible(css(`#traj-out .step`)))
+	steps := b.text("#traj-out .steps")
+	if !strings.Contains(steps, "cost unknown") || strings.Contains(steps, "$0.0000") {
+		t.Errorf("the viewer's steps show the unknown cost as %q", steps)
+	}
+
+	b.do("a baseline's episode on the Play page",
+		chromedp.Navigate(b.url+"/#play"),
+		chromedp.WaitReady(css(`#play-game option[value="lantern"]`)),
+		chromedp.SetValue(css(`#play-policy`), "walkthrough"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#play-policy').dispatchEvent(new Event('change'))`),
+		chromedp.SetValue(css(`input[name="steps"]`), "4"),
+		chromedp.Click(css(`#play-run`)),
+		until(`/^baseline: walkthrough · Score /.test(`+status+`)`, wait),
+	)
+	if final := b.text("#play-final"); !strings.Contains(final, "cost $0.0000") {
+		t.Errorf("a baseline's result %q: want its cost, $0.0000 (no model, nothing paid)", final)
+	}
+}

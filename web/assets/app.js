@@ -53,6 +53,21 @@ function who(policy, model) {
   return "unknown";
 }
 
+// player says who plays an episode, for its live status: "model: NAME"
+// or "baseline: POLICY".
+function player(i) {
+  if (!i) return "";
+  if (i.model) return "model: " + i.model;
+  if (i.policy && i.policy !== "llm") return "baseline: " + i.policy;
+  return "model: " + who(i.policy, i.model);
+}
+
+// dollars is a cost as a person should read it: "unknown" when the
+// model has no known price (price_source "unknown"), never $0.0000.
+function dollars(cost, priceSource) {
+  return priceSource === "unknown" ? "unknown" : "$" + fmt(cost, 4);
+}
+
 // token is the server's token: from the address grue web printed
 // (/?token=T), which is then taken out of the address bar, and kept in
 // this origin's localStorage (a page on another port is another origin
@@ -187,14 +202,21 @@ $("#play-stop").addEventListener("click", async () => {
 
 // watchEpisode follows episode id's events: every step as it ends (the
 // past ones first), then its end.
-function watchEpisode(id) {
+async function watchEpisode(id) {
   if (play.source) play.source.close();
+  play.source = null;
   play.id = id;
+  // Who plays, for the status line, before the first step comes.
+  let info = null;
+  try { info = await api("GET", "/api/episodes/" + id); } catch (e) { flash(e.message, "play"); }
+  if (play.id !== id) return; // another episode was opened meanwhile
+  play.info = info;
+  const by = info ? player(info) + " · " : "";
   play.steps = [];
   play.latencies.length = 0;
   $("#play-steps").replaceChildren();
   $("#play-result").replaceChildren();
-  $("#play-status").textContent = "Starting episode " + id + "...";
+  $("#play-status").textContent = by + "Starting episode " + id + "...";
   $("#play-stop").disabled = false;
   $("#play-run").disabled = true;
   const src = new EventSource(authed("/api/episodes/" + id + "/events"));
@@ -209,7 +231,7 @@ function watchEpisode(id) {
     if (!batch.length) return;
     $("#play-steps").prepend(...batch.reverse().map(stepCard));
     const s = batch[0];
-    $("#play-status").textContent = `Step ${s.step} · Score ${s.score}/${s.max_score || "?"} · Moves ${s.moves} · Tokens ${s.total_tokens} · $${fmt(s.total_cost, 4)}`;
+    $("#play-status").textContent = by + `Step ${s.step} · Score ${s.score}/${s.max_score || "?"} · Moves ${s.moves} · Tokens ${s.total_tokens} · cost ${dollars(s.total_cost, info && info.price_source)}`;
     drawChart($("#play-chart"), play.steps);
     const withMap = batch.find((x) => x.map);
     if (withMap) drawMap($("#play-map"), withMap.map);
@@ -235,9 +257,9 @@ function watchEpisode(id) {
 }
 
 function showResult(r) {
-  $("#play-status").textContent = `Score ${r.final_score}/${r.max_score || "?"} · Moves ${r.moves} · Steps ${r.steps} · ${outcome(r)}`;
+  $("#play-status").textContent = `${player(r)} · Score ${r.final_score}/${r.max_score || "?"} · Moves ${r.moves} · Steps ${r.steps} · ${outcome(r)}`;
   $("#play-result").replaceChildren(el("div", { class: "result" + (lost(r) ? " lost" : ""), id: "play-final" },
-    `${r.status}: final_score ${r.final_score}, max_score ${r.max_score}, moves ${r.moves}, game_completed ${r.game_completed}, victory ${r.victory}, rooms ${r.locations_visited}, tokens ${r.tokens.total_tokens}, cost $${fmt(r.cost, 4)}` +
+    `${r.status}: final_score ${r.final_score}, max_score ${r.max_score}, moves ${r.moves}, game_completed ${r.game_completed}, victory ${r.victory}, rooms ${r.locations_visited}, tokens ${r.tokens.total_tokens}, cost ${dollars(r.cost, r.price_source)}` +
     (r.stopped_by ? `, stopped by ${r.stopped_by}` : "") + (r.error ? ` (error: ${r.error})` : "")),
   el("a", { href: "#trajectory?ep=" + r.id }, "Open the trajectory"));
 }
@@ -574,7 +596,7 @@ function timing(s) {
   return `wall ${ms(s.wall_ms)} (${parts.join(", ")})`;
 }
 
-function fullStep(s, diverge) {
+function fullStep(s, diverge, priceSource) {
   const reply = s.reply;
   return el("div", { class: "step" + (s.reward > 0 ? " reward" : "") + (s.error ? " failed" : "") + (diverge ? " diverge" : ""), "data-step": s.step },
     el("div", { class: "head" }, `step ${s.step} · score ${s.score} (${s.reward >= 0 ? "+" : ""}${s.reward}) · moves ${s.moves} · ${s.location || ""}` + (diverge ? " · first difference" : "")),
@@ -589,7 +611,7 @@ function fullStep(s, diverge) {
     el("div", { class: "call" }, `${s.tool}(${s.args ? JSON.stringify(s.args) : ""})`),
     (s.repairs || []).map((r) => el("div", { class: "kv" }, `repair ${r.kind}: ${r.from || ""} -> ${r.to || ""} ${r.detail || ""}`)),
     s.error ? el("div", { class: "st-failed" }, s.error) : el("div", { class: "obs" }, s.observation),
-    el("div", { class: "kv" }, `tokens ${s.usage ? s.usage.prompt_tokens + "+" + s.usage.completion_tokens : 0} · $${fmt(s.cost, 4)} · ${timing(s)}`));
+    el("div", { class: "kv" }, `tokens ${s.usage ? s.usage.prompt_tokens + "+" + s.usage.completion_tokens : 0} · cost ${dollars(s.cost, priceSource)} · ${timing(s)}`));
 }
 
 function trajHeader(t) {
@@ -605,7 +627,7 @@ async function showTrajectories() {
     if ($("#traj-b").value.trim()) b = await api("GET", trajectoryURL($("#traj-b").value));
   } catch (e) { flash(e.message, "trajectory"); return; }
   if (!b) {
-    $("#traj-out").replaceChildren(trajHeader(a), el("div", { class: "steps" }, a.history.map((s) => fullStep(s, false))));
+    $("#traj-out").replaceChildren(trajHeader(a), el("div", { class: "steps" }, a.history.map((s) => fullStep(s, false, a.price_source))));
     return;
   }
   let first = 0;
@@ -613,8 +635,8 @@ async function showTrajectories() {
   const note = first >= Math.min(a.history.length, b.history.length) && a.history.length === b.history.length ?
     "The two episodes play the same steps." : `The episodes agree for ${first} steps and differ from step ${first + 1}.`;
   const col = (t) => el("div", { class: "steps" }, trajHeader(t),
-    first > 0 ? el("details", {}, el("summary", {}, `${first} steps the same`), t.history.slice(0, first).map((s) => fullStep(s, false))) : null,
-    t.history.slice(first).map((s, i) => fullStep(s, i === 0)),
+    first > 0 ? el("details", {}, el("summary", {}, `${first} steps the same`), t.history.slice(0, first).map((s) => fullStep(s, false, t.price_source))) : null,
+    t.history.slice(first).map((s, i) => fullStep(s, i === 0, t.price_source)),
     t.history.length <= first ? el("div", { class: "step diverge" }, `No step ${first + 1}: this episode ended after ${t.history.length} steps (${outcome(t)}).`) : null);
   $("#traj-out").replaceChildren(el("p", { id: "traj-note" }, note), el("div", { class: "side" }, col(a), col(b)));
 }
