@@ -58,35 +58,37 @@ func load1_0(Symbols map[string]map[string]reflect.Value) {
 		"WithCache":              reflect.ValueOf(llm.WithCache),
 
 		// type definitions
-		"Attempt":    reflect.ValueOf((*llm.Attempt)(nil)),
-		"Cache":      reflect.ValueOf((*llm.Cache)(nil)),
-		"CacheMode":  reflect.ValueOf((*llm.CacheMode)(nil)),
-		"CacheStats": reflect.ValueOf((*llm.CacheStats)(nil)),
-		"Cached":     reflect.ValueOf((*llm.Cached)(nil)),
-		"CallError":  reflect.ValueOf((*llm.CallError)(nil)),
-		"Client":     reflect.ValueOf((*llm.Client)(nil)),
-		"Config":     reflect.ValueOf((*llm.Config)(nil)),
-		"Dropped":    reflect.ValueOf((*llm.Dropped)(nil)),
-		"Endpoint":   reflect.ValueOf((*llm.Endpoint)(nil)),
-		"Message":    reflect.ValueOf((*llm.Message)(nil)),
-		"Price":      reflect.ValueOf((*llm.Price)(nil)),
-		"PriceTable": reflect.ValueOf((*llm.PriceTable)(nil)),
-		"Pricer":     reflect.ValueOf((*llm.Pricer)(nil)),
-		"Reply":      reflect.ValueOf((*llm.Reply)(nil)),
-		"Request":    reflect.ValueOf((*llm.Request)(nil)),
-		"Resolver":   reflect.ValueOf((*llm.Resolver)(nil)),
-		"ScriptFunc": reflect.ValueOf((*llm.ScriptFunc)(nil)),
-		"Scripted":   reflect.ValueOf((*llm.Scripted)(nil)),
-		"Tally":      reflect.ValueOf((*llm.Tally)(nil)),
-		"ToolCall":   reflect.ValueOf((*llm.ToolCall)(nil)),
-		"ToolSpec":   reflect.ValueOf((*llm.ToolSpec)(nil)),
-		"Usage":      reflect.ValueOf((*llm.Usage)(nil)),
+		"Attempt":     reflect.ValueOf((*llm.Attempt)(nil)),
+		"Cache":       reflect.ValueOf((*llm.Cache)(nil)),
+		"CacheMode":   reflect.ValueOf((*llm.CacheMode)(nil)),
+		"CacheStats":  reflect.ValueOf((*llm.CacheStats)(nil)),
+		"Cached":      reflect.ValueOf((*llm.Cached)(nil)),
+		"CallError":   reflect.ValueOf((*llm.CallError)(nil)),
+		"Client":      reflect.ValueOf((*llm.Client)(nil)),
+		"Config":      reflect.ValueOf((*llm.Config)(nil)),
+		"Dropped":     reflect.ValueOf((*llm.Dropped)(nil)),
+		"Endpoint":    reflect.ValueOf((*llm.Endpoint)(nil)),
+		"Message":     reflect.ValueOf((*llm.Message)(nil)),
+		"Price":       reflect.ValueOf((*llm.Price)(nil)),
+		"PriceKnower": reflect.ValueOf((*llm.PriceKnower)(nil)),
+		"PriceTable":  reflect.ValueOf((*llm.PriceTable)(nil)),
+		"Pricer":      reflect.ValueOf((*llm.Pricer)(nil)),
+		"Reply":       reflect.ValueOf((*llm.Reply)(nil)),
+		"Request":     reflect.ValueOf((*llm.Request)(nil)),
+		"Resolver":    reflect.ValueOf((*llm.Resolver)(nil)),
+		"ScriptFunc":  reflect.ValueOf((*llm.ScriptFunc)(nil)),
+		"Scripted":    reflect.ValueOf((*llm.Scripted)(nil)),
+		"Tally":       reflect.ValueOf((*llm.Tally)(nil)),
+		"ToolCall":    reflect.ValueOf((*llm.ToolCall)(nil)),
+		"ToolSpec":    reflect.ValueOf((*llm.ToolSpec)(nil)),
+		"Usage":       reflect.ValueOf((*llm.Usage)(nil)),
 
 		// interface wrapper definitions
-		"_Client":   reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Client)(nil)),
-		"_Endpoint": reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Endpoint)(nil)),
-		"_Pricer":   reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Pricer)(nil)),
-		"_Resolver": reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Resolver)(nil)),
+		"_Client":      reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Client)(nil)),
+		"_Endpoint":    reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Endpoint)(nil)),
+		"_PriceKnower": reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_PriceKnower)(nil)),
+		"_Pricer":      reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Pricer)(nil)),
+		"_Resolver":    reflect.ValueOf((*_github_com_grue_lab_grue_agent_llm_Resolver)(nil)),
 	}
 }
 
@@ -112,6 +114,16 @@ func (W _github_com_grue_lab_grue_agent_llm_Endpoint) BaseURL() string {
 }
 func (W _github_com_grue_lab_grue_agent_llm_Endpoint) Model() string {
 	return W.WModel()
+}
+
+// _github_com_grue_lab_grue_agent_llm_PriceKnower is an interface wrapper for PriceKnower type
+type _github_com_grue_lab_grue_agent_llm_PriceKnower struct {
+	IValue      interface{}
+	WPriceKnown func(model string) bool
+}
+
+func (W _github_com_grue_lab_grue_agent_llm_PriceKnower) PriceKnown(model string) bool {
+	return W.WPriceKnown(model)
 }
 
 // _github_com_grue_lab_grue_agent_llm_Pricer is an interface wrapper for Pricer type
