@@ -16,20 +16,31 @@ func cells(b *browser, sel string) [][]string {
 	return eval[[][]string](b, `[...document.querySelectorAll('`+sel+` tbody tr')].map((tr) => [...tr.cells].map((td) => td.innerText))`)
 }
 
+// compareTwoRuns runs the config za (variants zeta, the walkthrough, and
+// alpha) at steps1 and at steps2 steps, and opens the compare page of the
+// two runs.
+func compareTwoRuns(t *testing.T, steps1, steps2 int, alpha string) (s *testServer, b *browser, a, r struct{ ID string }) {
+	t.Helper()
+	s = newTestServer(t, Options{})
+	for _, run := range []struct {
+		steps int
+		id    *struct{ ID string }
+	}{{steps1, &a}, {steps2, &r}} {
+		s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("za", 2, run.steps, "zeta=walkthrough", alpha)}, http.StatusCreated, run.id)
+		s.waitStatus(run.id.ID, ExpComplete)
+	}
+	b = newBrowser(t, s.ts.URL)
+	b.do("compare two runs sharing variant names", chromedp.Navigate(b.url+"/#compare?ids="+a.ID+","+r.ID), chromedp.WaitVisible(css(`#cmp-paired`)))
+	return s, b, a, r
+}
+
 // Two runs of a config with the same variant names, compared on the page:
 // the rows are RUN/VARIANT, each paired row says what it is against (its
 // own run's zeta), and "pair across runs" pairs against the first run's.
 // The baselines that played say they are baselines, in the records, the
 // episode list and the viewer's header.
 func TestBrowserCompareRunsApart(t *testing.T) {
-	s := newTestServer(t, Options{})
-	var a, r struct{ ID string }
-	s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("za", 2, 5, "zeta=walkthrough", "alpha=random")}, http.StatusCreated, &a)
-	s.waitStatus(a.ID, ExpComplete)
-	s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("za", 2, 8, "zeta=walkthrough", "alpha=random")}, http.StatusCreated, &r)
-	s.waitStatus(r.ID, ExpComplete)
-	b := newBrowser(t, s.ts.URL)
-	b.do("compare two runs sharing variant names", chromedp.Navigate(b.url+"/#compare?ids="+a.ID+","+r.ID), chromedp.WaitVisible(css(`#cmp-paired`)))
+	s, b, a, r := compareTwoRuns(t, 5, 8, "alpha=random")
 	b.shot("compare-runs-apart")
 	var names []string
 	for _, row := range cells(b, "#cmp-rows") {
@@ -175,14 +186,7 @@ func TestBrowserMapLabelsFit(t *testing.T) {
 // variant of that name; and RUN/NAME without pairing across says, on the
 // page, that the other run has no such variant and how to pair across.
 func TestBrowserCompareBaselineInNamedRun(t *testing.T) {
-	s := newTestServer(t, Options{})
-	var a, r struct{ ID string }
-	s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("za", 2, 4, "zeta=walkthrough", "alpha=walkthrough")}, http.StatusCreated, &a)
-	s.waitStatus(a.ID, ExpComplete)
-	s.json("POST", "/api/experiments", ExperimentRequest{YAML: quickYAML("za", 2, 6, "zeta=walkthrough", "alpha=walkthrough")}, http.StatusCreated, &r)
-	s.waitStatus(r.ID, ExpComplete)
-	b := newBrowser(t, s.ts.URL)
-	b.do("compare two runs sharing variant names", chromedp.Navigate(b.url+"/#compare?ids="+a.ID+","+r.ID), chromedp.WaitVisible(css(`#cmp-paired`)))
+	_, b, a, r := compareTwoRuns(t, 4, 6, "alpha=walkthrough")
 
 	named := r.ID + "/alpha"
 	b.do("a baseline in the second run, paired across runs",
