@@ -71,7 +71,14 @@ type TaskResult struct {
 	Task    string `json:"task"`
 	Variant string `json:"variant"`
 	Model   string `json:"model,omitempty"`
-	Seed    int64  `json:"seed"`
+	// Policy is what played ("llm" for a model, else the baseline);
+	// BaseURL the model's endpoint, credentials masked; PriceSource
+	// where Cost's price comes from (harness.PriceSourceOf: "unknown"
+	// for a model with no known price, whose Cost is unknown, not 0).
+	Policy      string `json:"policy,omitempty"`
+	BaseURL     string `json:"base_url,omitempty"`
+	PriceSource string `json:"price_source,omitempty"`
+	Seed        int64  `json:"seed"`
 	// Pass is the verifier's verdict; Verdict says why.
 	Pass    bool    `json:"pass"`
 	Verdict Verdict `json:"verdict"`
@@ -128,7 +135,11 @@ func (r *TaskResult) Record() harness.EpisodeRecord {
 		Game:           GamePrefix + r.Task,
 		Seed:           r.Seed,
 		LLMSeed:        r.Seed,
+		Policy:         r.Policy,
 		Model:          r.Model,
+		BaseURL:        r.BaseURL,
+		PriceSource:    r.PriceSource,
+		GrueRevision:   harness.BuildRevision(),
 		FinalScore:     r.Score(),
 		MaxScore:       1,
 		Moves:          len(r.ToolCalls),
@@ -294,6 +305,12 @@ func RunTask(ctx context.Context, a *agent.Agent, t Task, opts Options) (*TaskRe
 	res.Finished = run.GameCompleted
 	res.ToolCalls = rec.Calls()
 	res.Variant, res.Model = variantOf(a, opts.Variant)
+	res.Policy, res.PriceSource = harness.PolicyLLM, harness.PriceNone
+	if a.Policy != nil {
+		res.Policy = a.Policy.Name()
+	} else {
+		res.BaseURL, res.PriceSource = harness.EndpointOf(a.LLM), harness.PriceSourceOf(a.LLM, a.Model)
+	}
 
 	start := time.Now()
 	res.Verdict = t.Check(ctx, dir, env, opts.VerifyTimeout)
@@ -438,6 +455,22 @@ type Summary struct {
 	Duration time.Duration `json:"-"`
 	Tokens   llm.Usage     `json:"tokens"`
 	Cost     float64       `json:"cost"`
+	// CostUnknown is how many results have a model with no known price
+	// (TaskResult.CostUnknown): Cost is then a lower bound.
+	CostUnknown int `json:"cost_unknown,omitempty"`
+}
+
+// CostUnknown reports whether r's cost is unknown: its model has no known
+// price.
+func (r *TaskResult) CostUnknown() bool { return r.PriceSource == harness.PriceUnknown }
+
+// CostString is r's cost as a person should read it: "$0.0012", or
+// "cost unknown" for a model with no known price, never $0.0000.
+func (r *TaskResult) CostString() string {
+	if r.CostUnknown() {
+		return "cost unknown"
+	}
+	return fmt.Sprintf("$%.4f", r.Cost)
 }
 
 // Summarize totals results.
@@ -467,6 +500,9 @@ func Summarize(results []*TaskResult) Summary {
 		s.Duration += r.Duration + r.VerifyDuration
 		s.Tokens = s.Tokens.Add(r.Tokens)
 		s.Cost += r.Cost
+		if r.CostUnknown() {
+			s.CostUnknown++
+		}
 	}
 	return s
 }
@@ -481,15 +517,23 @@ func (s Summary) PassRate() float64 {
 
 // String returns the summary in one line: "2/3 passed (66.7%), 12 steps,
 // 14 tool calls, 8.1s, 5230 tokens, $0.0031", with "in 3 trials" after
-// the pass rate when there were several.
+// the pass rate when there were several; a cost of unknown price says so
+// ("cost unknown", or "at least $X" when only some are).
 func (s Summary) String() string {
 	trials := ""
 	if s.Trials > 1 {
 		trials = fmt.Sprintf(" in %d trials", s.Trials)
 	}
-	line := fmt.Sprintf("%d/%d passed (%.1f%%)%s, %d steps, %d tool calls, %s, %d tokens, $%.4f",
+	cost := fmt.Sprintf("$%.4f", s.Cost)
+	switch {
+	case s.CostUnknown == s.Tasks && s.Tasks > 0:
+		cost = "cost unknown (no known price)"
+	case s.CostUnknown > 0:
+		cost = fmt.Sprintf("at least $%.4f (%d of unknown price)", s.Cost, s.CostUnknown)
+	}
+	line := fmt.Sprintf("%d/%d passed (%.1f%%)%s, %d steps, %d tool calls, %s, %d tokens, %s",
 		s.Passed, s.Tasks, 100*s.PassRate(), trials, s.Steps, s.ToolCalls, s.Duration.Round(100*time.Millisecond),
-		max(s.Tokens.TotalTokens, s.Tokens.PromptTokens+s.Tokens.CompletionTokens), s.Cost)
+		max(s.Tokens.TotalTokens, s.Tokens.PromptTokens+s.Tokens.CompletionTokens), cost)
 	if s.Errors > 0 {
 		line += fmt.Sprintf(", %d with errors", s.Errors)
 	}

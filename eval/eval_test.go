@@ -230,6 +230,13 @@ func TestEvalWithAScriptedModel(t *testing.T) {
 	if rec.GrueVersion != harness.DefaultVersion {
 		t.Errorf("record of grue %q, want %q: no Options.Version was given", rec.GrueVersion, harness.DefaultVersion)
 	}
+	// It says what ran: a model with no known price, at srv.
+	if rec.Policy != harness.PolicyLLM || rec.BaseURL != srv.URL() || rec.PriceSource != harness.PriceUnknown || rec.GrueRevision == "" || rec.Seed != r.Seed {
+		t.Errorf("record: policy %q, endpoint %q, price %q, revision %q, seed %d", rec.Policy, rec.BaseURL, rec.PriceSource, rec.GrueRevision, rec.Seed)
+	}
+	if got := r.CostString(); got != "cost unknown" {
+		t.Errorf("a model with no known price costs %q, want cost unknown", got)
+	}
 	tr, err := harness.ReadTrajectory(out, rec)
 	if err != nil {
 		t.Fatal(err)
@@ -311,6 +318,15 @@ func TestSummarizeEval(t *testing.T) {
 	want := "1/2 passed (50.0%), 5 steps, 4 tool calls, 0s, 150 tokens, $0.5000, 1 with errors"
 	if s.String() != want {
 		t.Errorf("summary %q, want %q", s.String(), want)
+	}
+	// A model with no known price: its cost is unknown, not $0.0000.
+	unknown := &TaskResult{Task: "c", Variant: "v", Steps: 1, PriceSource: harness.PriceUnknown}
+	if got := Summarize([]*TaskResult{unknown}).String(); !strings.HasSuffix(got, "0 tokens, cost unknown (no known price)") {
+		t.Errorf("summary of an unknown price: %q", got)
+	}
+	s = Summarize([]*TaskResult{{Task: "a", Variant: "v", Cost: 0.5, PriceSource: harness.PriceTable}, unknown})
+	if got := s.String(); !strings.Contains(got, "at least $0.5000 (1 of unknown price)") {
+		t.Errorf("summary with one unknown price: %q", got)
 	}
 }
 

@@ -361,8 +361,8 @@ func printTaskResult(w io.Writer, r *eval.TaskResult, seed bool) {
 	if r.Run != nil && r.Run.EstimatedTokens > 0 {
 		tokens = harness.EstimateMark + tokens // the model sent no usage: counted at an estimate
 	}
-	fmt.Fprintf(w, "%s  %s  %2d steps  %2d tool calls  %6s  %6s tokens  $%.4f\n", mark, task, r.Steps, len(r.ToolCalls),
-		(r.Duration + r.VerifyDuration).Round(100*time.Millisecond), tokens, r.Cost)
+	fmt.Fprintf(w, "%s  %s  %2d steps  %2d tool calls  %6s  %6s tokens  %s\n", mark, task, r.Steps, len(r.ToolCalls),
+		(r.Duration + r.VerifyDuration).Round(100*time.Millisecond), tokens, r.CostString())
 	fmt.Fprintf(w, "      %s\n", clipLine(r.Verdict.Reason, 300))
 	if r.Error != "" {
 		fmt.Fprintf(w, "      error: %s\n", clipLine(r.Error, 300))
