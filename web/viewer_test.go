@@ -131,6 +131,15 @@ func TestBrowserViewerShowsWhatHappened(t *testing.T) {
 		}
 	}
 
+	// Both side by side.
+	b.do("the model episode and the run's side by side",
+		chromedp.Navigate(b.url+fmt.Sprintf("/#trajectory?a=%s&b=%s", urlQuery("ep="+ep.ID), urlQuery("run="+run.ID+"&variant=walkthrough&game=lantern&seed=1"))),
+		chromedp.WaitVisible(css(`#traj-note`)))
+	b.shot("viewer-side-by-side")
+	if text := check("the side-by-side view"); zeroMS.MatchString(text) {
+		t.Errorf("the side-by-side view shows a 0.0 ms timing:\n%s", text)
+	}
+
 	// The pages that list the finished episode and run.
 	b.do("open the experiments", chromedp.Navigate(b.url+"/#experiments"),
 		until(`document.querySelectorAll('#exp-table td.st-complete').length === 1`, wait))
@@ -274,5 +283,15 @@ func TestBrowserPlayStatusSaysWhoPlays(t *testing.T) {
 	)
 	if final := b.text("#play-final"); !strings.Contains(final, "cost $0.0000") {
 		t.Errorf("a baseline's result %q: want its cost, $0.0000 (no model, nothing paid)", final)
+	}
+	// A baseline's steps take well under a millisecond: never shown as 0.0 ms.
+	cards := eval[[]string](b, `[...document.querySelectorAll('#play-steps .step .head')].map((e) => e.innerText)`)
+	for _, c := range cards {
+		if zeroMS.MatchString(c) || badText.MatchString(c) {
+			t.Errorf("a baseline's step card reads %q", c)
+		}
+	}
+	if len(cards) != 4 {
+		t.Errorf("%d step cards, want 4: %q", len(cards), cards)
 	}
 }

@@ -267,7 +267,7 @@ function showResult(r) {
 function stepCard(s) {
   const args = s.args ? JSON.stringify(s.args) : "";
   return el("div", { class: "step" + (s.reward > 0 ? " reward" : "") + (s.error ? " failed" : "") },
-    el("div", { class: "head" }, `step ${s.step} · score ${s.score} (${s.reward >= 0 ? "+" : ""}${s.reward}) · moves ${s.moves} · ${s.location || ""} · tokens ${s.tokens.total_tokens} · ${fmt(s.wall_ms)} ms`),
+    el("div", { class: "head" }, `step ${s.step} · score ${s.score} (${s.reward >= 0 ? "+" : ""}${s.reward}) · moves ${s.moves} · ${s.location || ""} · tokens ${s.tokens.total_tokens} · ${ms(s.wall_ms)}`),
     s.thought ? el("div", { class: "thought" }, s.thought) : null,
     el("div", { class: "call" }, `${s.tool}(${args})`),
     (s.repairs || []).map((r) => el("div", { class: "kv" }, `repair ${r.kind}: ${r.from || ""} -> ${r.to || ""} ${r.detail || ""}`)),
@@ -582,6 +582,9 @@ function lost(t) {
 // fields): "unknown" when absent, three decimals under a millisecond.
 function ms(v) {
   if (v === undefined || v === null || Number.isNaN(Number(v))) return "unknown";
+  // Durations come to the microsecond: 0 is a time under a microsecond,
+  // never nothing.
+  if (Number(v) >= 0 && Number(v) < 0.001) return "< 0.001 ms";
   return Number(v).toFixed(Math.abs(v) < 1 ? 3 : 1) + " ms";
 }
 
