@@ -252,3 +252,30 @@ func TestREPLRecordSaysWhatRan(t *testing.T) {
 		t.Errorf("the key shows")
 	}
 }
+
+// TestREPLEndpointWithoutModel: an endpoint with no model, whose /models
+// does not answer (404), stops the REPL before it starts, saying in one
+// line what to set (--model or GRUE_MODEL) and what the server said; no
+// baseline plays in the model's place.
+func TestREPLEndpointWithoutModel(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	for _, k := range []string{"OPENAI_API_KEY", "HF_TOKEN", "GRUE_PRICES", "GRUE_MODEL"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("OPENAI_BASE_URL", srv.Root()+"/nothing-here/v1")
+	var stdout, stderr strings.Builder
+	status := run(nil, strings.NewReader(":step\n"), &stdout, &stderr)
+	msg := strings.TrimSpace(stderr.String())
+	if status == cli.ExitOK || strings.Contains(stdout.String()+msg, "explorer (") {
+		t.Fatalf("grue: status %d, want a failure and no baseline\n%s\n%s", status, stdout.String(), msg)
+	}
+	for _, want := range []string{"--model", "GRUE_MODEL", "did not list its models"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("stderr %q does not say %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "\n") {
+		t.Errorf("stderr is not one line:\n%s", msg)
+	}
+}

@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -77,6 +78,9 @@ func (b *bench) choosePlayer(a *agent.Agent) (string, error) {
 	if lc.BaseURL != "" && lc.Model == "" {
 		// A server that serves one model needs no GRUE_MODEL.
 		checked, err := openai.CheckModel(context.Background(), lc)
+		if errors.Is(err, openai.ErrNoModel) {
+			return "", fmt.Errorf("policy llm: %w, or start grue with --model%s", err, orBaseline)
+		}
 		if err != nil {
 			return "", fmt.Errorf("policy llm: %w%s", err, orBaseline)
 		}
