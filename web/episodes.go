@@ -19,6 +19,7 @@ import (
 
 	"github.com/grue-lab/grue/agent"
 	"github.com/grue-lab/grue/agent/llm"
+	"github.com/grue-lab/grue/agent/llm/openai"
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/harness"
@@ -282,6 +283,11 @@ func (s *Server) startEpisode(w http.ResponseWriter, r *http.Request) {
 		field := "game"
 		if req.Policy == harness.PolicyLLM {
 			field = "model"
+		}
+		if errors.Is(err, openai.ErrNoModel) {
+			// Never a baseline in the model's place: say how to name one here.
+			writeError(w, http.StatusBadRequest, "model", "%v; on the Play page, give the model's name (model)", err)
+			return
 		}
 		writeError(w, http.StatusBadRequest, field, "%v", err)
 		return

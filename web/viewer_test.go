@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -293,5 +294,27 @@ func TestBrowserPlayStatusSaysWhoPlays(t *testing.T) {
 	}
 	if len(cards) != 4 {
 		t.Errorf("%d step cards, want 4: %q", len(cards), cards)
+	}
+}
+
+// An endpoint with no model, whose /models does not answer, is refused
+// before anything plays, saying what the server said and how to name a
+// model on the page; no baseline plays in the model's place.
+func TestEpisodeEndpointWithoutModel(t *testing.T) {
+	model := llmtest.NewServer()
+	defer model.Close()
+	s := newTestServer(t, Options{})
+	code, out := s.do("POST", "/api/episodes", map[string]any{"game": "lantern", "base_url": model.Root() + "/nothing/v1", "steps": 2})
+	var e apiError
+	if err := json.Unmarshal(out, &e); err != nil {
+		t.Fatalf("%d %s: %v", code, out, err)
+	}
+	if code != http.StatusBadRequest || e.Field != "model" || !strings.Contains(e.Error, "did not list its models") || !strings.Contains(e.Error, "give the model's name") {
+		t.Errorf("POST an endpoint with no model: %d %+v", code, e)
+	}
+	var list []EpisodeInfo
+	s.json("GET", "/api/episodes", nil, http.StatusOK, &list)
+	if len(list) != 0 {
+		t.Errorf("an episode was started: %+v", list)
 	}
 }
