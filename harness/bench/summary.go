@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -73,7 +74,14 @@ func Summarize(m *harness.Manifest, rs *harness.ResultSet) (*Summary, error) {
 			s.NotPlayed = append(s.NotPlayed, g)
 		}
 	}
-	for _, r := range rs.Records {
+	recs := slices.Clone(rs.Records)
+	slices.SortFunc(recs, func(a, b harness.EpisodeRecord) int {
+		if c := strings.Compare(byFile[a.Game].Name, byFile[b.Game].Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Seed, b.Seed)
+	})
+	for _, r := range recs {
 		g, ok := byFile[r.Game]
 		name := g.Name
 		if !ok {
@@ -111,7 +119,7 @@ func Summarize(m *harness.Manifest, rs *harness.ResultSet) (*Summary, error) {
 		if c := strings.Compare(a.Game, b.Game); c != 0 {
 			return c
 		}
-		return int(a.Seed - b.Seed)
+		return cmp.Compare(a.Seed, b.Seed)
 	})
 	return s, nil
 }
