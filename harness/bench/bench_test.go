@@ -26,8 +26,15 @@ func fakeProtocol(t *testing.T) (*Protocol, string, []byte) {
 	sum := md5.Sum(content)
 	p := &Protocol{Name: TALES, Steps: 100, Seeds: []int64{DefaultSeed}, OnGameOver: harness.GameOverRestart,
 		GameSeed: func(n string) (int64, bool) { return map[string]int64{"alpha": 7}[n], n == "alpha" },
-		Games: []Game{{Name: "alpha", File: "alpha.z5", MD5: hex.EncodeToString(sum[:])}, {Name: "beta", File: "beta.z5", MD5: strings.Repeat("0", 32)}, {Name: "gamma", File: "gamma.z5", MD5: strings.Repeat("1", 32)}}}
+		Games:    []Game{{Name: "alpha", File: "alpha.z5", MD5: hex.EncodeToString(sum[:])}, {Name: "beta", File: "beta.z5", MD5: strings.Repeat("0", 32)}, {Name: "gamma", File: "gamma.z5", MD5: strings.Repeat("1", 32)}}}
 	return p, t.TempDir(), content
+}
+
+func mustWrite(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func status(games []harness.BenchmarkGame) map[string]harness.BenchmarkGame {
@@ -46,9 +53,9 @@ func TestIdentifyByContent(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, "sub", "Renamed Thing.z5"), content, 0o644)
-	os.WriteFile(filepath.Join(dir, "beta.z3"), []byte("another release"), 0o644)
-	os.WriteFile(filepath.Join(dir, "alpha.txt"), content, 0o644) // not a story file's name
+	mustWrite(t, filepath.Join(dir, "sub", "Renamed Thing.z5"), content)
+	mustWrite(t, filepath.Join(dir, "beta.z3"), []byte("another release"))
+	mustWrite(t, filepath.Join(dir, "alpha.txt"), content) // not a story file's name
 	games, err := Identify(p, dir, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +136,7 @@ func TestProtocolRules(t *testing.T) {
 // are deviations the run records; admissible commands are off otherwise.
 func TestOverridesAreDeviations(t *testing.T) {
 	p, dir, content := fakeProtocol(t)
-	os.WriteFile(filepath.Join(dir, "a.z5"), content, 0o644)
+	mustWrite(t, filepath.Join(dir, "a.z5"), content)
 	plan, err := NewPlan(p, dir, Options{Variant: harness.Variant{Policy: "random"}})
 	if err != nil {
 		t.Fatal(err)
