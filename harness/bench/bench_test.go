@@ -267,3 +267,4 @@ func TestIdentifySharedGames(t *testing.T) {
 		t.Errorf("905: %+v", st["905"])
 	}
 }
+
