@@ -267,4 +267,3 @@ func TestIdentifySharedGames(t *testing.T) {
 		t.Errorf("905: %+v", st["905"])
 	}
 }
-
