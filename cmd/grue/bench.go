@@ -1,12 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -123,33 +123,20 @@ func benchOptions(f benchFlags) (bench.Options, error) {
 	if policy != "" && policy != harness.PolicyLLM && (f.model != "" || f.baseURL != "" || f.apiKeyEnv != "") {
 		return o, fmt.Errorf("--policy %s plays without a model: --model, --base-url and --api-key-env are for --policy llm", policy)
 	}
-	o.Variant = harness.Variant{Name: cmpOr(policy, harness.PolicyLLM), Policy: policy, CommandsFile: f.commands,
+	o.Variant = harness.Variant{Name: cmp.Or(policy, harness.PolicyLLM), Policy: policy, CommandsFile: f.commands,
 		Model: f.model, BaseURL: f.baseURL, APIKeyEnv: f.apiKeyEnv}
 	if f.steps < 0 || f.steps > harness.MaxSteps {
 		return o, fmt.Errorf("--steps %d: give 1 to %d", f.steps, harness.MaxSteps)
 	}
 	o.Steps, o.Admissible = f.steps, f.admissible
 	if f.seeds != "" {
-		list := strings.Split(f.seeds, ",")
-		if len(list) > harness.MaxSeeds {
-			return o, fmt.Errorf("--seeds: %d seeds, more than the limit of %d", len(list), harness.MaxSeeds)
+		seeds, err := parseSeeds(f.seeds)
+		if err != nil {
+			return o, err
 		}
-		for _, s := range list {
-			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if err != nil {
-				return o, fmt.Errorf("--seeds: %q is not a number", s)
-			}
-			o.Seeds = append(o.Seeds, n)
-		}
+		o.Seeds = seeds
 	}
 	return o, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func runBench(cmd *cobra.Command, name string, f benchFlags, stdout, stderr io.Writer) error {

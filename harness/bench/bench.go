@@ -20,6 +20,7 @@
 package bench
 
 import (
+	"cmp"
 	"crypto/md5"
 	"encoding/hex"
 	"errors"
@@ -410,7 +411,7 @@ func NewPlan(p *Protocol, dir string, opts Options) (*Plan, error) {
 	}
 	v := opts.Variant
 	if v.Name == "" {
-		v.Name = cmpOr(v.Policy, harness.PolicyLLM)
+		v.Name = cmp.Or(v.Policy, harness.PolicyLLM)
 	}
 	// The agent acts (play_action) and reads the game's state (memory:
 	// its text, score and moves, which TALES's info also gives);
@@ -429,13 +430,6 @@ func NewPlan(p *Protocol, dir string, opts Options) (*Plan, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	return &Plan{Protocol: p, Config: cfg, Benchmark: b}, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func formatSeeds(s []int64) string {
