@@ -123,6 +123,25 @@ func TestProtocolRules(t *testing.T) {
 	if s := tales.seedsFor("zork2", nil); !slices.Equal(s, []int64{0}) {
 		t.Errorf("zork2's Jericho seed is 0, got %v", s)
 	}
+	// Every Jericho seed is of one of TALES's games (a misspelt name
+	// would silently seed nothing); those read from game_info.py.
+	names := map[string]bool{}
+	for _, g := range tales.Games {
+		names[g.Name] = true
+	}
+	for n := range jerichoSeeds {
+		if !names[n] {
+			t.Errorf("a Jericho seed for %q, which is no TALES game", n)
+		}
+	}
+	for n, want := range map[string]int64{"cutthroat": 10, "hhgg": 4, "advent": 5, "acorncourt": 4} {
+		if s := tales.seedsFor(n, nil); !slices.Equal(s, []int64{want}) {
+			t.Errorf("%s: seeds %v, want Jericho's %d", n, s, want)
+		}
+	}
+	if _, ok := tales.GameSeed("lily"); ok {
+		t.Error("lily, a TALES addition, has a Jericho seed")
+	}
 	// AgentBoard's games carry TALES's MD5s.
 	ab, _ := Lookup(AgentBoard)
 	for _, g := range ab.Games {
