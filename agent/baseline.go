@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -186,7 +187,7 @@ const (
 // errors list them: a new slice each call, so that no caller can change
 // another's list.
 func BaselineNames() []string {
-	return []string{BaselineRandom, BaselineWalkthrough, BaselineExplorer}
+	return []string{BaselineRandom, BaselineWalkthrough, BaselineExplorer, BaselineCommands}
 }
 
 // NewBaseline returns the baseline policy named name: random and explorer
@@ -200,6 +201,8 @@ func NewBaseline(name string, seed int64, gameName string) (Policy, error) {
 		return NewExplorer(seed), nil
 	case BaselineWalkthrough:
 		return NewWalkthroughFor(gameName)
+	case BaselineCommands:
+		return nil, errors.New("the commands policy replays a file: give it one (--commands FILE, a variant's commands_file, or NewCommands)")
 	}
 	return nil, fmt.Errorf("no baseline policy %q (baselines: %s)", name, strings.Join(BaselineNames(), ", "))
 }

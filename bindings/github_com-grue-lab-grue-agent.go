@@ -14,6 +14,7 @@ import (
 func load0_0(Symbols map[string]map[string]reflect.Value) {
 	Symbols["github.com/grue-lab/grue/agent/agent"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BaselineCommands":    reflect.ValueOf(constant.MakeFromLiteral("\"commands\"", token.STRING, 0)),
 		"BaselineExplorer":    reflect.ValueOf(constant.MakeFromLiteral("\"explorer\"", token.STRING, 0)),
 		"BaselineNames":       reflect.ValueOf(agent.BaselineNames),
 		"BaselineRandom":      reflect.ValueOf(constant.MakeFromLiteral("\"random\"", token.STRING, 0)),
@@ -30,8 +31,12 @@ func load0_0(Symbols map[string]map[string]reflect.Value) {
 		"ErrDone":             reflect.ValueOf(&agent.ErrDone).Elem(),
 		"ErrGameOver":         reflect.ValueOf(&agent.ErrGameOver).Elem(),
 		"FormatCall":          reflect.ValueOf(agent.FormatCall),
+		"MaxCommandLen":       reflect.ValueOf(constant.MakeFromLiteral("1000", token.INT, 0)),
+		"MaxCommands":         reflect.ValueOf(constant.MakeFromLiteral("100000", token.INT, 0)),
+		"MaxCommandsBytes":    reflect.ValueOf(constant.MakeFromLiteral("1048576", token.INT, 0)),
 		"New":                 reflect.ValueOf(agent.New),
 		"NewBaseline":         reflect.ValueOf(agent.NewBaseline),
+		"NewCommands":         reflect.ValueOf(agent.NewCommands),
 		"NewExplorer":         reflect.ValueOf(agent.NewExplorer),
 		"NewRandom":           reflect.ValueOf(agent.NewRandom),
 		"NewWalkthrough":      reflect.ValueOf(agent.NewWalkthrough),
@@ -39,6 +44,7 @@ func load0_0(Symbols map[string]map[string]reflect.Value) {
 		"ParseText":           reflect.ValueOf(agent.ParseText),
 		"ProtocolNative":      reflect.ValueOf(constant.MakeFromLiteral("\"native\"", token.STRING, 0)),
 		"ProtocolText":        reflect.ValueOf(constant.MakeFromLiteral("\"text\"", token.STRING, 0)),
+		"ReadCommands":        reflect.ValueOf(agent.ReadCommands),
 		"RepairArgs":          reflect.ValueOf(constant.MakeFromLiteral("\"args\"", token.STRING, 0)),
 		"RepairCutOff":        reflect.ValueOf(constant.MakeFromLiteral("\"cut-off\"", token.STRING, 0)),
 		"RepairDefault":       reflect.ValueOf(constant.MakeFromLiteral("\"default-action\"", token.STRING, 0)),
@@ -66,6 +72,7 @@ func load0_0(Symbols map[string]map[string]reflect.Value) {
 		// type definitions
 		"Action":            reflect.ValueOf((*agent.Action)(nil)),
 		"Agent":             reflect.ValueOf((*agent.Agent)(nil)),
+		"CommandsPolicy":    reflect.ValueOf((*agent.CommandsPolicy)(nil)),
 		"Config":            reflect.ValueOf((*agent.Config)(nil)),
 		"DefaultPrompt":     reflect.ValueOf((*agent.DefaultPrompt)(nil)),
 		"ExplorerPolicy":    reflect.ValueOf((*agent.ExplorerPolicy)(nil)),

@@ -35,6 +35,20 @@ const (
 	PolicyRandom      = agent.BaselineRandom
 	PolicyWalkthrough = agent.BaselineWalkthrough
 	PolicyExplorer    = agent.BaselineExplorer
+	PolicyCommands    = agent.BaselineCommands
+)
+
+// What an episode does when its game ends before its step limit
+// (Config.OnGameOver).
+const (
+	// GameOverStop ends the episode (the default).
+	GameOverStop = "stop"
+	// GameOverRestart starts the game again from its seed and plays on
+	// within the same step limit, as TALES does; the episode then stops
+	// early only on a win at the game's maximum score, and its record
+	// counts the restarts and keeps the highest score reached
+	// (EpisodeRecord.Restarts, HighScore).
+	GameOverRestart = "restart"
 )
 
 // PolicyNames returns the policy names a Variant accepts: the model's,
@@ -95,6 +109,14 @@ type Config struct {
 	BaseSeed int64   `json:"base_seed,omitempty"`
 	// MaxSteps bounds each episode's steps (agent.DefaultMaxSteps when 0).
 	MaxSteps int `json:"max_steps,omitempty"`
+	// GameSeeds, when it lists a game, are the seeds that game is
+	// played from, in place of Seeds or Trials: a protocol with a seed
+	// of its own for each game (TALES's Jericho seeds).
+	GameSeeds map[string][]int64 `json:"game_seeds,omitempty"`
+	// OnGameOver is what an episode does when its game ends before the
+	// step limit: GameOverStop (the default, also "") or
+	// GameOverRestart.
+	OnGameOver string `json:"on_game_over,omitempty"`
 	// Limits end an episode early: tokens, dollars, wall time.
 	Limits Limits `json:"limits,omitempty"`
 	// Parallel is how many episodes run at once (DefaultParallel when 0).
@@ -124,8 +146,13 @@ type Variant struct {
 	// Name names the variant in results and tables: letters, digits,
 	// '.', '_' and '-'.
 	Name string `json:"name"`
-	// Policy is llm (the default), random, walkthrough or explorer.
+	// Policy is llm (the default), random, walkthrough, explorer or
+	// commands (PolicyNames).
 	Policy string `json:"policy,omitempty"`
+	// CommandsFile is the command file the commands policy replays, one
+	// command a line (agent.ReadCommands), relative to the config's
+	// folder; only with policy commands.
+	CommandsFile string `json:"commands_file,omitempty"`
 
 	// Model and BaseURL name the model and its OpenAI-compatible
 	// endpoint; APIKeyEnv names the environment variable holding the
@@ -414,6 +441,16 @@ func (c *Config) validateVariant(i int, v Variant, seen map[string]int, bad func
 	if !slices.Contains(PolicyNames(), policy) {
 		bad(at("policy"), "unknown policy %q (valid: %s)", v.Policy, strings.Join(PolicyNames(), ", "))
 	}
+	switch {
+	case policy == PolicyCommands && v.CommandsFile == "":
+		bad(at("commands_file"), "the commands policy needs a commands_file to replay")
+	case policy != PolicyCommands && v.CommandsFile != "":
+		bad(at("commands_file"), "a commands_file goes with policy commands, not %s", policy)
+	case v.CommandsFile != "":
+		if _, err := agent.ReadCommands(c.path(v.CommandsFile)); err != nil {
+			bad(at("commands_file"), "%v", err)
+		}
+	}
 	if _, ok := memory.Lookup(v.Memory); v.Memory != "" && !ok {
 		bad(at("memory"), "unknown memory strategy %q (valid: %s)", v.Memory, strings.Join(memory.Names(), ", "))
 	}
@@ -530,6 +567,29 @@ func (c *Config) validateRun(bad func(field, format string, args ...any)) {
 	}
 	if c.MaxSteps < 0 {
 		bad("max_steps", "negative max_steps %d", c.MaxSteps)
+	}
+	switch c.OnGameOver {
+	case "", GameOverStop, GameOverRestart:
+	default:
+		bad("on_game_over", "unknown %q (valid: %s, %s)", c.OnGameOver, GameOverStop, GameOverRestart)
+	}
+	for _, g := range slices.Sorted(maps.Keys(c.GameSeeds)) {
+		seeds := c.GameSeeds[g]
+		switch {
+		case !slices.Contains(c.Games, g):
+			bad("game_seeds."+g, "%q is not one of the games", g)
+		case len(seeds) == 0:
+			bad("game_seeds."+g, "no seeds")
+		case len(seeds) > MaxSeeds:
+			bad("game_seeds."+g, "%d seeds, more than the limit of %d", len(seeds), MaxSeeds)
+		}
+		seen := map[int64]bool{}
+		for i, s := range seeds {
+			if seen[s] {
+				bad(fmt.Sprintf("game_seeds.%s[%d]", g, i), "seed %d is listed twice", s)
+			}
+			seen[s] = true
+		}
 	}
 	if c.Limits.Tokens < 0 {
 		bad("limits.tokens", "negative limit %d", c.Limits.Tokens)
@@ -688,12 +748,18 @@ type canonical struct {
 	Seeds    []int64            `json:"seeds"`
 	MaxSteps int                `json:"max_steps"`
 	Limits   Limits             `json:"limits"`
+	// Fields added since: left out when unset, so that the hashes of
+	// configs written before stay what they were.
+	GameSeeds  map[string][]int64 `json:"game_seeds,omitempty"`
+	OnGameOver string             `json:"on_game_over,omitempty"`
 }
 
 // canonicalVariant is a variant with its prompt file read.
 type canonicalVariant struct {
 	Variant
 	SystemPromptText string `json:"system_prompt_text,omitempty"`
+	// CommandsSHA256 is the SHA-256 of the commands file's content.
+	CommandsSHA256 string `json:"commands_sha256,omitempty"`
 }
 
 // Hash returns the SHA-256 (hex) of the config's canonical form: its name,
@@ -711,7 +777,10 @@ func (c *Config) Hash() string {
 
 // canonical is c's canonical form, which Hash hashes.
 func (c *Config) canonical() canonical {
-	cv := canonical{Name: c.Name, Games: slices.Clone(c.Games), Seeds: c.SeedList(), MaxSteps: c.Steps(), Limits: c.Limits}
+	cv := canonical{Name: c.Name, Games: slices.Clone(c.Games), Seeds: c.SeedList(), MaxSteps: c.Steps(), Limits: c.Limits, GameSeeds: c.GameSeeds}
+	if c.OnGameOver != GameOverStop {
+		cv.OnGameOver = c.OnGameOver
+	}
 	for _, v := range c.Variants {
 		// A key in the base URL's query is no part of the experiment.
 		v.BaseURL = llm.RedactURL(v.BaseURL)
@@ -721,6 +790,13 @@ func (c *Config) canonical() canonical {
 				x.SystemPromptText = string(b)
 			}
 			x.SystemPromptFile = filepath.Base(v.SystemPromptFile)
+		}
+		if v.CommandsFile != "" {
+			if b, err := boundedfile.ReadFile(c.path(v.CommandsFile), agent.MaxCommandsBytes); err == nil {
+				sum := sha256.Sum256(b)
+				x.CommandsSHA256 = hex.EncodeToString(sum[:])
+			}
+			x.CommandsFile = filepath.Base(v.CommandsFile)
 		}
 		cv.Variants = append(cv.Variants, x)
 	}
@@ -749,14 +825,36 @@ func (s EpisodeSpec) Key() EpisodeKey {
 // so that a rerun sends the model the same seeds.
 func (c *Config) Episodes() []EpisodeSpec {
 	var out []EpisodeSpec
-	for _, s := range c.SeedList() {
+	seeds := c.SeedList()
+	most := len(seeds)
+	for _, s := range c.GameSeeds {
+		most = max(most, len(s))
+	}
+	for i := range most {
 		for _, g := range c.Games {
+			list := seeds
+			if gs, ok := c.GameSeeds[g]; ok {
+				list = gs
+			}
+			if i >= len(list) {
+				continue
+			}
+			s := list[i]
 			for _, v := range c.Variants {
 				out = append(out, EpisodeSpec{Variant: v.Name, Game: g, Seed: s, LLMSeed: LLMSeed(c.BaseSeed, v.Name, g, s)})
 			}
 		}
 	}
 	return out
+}
+
+// SeedsFor returns the seeds game g is played from: its GameSeeds, else
+// SeedList.
+func (c *Config) SeedsFor(g string) []int64 {
+	if s, ok := c.GameSeeds[g]; ok {
+		return slices.Clone(s)
+	}
+	return c.SeedList()
 }
 
 // LLMSeed derives an episode's LLM seed: the first 31 bits of the SHA-256

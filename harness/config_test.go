@@ -192,7 +192,7 @@ func TestConfigValidate(t *testing.T) {
 	}{
 		{"no variants", "name: x\nvariants: []\ngames: [lantern]\n", 2, 11, "variants", "no variants"},
 		{"duplicate variant", "name: x\nvariants:\n  - name: a\n  - name: a\ngames: [lantern]\n", 4, 11, "variants[1].name", `duplicate variant name "a"`},
-		{"unknown policy", "name: x\nvariants:\n  - name: a\n    policy: genius\ngames: [lantern]\n", 4, 13, "variants[0].policy", `unknown policy "genius" \(valid: llm, random, walkthrough, explorer\)`},
+		{"unknown policy", "name: x\nvariants:\n  - name: a\n    policy: genius\ngames: [lantern]\n", 4, 13, "variants[0].policy", `unknown policy "genius" \(valid: llm, random, walkthrough, explorer, commands\)`},
 		{"unknown memory", "name: x\nvariants:\n  - name: a\n    memory: elephant\ngames: [lantern]\n", 4, 13, "variants[0].memory", `unknown memory strategy "elephant"`},
 		{"unknown tool", "name: x\nvariants:\n  - name: a\n    tools: [play_action, teleport]\ngames: [lantern]\n", 4, 26, "variants[0].tools[1]", `unknown game tool "teleport"`},
 		{"unknown drop_params", "name: x\nvariants:\n  - name: a\n    drop_params: [seed, temprature]\ngames: [lantern]\n", 4, 25, "variants[0].drop_params[1]", `unknown parameter "temprature": grue can leave out temperature, seed, max_tokens`},

@@ -59,7 +59,11 @@ type Episode struct {
 	last    *agent.RunResult // the last Run's result
 	err     string           // why the episode failed, if it did
 	forks   int              // how many forks were made of it (Fork)
-	closed  bool
+	// restarting is set by RunRestarting, which counts the games it
+	// restarted (restarts), won and lost.
+	restarting             bool
+	restarts, wins, losses int
+	closed                 bool
 	// detections holds what probing found in the story, shared with the
 	// episode's forks (and, in an experiment, with its other episodes),
 	// so that a story is probed once, not per game opened.
@@ -303,6 +307,9 @@ func (e *Episode) Record() EpisodeRecord {
 			r.InvalidActions++
 		}
 		r.ScoreByStep = append(r.ScoreByStep, score)
+	}
+	if e.restarting {
+		r.Restarts, r.Wins, r.Losses, r.HighScore = e.restarts, e.wins, e.losses, e.highScore()
 	}
 	return r
 }

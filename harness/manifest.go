@@ -55,6 +55,10 @@ type Manifest struct {
 	// Endpoints are the model and endpoint each llm variant was run with,
 	// taken from the config or the environment (never an API key).
 	Endpoints []Endpoint `json:"endpoints,omitempty"`
+	// Benchmark is the published protocol a grue bench run follows,
+	// with its games as found and where grue differs from it; nil for an
+	// ordinary experiment.
+	Benchmark *Benchmark `json:"benchmark,omitempty"`
 	// Resumes lists the times the run was resumed.
 	Resumes []Resume `json:"resumes,omitempty"`
 	// RunInfo says where the run was last played and how it ended.

@@ -168,7 +168,7 @@ func (sr *shardRun) mergedManifest() *Manifest {
 	first := sr.manifests[0].Manifest
 	m := &Manifest{Config: first.Config, ConfigHash: first.ConfigHash, ConfigFile: first.ConfigFile,
 		GrueVersion: first.GrueVersion, Started: first.Started, Command: first.Command, Episodes: len(first.Config.Episodes()),
-		Baseline: first.Baseline}
+		Baseline: first.Baseline, Benchmark: first.Benchmark}
 	for _, s := range sr.manifests {
 		if s.Started.Before(m.Started) {
 			m.Started = s.Started

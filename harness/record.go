@@ -40,6 +40,17 @@ type EpisodeRecord struct {
 	// victory was recorded load with Victory false.
 	GameCompleted bool `json:"game_completed"`
 	Victory       bool `json:"victory"`
+	// Restarts, Wins and Losses are for an episode that started its game
+	// again when it ended (Config.OnGameOver GameOverRestart): how many
+	// times it restarted, and how many of the games it played were won
+	// and how many ended otherwise (GameCompleted and Victory are then
+	// the last game's). HighScore is the highest score reached at any
+	// step, whatever came after: what TALES counts. All 0 and absent in
+	// an episode that stops at game over.
+	Restarts  int `json:"restarts,omitempty"`
+	Wins      int `json:"wins,omitempty"`
+	Losses    int `json:"losses,omitempty"`
+	HighScore int `json:"high_score,omitempty"`
 
 	LocationsVisited int      `json:"locations_visited"`
 	Locations        []string `json:"locations,omitempty"`

@@ -75,6 +75,9 @@ type RunOptions struct {
 	// share of the rate limit; Resume then also starts a shard that has
 	// no run yet, as a requeued cluster job needs. See ShardedRun.
 	Shard *Shard
+	// Benchmark, when set, is the published protocol the run follows
+	// (grue bench), recorded in the manifest (Manifest.Benchmark).
+	Benchmark *Benchmark
 }
 
 // DefaultOut returns the default run directory of an experiment:
@@ -272,7 +275,11 @@ func (r *runner) playAll(ctx context.Context, todo []EpisodeSpec, workers int) e
 // them recorded already (leftFailed of those failed and stay so), retried
 // failed ones to play again, workers at a time.
 func (r *runner) announce(all, before, leftFailed, retried, workers int) {
-	msg := fmt.Sprintf("%s: %d episodes (%d variants x %d games x %d seeds)", r.cfg.Name, all, len(r.cfg.Variants), len(r.cfg.Games), len(r.cfg.SeedList()))
+	seeds := fmt.Sprintf("%d seeds", len(r.cfg.SeedList()))
+	if len(r.cfg.GameSeeds) > 0 {
+		seeds = "each game's seeds"
+	}
+	msg := fmt.Sprintf("%s: %d episodes (%d variants x %d games x %s)", r.cfg.Name, all, len(r.cfg.Variants), len(r.cfg.Games), seeds)
 	if before > 0 {
 		msg += fmt.Sprintf(", %d already done", before)
 		if leftFailed > 0 {
@@ -339,7 +346,7 @@ func (r *runner) prepare(all []EpisodeSpec) (map[EpisodeKey]EpisodeRecord, error
 		r.manifest = &Manifest{
 			Config: r.cfg.redacted(), ConfigHash: r.hash, ConfigFile: r.cfg.File, GrueVersion: versionOr(r.opts.Version), GrueRevision: r.revision,
 			Started: stamp(time.Now()), Command: r.opts.Command, Episodes: len(all),
-			Baseline: r.baseline(),
+			Baseline: r.baseline(), Benchmark: r.opts.Benchmark,
 		}
 		return done, nil
 	}
@@ -576,7 +583,12 @@ func (r *runner) attempt(ctx context.Context, s EpisodeSpec) (EpisodeRecord, *ag
 	}
 	defer ep.Close()
 	ep.Variant, ep.Game, ep.LLMSeed, ep.Started = s.Variant, s.Game, s.LLMSeed, started
-	res, err := ep.Run(ctx, r.steps)
+	var res *agent.RunResult
+	if r.cfg.OnGameOver == GameOverRestart {
+		res, err = ep.RunRestarting(ctx, r.steps)
+	} else {
+		res, err = ep.Run(ctx, r.steps)
+	}
 	if res == nil {
 		return failed(err)
 	}
@@ -608,6 +620,12 @@ func (r *runner) newAgent(v Variant, s EpisodeSpec) (*agent.Agent, error) {
 			return nil, err
 		}
 		a.Policy = wt
+	case PolicyCommands:
+		cmds, err := agent.ReadCommands(r.cfg.path(v.CommandsFile))
+		if err != nil {
+			return nil, fmt.Errorf("commands policy: %w", err)
+		}
+		a.Policy = agent.NewCommands(cmds, filepath.Base(v.CommandsFile))
 	default:
 		c := r.clients.byVariant[v.Name]
 		if c == nil {

@@ -294,21 +294,31 @@ func applyOverrides(cfg *harness.Config, f expRunFlags) error {
 		cfg.Trials, cfg.Seeds = f.trials, nil
 	}
 	if f.seeds != "" {
-		var seeds []int64
-		list := strings.Split(f.seeds, ",")
-		if len(list) > harness.MaxSeeds {
-			return fmt.Errorf("--seeds: %d seeds, more than the limit of %d", len(list), harness.MaxSeeds)
-		}
-		for _, s := range list {
-			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if err != nil {
-				return fmt.Errorf("--seeds: %q is not a number", s)
-			}
-			seeds = append(seeds, n)
+		seeds, err := parseSeeds(f.seeds)
+		if err != nil {
+			return err
 		}
 		cfg.Seeds, cfg.Trials = seeds, 0
 	}
 	return nil
+}
+
+// parseSeeds reads --seeds: a comma-separated list of at most
+// harness.MaxSeeds numbers.
+func parseSeeds(list string) ([]int64, error) {
+	var seeds []int64
+	parts := strings.Split(list, ",")
+	if len(parts) > harness.MaxSeeds {
+		return nil, fmt.Errorf("--seeds: %d seeds, more than the limit of %d", len(parts), harness.MaxSeeds)
+	}
+	for _, s := range parts {
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--seeds: %q is not a number", s)
+		}
+		seeds = append(seeds, n)
+	}
+	return seeds, nil
 }
 
 // overrideFlags repeats the overrides given, for the resume command line.

@@ -32,6 +32,7 @@ const (
 	policyRandom      = agent.BaselineRandom
 	policyWalkthrough = agent.BaselineWalkthrough
 	policyExplorer    = agent.BaselineExplorer
+	policyCommands    = agent.BaselineCommands
 )
 
 // agentFlags are grue agent's command line.
@@ -41,6 +42,7 @@ type agentFlags struct {
 	seed     int64
 	steps    int
 	policy   string
+	commands string
 	server   string
 	json     bool
 	verbose  bool
@@ -94,7 +96,8 @@ the one model its /models lists; an endpoint with no model that can be
 determined is an error, not a baseline played in the model's place. Only
 with no endpoint and no model configured at all, and without --policy, does
 the frontier explorer play (and grue says so): the baselines random,
-walkthrough and explorer need no model.
+walkthrough, explorer and commands (--policy commands
+--commands FILE replays a command file, one command a line) need no model.
 
 --cache DIR records the model's replies; --cache-mode replay plays a
 recorded run again exactly, with no model server at all.`,
@@ -108,6 +111,7 @@ recorded run again exactly, with no model server at all.`,
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the game's random numbers")
 	fl.IntVar(&f.steps, "steps", agent.DefaultMaxSteps, "the most steps to play")
 	fl.StringVar(&f.policy, "policy", "", "who decides: "+PolicyLLM+" or a baseline ("+strings.Join(agent.BaselineNames(), ", ")+"); default: llm when a model is configured, else explorer")
+	fl.StringVar(&f.commands, "commands", "", "with --policy commands: the command file to replay, one command a line")
 	fl.StringVar(&f.server, "server", "", "an MCP game server to play on: a command (run over stdio) or an http(s) URL")
 	fl.BoolVar(&f.json, "json", false, "print the RunResult as JSON")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print every step: thought, tool call, repairs and result")
@@ -118,7 +122,7 @@ recorded run again exactly, with no model server at all.`,
 
 	f.ModelFlags.AddFlags(cmd, agent.Defaults().MaxTokens)
 
-	CompleteWords(cmd, "policy", PolicyLLM, policyRandom, policyWalkthrough, policyExplorer)
+	CompleteWords(cmd, "policy", append([]string{PolicyLLM}, agent.BaselineNames()...)...)
 	CompleteWords(cmd, "protocol", agent.ProtocolText, agent.ProtocolNative)
 	CompleteWords(cmd, "memory", memory.Names()...)
 
@@ -155,6 +159,12 @@ func runAgent(cmd *cobra.Command, f agentFlags, stdout, stderr io.Writer) error 
 	}
 
 	switch f.policy {
+	case policyCommands:
+		cmds, err := agent.ReadCommands(f.commands)
+		if err != nil {
+			return fmt.Errorf("--policy commands: %w", err)
+		}
+		policy = agent.NewCommands(cmds, f.commands)
 	case policyRandom, policyExplorer, policyWalkthrough:
 		// Made now that the game's name is known (the walkthrough is
 		// the game's).
@@ -345,8 +355,11 @@ func reportRun(stdout io.Writer, f agentFlags, head runHead, res *agent.RunResul
 // builds the model's client (with its cache) for the latter. note tells
 // the user when a baseline was chosen for want of a model.
 func agentPolicy(cmd *cobra.Command, f agentFlags) (agent.Policy, llm.Client, string, error) {
+	if (f.policy == policyCommands) != (f.commands != "") {
+		return nil, nil, "", UsageError{errors.New("--policy commands and --commands FILE go together")}
+	}
 	switch f.policy {
-	case policyRandom, policyExplorer, policyWalkthrough:
+	case policyRandom, policyExplorer, policyWalkthrough, policyCommands:
 		return nil, nil, "", nil // a baseline, made once the game is open
 	case "", PolicyLLM:
 	default:
