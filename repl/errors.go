@@ -51,6 +51,8 @@ type Error struct {
 	File string `json:"file,omitempty"`
 	// Line is the line in File, from 1; 0 when unknown.
 	Line int `json:"line,omitempty"`
+	// Col is the column in Line, from 1, of a type error; 0 when unknown.
+	Col int `json:"col,omitempty"`
 	// Msg says what went wrong, with yaegi's known gaps explained.
 	Msg string `json:"msg"`
 	// Trace lists a panic's frames, innermost first: "main.f (cell 3, line 2)".
@@ -100,6 +102,12 @@ func (e *Error) where() string {
 	switch {
 	case e.Line == 0:
 		return e.File
+	case e.Col > 0 && e.File == "":
+		return fmt.Sprintf("line %d:%d", e.Line, e.Col)
+	case e.Col > 0 && strings.HasPrefix(e.File, "cell "):
+		return fmt.Sprintf("%s, line %d:%d", e.File, e.Line, e.Col)
+	case e.Col > 0:
+		return fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
 	case e.File == "":
 		return fmt.Sprintf("line %d", e.Line)
 	case strings.HasPrefix(e.File, "cell "):

@@ -388,6 +388,7 @@ func magicLoad(ctx context.Context, s *Session, args string) error {
 func (s *Session) loadFile(ctx context.Context, name, src string) error {
 	r := scan(src)
 	skipped := false
+	var units []unit
 	for _, u := range r.units {
 		if u.first == token.PACKAGE {
 			continue
@@ -396,10 +397,18 @@ func (s *Session) loadFile(ctx context.Context, name, src string) error {
 			skipped = true
 			continue
 		}
+		units = append(units, u)
+	}
+	checked, err := s.checkCell(units, name)
+	if err != nil {
+		return err
+	}
+	for _, u := range units {
 		if _, _, err := s.evalUnit(ctx, u, name); err != nil {
 			return err
 		}
 	}
+	checked.commit()
 	if skipped {
 		fmt.Fprintf(s.Stdout(), "loaded %s (func main not run: :run %s runs it)\n", filepath.Base(name), name)
 	}

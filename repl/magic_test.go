@@ -210,7 +210,7 @@ func TestSaveNotebook(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = RunFile(context.Background(), broken, nil, Options{Stdout: &out, Stderr: &out})
-	if err == nil || !strings.Contains(err.Error(), "broken.md: cell 5 (undefinedThing): line 1: undefined: undefinedThing") {
+	if err == nil || !strings.Contains(err.Error(), "broken.md: cell 5 (undefinedThing): line 1:1: undefined: undefinedThing") {
 		t.Errorf("RunFile(broken notebook) = %v", err)
 	}
 	// :save keeps nothing from before a :reset.

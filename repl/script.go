@@ -71,6 +71,11 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 	// runs), so positions are the file's own.
 	s := &Session{in: in, errw: errw, packages: newPackageIndex(opts.Symbols), imports: map[string]string{}, decls: map[string]string{},
 		funcs: scriptFuncs(path, fset, f, perr), compiled: map[string]bool{}, script: true}
+	if perr == nil {
+		if err := s.checkScript(path, fset, f); err != nil {
+			return err
+		}
+	}
 	loc := s.source(path)
 	loc.offset = 0
 	src, err := s.scriptSource(ctx, string(data), f, perr, loc)

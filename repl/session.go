@@ -125,6 +125,8 @@ type Session struct {
 	lingering <-chan evalResult
 	cells     []Cell
 	n         int // number of the last cell started
+	// ck type-checks the cells (typecheck.go); nil until the first.
+	ck *checker
 }
 
 // Cell is one evaluated cell: its input, everything it printed (the value
@@ -274,6 +276,9 @@ func (s *Session) reset() error {
 	s.renames = map[string]string{}
 	s.typeVersion = map[string]int{}
 	s.typeOf = map[string]reflect.Type{}
+	if s.ck != nil {
+		s.ck = &checker{im: s.ck.im, imports: map[string]string{}, vars: map[string]checkedVar{}}
+	}
 	ctx := context.Background()
 	if err := s.importPackage(ctx, privatePkg, privatePkg, s.source("setup"), 1); err != nil {
 		return fmt.Errorf("start session: %w", err)
@@ -456,7 +461,7 @@ func (s *Session) Eval(ctx context.Context, src string) (res Result, err error) 
 	}()
 	s.n++
 	for _, f := range s.onCell {
-		f(s)
+		s.runHook(f)
 	}
 	start := time.Now()
 	if s.cellCtx != nil {
@@ -478,6 +483,18 @@ func (s *Session) Eval(ctx context.Context, src string) (res Result, err error) 
 	}
 	s.cells = append(s.cells, cell)
 	return Result{Values: vals, Output: out}, err
+}
+
+// runHook runs an OnCell function: one that panics must not fail every
+// cell after (nor :save, :reset, :quit), so its panic is reported and
+// the cell runs.
+func (s *Session) runHook(f func(*Session)) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(s.errw, "grue: a bug of grue's before this cell (please report it): %v\n", r)
+		}
+	}()
+	f(s)
 }
 
 // EvalValues evaluates the Go expression expr in the session, without
@@ -507,9 +524,21 @@ func (s *Session) EvalValues(ctx context.Context, expr string) ([]reflect.Value,
 // eval runs the Go code src, a unit at a time, and shows the last unit's
 // values when show is set. label names where src comes from in errors: ""
 // for the current cell, else a file.
-func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]reflect.Value, error) {
+func (s *Session) eval(ctx context.Context, src, label string, show bool) (_ []reflect.Value, err error) {
 	r := scan(src)
 	var vals []reflect.Value
+	if label != "setup" && !s.script {
+		checked, cerr := s.checkCell(r.units, label)
+		if cerr != nil {
+			return nil, cerr
+		}
+		r.units = checked.units(r.units)
+		defer func() {
+			if err == nil {
+				checked.commit()
+			}
+		}()
+	}
 	interrupted := func() error {
 		return &Error{Kind: KindInterrupted, Msg: "interrupted", Err: ctx.Err()}
 	}

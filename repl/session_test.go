@@ -80,10 +80,10 @@ func TestEval(t *testing.T) {
 		{src: `map[string]int{"b": 2, "a": 1}`, want: "map[string]int, 2 entries:\n  \"a\": 1\n  \"b\": 2\n"},
 
 		// Errors name the line of the cell they refer to.
-		{src: `undefinedName + 1`, err: "line 1: undefined: undefinedName"},
-		{src: "a := 1\nb := 2\nc := nope + a + b", err: "line 3: undefined: nope"},
+		{src: `undefinedName + 1`, err: "line 1:1: undefined: undefinedName"},
+		{src: "a := 1\nb := 2\nc := nope + a + b", err: "line 3:6: undefined: nope"},
 		{src: "fmt.Println(\"unterminated)", err: "line 1: string literal not terminated"},
-		{src: "var q = nope", err: "line 1: undefined: nope"},
+		{src: "var q = nope", err: "line 1:9: undefined: nope"},
 		{src: `func main() {}`, err: "func main cannot be declared in a session"},
 		{src: `type point struct{ Z int }`, want: "redefined type point: values made before keep the old type and its methods; declare the methods again\n"},
 		{src: `import "github.com/nobody/nothing"`, err: `cannot import "github.com/nobody/nothing"`},

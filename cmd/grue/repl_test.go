@@ -139,7 +139,7 @@ func TestTerminal(t *testing.T) {
 	typ("\x03")
 	scr.expect(t, "]> ")
 	typ("nope + 1\r")
-	scr.expect(t, "error: line 1: undefined: nope")
+	scr.expect(t, "error: line 1:1: undefined: nope")
 	scr.expect(t, "]> ")
 
 	// Ctrl-D leaves, with status 0.
