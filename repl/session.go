@@ -127,6 +127,9 @@ type Session struct {
 	n         int // number of the last cell started
 	// ck type-checks the cells (typecheck.go); nil until the first.
 	ck *checker
+	// deferred are the calls deferred at the running cell's top level
+	// (toplevel.go).
+	deferred []func()
 }
 
 // Cell is one evaluated cell: its input, everything it printed (the value
@@ -259,7 +262,8 @@ func (s *Session) reset() error {
 	if err != nil {
 		return err
 	}
-	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack, "Clear": reflect.ValueOf(clearValue)}}); err != nil {
+	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack, "Clear": reflect.ValueOf(clearValue),
+		"Defer": reflect.ValueOf(s.deferCall), "GoPanic": reflect.ValueOf(s.goPanic)}}); err != nil {
 		return err
 	}
 	s.in = i
@@ -533,6 +537,20 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) (_ []r
 			return nil, cerr
 		}
 		r.units = checked.units(r.units)
+		if label == "" {
+			for i, u := range r.units {
+				if u.first == token.DEFER {
+					r.units[i], _ = deferUnit(u)
+				}
+				r.units[i].text = goRecovered(r.units[i].text)
+			}
+			s.deferred = nil
+			defer func() {
+				if derr := s.runDeferred(); derr != nil && err == nil {
+					err = derr
+				}
+			}()
+		}
 		defer func() {
 			if err == nil {
 				checked.commit()

@@ -359,6 +359,7 @@ func (s *Session) checkParts(parts []cellPart, cell *checkedCell, file string, t
 		}
 		pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, name, ck.im.typeOf(v.Type())))
 	}
+	broken := map[string]string{} // function or method ("T.M") of an earlier cell -> its first error
 	conf := &types.Config{Importer: ck.im, Error: func(err error) {
 		te, ok := err.(types.Error)
 		if !ok {
@@ -366,7 +367,12 @@ func (s *Session) checkParts(parts []cellPart, cell *checkedCell, file string, t
 		}
 		p := te.Fset.Position(te.Pos)
 		if p.Filename != file {
-			return // in what cells declared before, or the wrapping
+			// In what cells declared before (a caller of a function
+			// declared again with other parameters), or the wrapping.
+			if key := declAt(f, te.Pos); key != "" && broken[key] == "" && !te.Soft {
+				broken[key] = (&Error{File: p.Filename, Line: p.Line, Col: p.Column}).where() + ": " + te.Msg
+			}
+			return
 		}
 		if !strict && (strings.HasPrefix(te.Msg, "declared and not used") || strings.Contains(te.Msg, " imported") && strings.HasSuffix(te.Msg, " not used")) {
 			return
@@ -381,7 +387,30 @@ func (s *Session) checkParts(parts []cellPart, cell *checkedCell, file string, t
 			pkg, errs = nil, nil // go/types failed on what reflect gave it: the interpreter checks alone
 		}
 	}()
-	types.NewChecker(conf, fset, pkg, nil).Files([]*ast.File{f})
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	types.NewChecker(conf, fset, pkg, info).Files([]*ast.File{f})
+	if len(errs) == 0 && len(broken) > 0 {
+		for id, obj := range info.Uses {
+			fn, ok := obj.(*types.Func)
+			p := fset.Position(id.Pos())
+			if in := declAt(f, id.Pos()); !ok || p.Filename != file || in != "" && in != "_" {
+				continue // a function the cell declares may call one to be fixed in the next
+			}
+			key := fn.Name()
+			if recv := fn.Signature().Recv(); recv != nil {
+				t := recv.Type()
+				if ptr, ok := t.(*types.Pointer); ok {
+					t = ptr.Elem()
+				}
+				if n, ok := t.(*types.Named); ok {
+					key = n.Obj().Name() + "." + key
+				}
+			}
+			if why := broken[key]; why != "" && fn.Pkg() == pkg {
+				errs = append(errs, checkError{p, fmt.Sprintf("%s no longer compiles, since what it calls was declared again: %s", key, why)})
+			}
+		}
+	}
 	return pkg, errs
 }
 
@@ -392,6 +421,21 @@ func (s *Session) declLabel(label string) string {
 		return label
 	}
 	return fmt.Sprintf("cell %d", s.n)
+}
+
+// declAt is the function or method ("T.M") of f whose declaration holds pos.
+func declAt(f *ast.File, pos token.Pos) string {
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || pos < fd.Pos() || pos >= fd.End() {
+			continue
+		}
+		if fd.Recv != nil && len(fd.Recv.List) == 1 {
+			return recvName(fd.Recv.List[0].Type) + "." + fd.Name.Name
+		}
+		return fd.Name.Name
+	}
+	return ""
 }
 
 // atUnitStart reports whether p is where one of units starts.
