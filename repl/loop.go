@@ -247,6 +247,7 @@ func (s *Session) RunTerminal(ctx context.Context, t TerminalOptions) error {
 		buf.Reset()
 		saveHistory(rl, t.HistoryFile, src)
 		err = s.evalInterruptible(ctx, src)
+		s.out.endLine()
 		if errors.Is(err, ErrQuit) {
 			return nil
 		}
