@@ -441,7 +441,29 @@ func magicSave(ctx context.Context, s *Session, args string) error {
 		return err
 	}
 	fmt.Fprintf(s.Stdout(), "saved %d cells to %s\n", len(keep), args)
+	if failed := failedCells(s.Cells()); len(failed) > 0 {
+		fmt.Fprintf(s.Stdout(), "left out %d cells that failed:\n", len(failed))
+		for _, c := range failed {
+			fmt.Fprintf(s.Stdout(), "  [%d] %s\n", c.N, firstLine(c.Input))
+		}
+	}
 	return nil
+}
+
+// failedCells are the cells since the last :reset that failed, which a
+// notebook leaves out; the :save running now, and :quit, are not.
+func failedCells(cells []Cell) []Cell {
+	var failed []Cell
+	for _, c := range cells {
+		name, _ := splitMagic(c.Input)
+		switch {
+		case isMagic(c.Input) && name == "reset" && c.Error == "":
+			failed = nil
+		case c.Error != "":
+			failed = append(failed, c)
+		}
+	}
+	return failed
 }
 
 // savedCells are the cells that a notebook keeps: those that succeeded

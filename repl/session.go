@@ -57,6 +57,10 @@ type Options struct {
 	// (grue run FILE.md): Setup reads it with Session.NotebookMeta to
 	// start the session as the notebook's was. Nil otherwise.
 	Meta []Meta
+	// CheckOutputs makes RunFile of a notebook compare each cell's
+	// output with the one saved below it, failing at the first that
+	// differs (grue run --check, as nbval does); magics are left out.
+	CheckOutputs bool
 	// Setup extends each session that New (or RunFile, for a notebook)
 	// starts, before anything runs: it adds the session's own magics
 	// (Session.AddMagic), what to do at the start and at each :reset
