@@ -131,6 +131,10 @@ type Session struct {
 	n         int // number of the last cell started
 	// ck type-checks the cells (typecheck.go); nil until the first.
 	ck *checker
+	// ranges are the range loops' operands of the cell being run, from
+	// its check; unitLine is the line in it of the unit being rewritten.
+	ranges   map[string]rangeOperand
+	unitLine int
 	// deferred are the calls deferred at the running cell's top level
 	// (toplevel.go).
 	deferred []func()
@@ -536,6 +540,8 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) (_ []r
 	r := scan(src)
 	var vals []reflect.Value
 	if label != "setup" && !s.script {
+		s.ranges = nil
+		defer func() { s.ranges = nil }()
 		checked, cerr := s.checkCell(r.units, label)
 		if cerr != nil {
 			return nil, cerr

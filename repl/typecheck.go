@@ -387,8 +387,9 @@ func (s *Session) checkParts(parts []cellPart, cell *checkedCell, file string, t
 			pkg, errs = nil, nil // go/types failed on what reflect gave it: the interpreter checks alone
 		}
 	}()
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
 	types.NewChecker(conf, fset, pkg, info).Files([]*ast.File{f})
+	s.ranges = s.rangeOperands(f, fset, info, file, pkg)
 	if len(errs) == 0 && len(broken) > 0 {
 		for id, obj := range info.Uses {
 			fn, ok := obj.(*types.Func)
@@ -763,4 +764,85 @@ func (c *checkedCell) units(units []unit) []unit {
 		out = append(out, u)
 	}
 	return out
+}
+
+// rangeOperand is what the check learned of a range loop's operand: an
+// integer, or an iterator and the types it yields, written as the cell
+// may write them.
+type rangeOperand struct {
+	isInt   bool
+	intType string // the integer's type, "" for an untyped constant's int
+	yields []string // nil for no iterator
+}
+
+// rangeKey is how rangeInts finds a loop's operand: its line in the cell
+// and its text.
+func rangeKey(line int, x ast.Expr) string { return fmt.Sprintf("%d:%s", line, types.ExprString(x)) }
+
+// rangeOperands are the operands of the range loops of file (the cell's
+// code in f), by rangeKey: the types that rangeInts rewrites them by, in
+// place of guesses from names (type interval []int is no integer).
+func (s *Session) rangeOperands(f *ast.File, fset *token.FileSet, info *types.Info, file string, main *types.Package) map[string]rangeOperand {
+	m := map[string]rangeOperand{}
+	byPath := map[string]string{}
+	if s.ck != nil {
+		for name, path := range s.ck.imports {
+			byPath[path] = name
+		}
+	}
+	for name, path := range s.imports {
+		byPath[path] = name
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok {
+			return true
+		}
+		p := fset.Position(r.X.Pos())
+		tv, ok := info.Types[r.X]
+		if p.Filename != file || !ok || tv.Type == nil {
+			return true
+		}
+		var op rangeOperand
+		switch u := tv.Type.Underlying().(type) {
+		case *types.Basic:
+			op.isInt = u.Info()&types.IsInteger != 0
+			if op.isInt && u.Info()&types.IsUntyped == 0 {
+				op.intType = types.TypeString(tv.Type, func(q *types.Package) string {
+					if q == main {
+						return ""
+					}
+					return byPath[q.Path()]
+				})
+			}
+		case *types.Signature:
+			if u.Params().Len() != 1 || u.Results().Len() != 0 {
+				break
+			}
+			y, ok := u.Params().At(0).Type().Underlying().(*types.Signature)
+			if !ok || y.Results().Len() != 1 {
+				break
+			}
+			known := true
+			for i := range y.Params().Len() {
+				op.yields = append(op.yields, types.TypeString(y.Params().At(i).Type(), func(q *types.Package) string {
+					if q == main {
+						return ""
+					}
+					name, found := byPath[q.Path()]
+					known = known && found
+					return name
+				}))
+			}
+			if !known {
+				return true // left to the guesses
+			}
+			if op.yields == nil {
+				op.yields = []string{}
+			}
+		}
+		m[rangeKey(p.Line, r.X)] = op
+		return true
+	})
+	return m
 }

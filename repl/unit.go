@@ -55,6 +55,7 @@ const (
 func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect.Value, bool, error) {
 	loc := s.source(label)
 	orig := u
+	s.unitLine = u.line
 	u.text = s.renameTypes(u)
 	u, err := s.hoistRange(ctx, u, label)
 	if err != nil {
