@@ -771,8 +771,8 @@ func (c *checkedCell) units(units []unit) []unit {
 // may write them.
 type rangeOperand struct {
 	isInt   bool
-	intType string // the integer's type, "" for an untyped constant's int
-	yields []string // nil for no iterator
+	intType string   // the integer's type, "" for an untyped constant's int
+	yields  []string // nil for no iterator
 }
 
 // rangeKey is how rangeInts finds a loop's operand: its line in the cell
