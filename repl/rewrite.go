@@ -204,6 +204,11 @@ func (s *Session) isIntOperand(ctx context.Context, x ast.Expr) bool {
 	return false
 }
 
+// intTypeNames are the predeclared integer types (a type interval []int
+// is none).
+var intTypeNames = map[string]bool{"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true, "byte": true, "rune": true}
+
 // localInts are the names that the code in f declares as integers: the
 // parameters and variables of an integer type, and those declared from an
 // integer literal. A name declared twice differently is not one.
@@ -216,7 +221,7 @@ func localInts(f *ast.File) map[string]bool {
 	}
 	intType := func(e ast.Expr) bool {
 		id, ok := e.(*ast.Ident)
-		return ok && (strings.HasPrefix(id.Name, "int") || strings.HasPrefix(id.Name, "uint"))
+		return ok && intTypeNames[id.Name]
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {

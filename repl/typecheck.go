@@ -687,7 +687,11 @@ func (s *Session) checkScript(path string, fset *token.FileSet, f *ast.File) (er
 			err = nil // go/types failed on what reflect gave it: the interpreter checks alone
 		}
 	}()
-	conf.Check("main", fset, []*ast.File{f}, nil)
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	pkg, _ := conf.Check("main", fset, []*ast.File{f}, info)
+	if pkg != nil {
+		s.ranges, s.unitLine = s.rangeOperands(f, fset, info, path, pkg), 1
+	}
 	for _, e := range errs {
 		if strings.HasPrefix(e.msg, "could not import ") {
 			return nil // the interpreter says which package is not bound
