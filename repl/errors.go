@@ -186,7 +186,7 @@ func (src source) trace(frames []string) []string {
 		}
 		where := ""
 		if src.funcAt != nil {
-			where = src.funcAt(strings.TrimSuffix(short, ".func"))
+			where = framePlace(src.funcAt(strings.TrimSuffix(short, ".func")), m[1], src.offset)
 		}
 		if where == "" {
 			trace = append(trace, name)
@@ -195,6 +195,26 @@ func (src source) trace(frames []string) []string {
 		trace = append(trace, fmt.Sprintf("%s (%s)", name, where))
 	}
 	return foldTrace(trace)
+}
+
+// declPlace matches where a function was declared: "cell 3, line 2",
+// "x.go:7".
+var declPlace = lazyregexp.New(`^(cell \d+, line |.+:)(\d+)$`)
+
+// framePlace is where a frame of a function declared at decl ran: the
+// line that the interpreter's frame names (line, offset lines below the
+// user's), when it is at or after the declaration's, else decl.
+func framePlace(decl, line string, offset int) string {
+	m := declPlace.FindStringSubmatch(decl)
+	if m == nil {
+		return decl
+	}
+	at, err1 := strconv.Atoi(line)
+	from, err2 := strconv.Atoi(m[2])
+	if err1 != nil || err2 != nil || at-offset < from {
+		return decl
+	}
+	return fmt.Sprintf("%s%d", m[1], at-offset)
 }
 
 // Most frames a trace keeps, and the runs of one frame it shows in full.

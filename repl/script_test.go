@@ -85,7 +85,7 @@ func main() {
 
 	panics := write("panics.go", "package main\n\nfunc deep() {\n\tpanic(\"down here\")\n}\n\nfunc main() {\n\tdeep()\n}\n")
 	_, err = run(panics)
-	if !errors.As(err, &e) || e.Kind != KindPanic || e.Msg != "down here" || len(e.Trace) != 2 || e.Trace[0] != "main.deep ("+panics+":3)" {
+	if !errors.As(err, &e) || e.Kind != KindPanic || e.Msg != "down here" || len(e.Trace) != 2 || e.Trace[0] != "main.deep ("+panics+":4)" {
 		t.Errorf("RunFile(panics.go) = %#v", err)
 	}
 

@@ -102,7 +102,7 @@ func TestEval(t *testing.T) {
 		{src: "\npanic(\"boom\")", err: "panic: line 2: boom"},
 		{src: "var none []int\nnone[3]", err: "panic: line 2: runtime error: index out of range [3] with length 0 (none[3])"},
 		{src: "func inner() { panic(\"deep\") }\nfunc outer() {\n\tinner()\n}", want: ""},
-		{src: "outer()", err: "panic: line 1: deep\n\tat main.inner (cell 50, line 1)\n\tat main.outer (cell 50, line 2)"},
+		{src: "outer()", err: "panic: line 1: deep\n\tat main.inner (cell 50, line 1)\n\tat main.outer (cell 50, line 3)"},
 		{src: `x + y`, want: "5\n"},
 
 		// A nil pointer dereference says so, whatever yaegi's words.
@@ -190,8 +190,8 @@ func TestErrorType(t *testing.T) {
 	}
 	s.Eval(context.Background(), "func boom() {\n\tpanic(\"x\")\n}")
 	_, err = s.Eval(context.Background(), "\n\nboom()")
-	if !errors.As(err, &e) || e.Kind != KindPanic || e.Line != 3 || len(e.Trace) != 1 || !strings.Contains(e.Trace[0], "main.boom (cell 2, line 1)") {
-		t.Fatalf("error %#v, want a panic at line 3 traced to boom in cell 2, line 1", err)
+	if !errors.As(err, &e) || e.Kind != KindPanic || e.Line != 3 || len(e.Trace) != 1 || !strings.Contains(e.Trace[0], "main.boom (cell 2, line 2)") {
+		t.Fatalf("error %#v, want a panic at line 3 traced to boom in cell 2, line 2", err)
 	}
 	if !errors.Is(err, ErrPanic) || errors.Is(err, ErrInterrupted) {
 		t.Errorf("errors.Is(panic, ErrPanic) is false, or it is an interruption: %v", err)
