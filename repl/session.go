@@ -552,7 +552,7 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) (_ []r
 				if u.first == token.DEFER {
 					r.units[i], _ = deferUnit(u)
 				}
-				r.units[i].text = goRecovered(r.units[i].text)
+				r.units[i].text = goRecovered(r.units[i].text, func(name string) bool { return s.generics[name] })
 			}
 			s.deferred = nil
 			defer func() {

@@ -80,8 +80,14 @@ func deferUnit(u unit) (unit, bool) {
 const goRecover = "defer func() { if r := recover(); r != nil { " + privatePkg + ".GoPanic(r) } }(); "
 
 // goRecovered puts goRecover first in the body of each func literal that
-// a go statement of text starts, on the line of its brace.
-func goRecovered(text string) string {
+// a go statement of text starts, on the line of its brace; a go statement
+// of another call (go work(ch, n)) becomes a block that evaluates the
+// function and its arguments, as the go statement does, and starts a
+// func literal that calls them: { f, a, b := work, ch, n; go func() {
+// defer ...; f(a, b) }() }. generic says whether a name is a generic
+// function of the cells, which cannot be a value uninstantiated: its go
+// statements are left as they are, as are those of builtins.
+func goRecovered(text string, generic func(string) bool) string {
 	if !strings.Contains(text, "go ") {
 		return text
 	}
@@ -89,17 +95,40 @@ func goRecovered(text string) string {
 	if f == nil {
 		return text
 	}
-	var at []int
+	off := func(p token.Pos) int { return fset.Position(p).Offset - head }
+	var edits []edit
 	ast.Inspect(f, func(n ast.Node) bool {
-		if g, ok := n.(*ast.GoStmt); ok {
-			if lit, ok := g.Call.Fun.(*ast.FuncLit); ok {
-				at = append(at, fset.Position(lit.Body.Lbrace).Offset-head+1)
-			}
+		g, ok := n.(*ast.GoStmt)
+		if !ok {
+			return true
 		}
-		return true
+		if lit, ok := g.Call.Fun.(*ast.FuncLit); ok {
+			at := off(lit.Body.Lbrace) + 1
+			edits = append(edits, edit{at, at, " " + goRecover})
+			return true
+		}
+		if id, ok := g.Call.Fun.(*ast.Ident); ok && (builtinCalls[id.Name] || generic(id.Name)) {
+			return true
+		}
+		src := func(n ast.Node) string { return text[off(n.Pos()):off(n.End())] }
+		names, vals := []string{privatePkg + "_gf"}, []string{src(g.Call.Fun)}
+		var args []string
+		for i, a := range g.Call.Args {
+			n := fmt.Sprintf("%s_ga%d", privatePkg, i)
+			names, vals, args = append(names, n), append(vals, src(a)), append(args, n)
+		}
+		ell := ""
+		if g.Call.Ellipsis.IsValid() {
+			ell = "..."
+		}
+		with := fmt.Sprintf("{ %s := %s; go func() { %s%s_gf(%s%s) }() }",
+			strings.Join(names, ", "), strings.Join(vals, ", "), goRecover, privatePkg, strings.Join(args, ", "), ell)
+		edits = append(edits, edit{off(g.Pos()), off(g.End()), with})
+		return false
 	})
-	for i := len(at) - 1; i >= 0; i-- {
-		text = text[:at[i]] + " " + goRecover + text[at[i]:]
+	for i := len(edits) - 1; i >= 0; i-- {
+		e := edits[i]
+		text = text[:e.start] + e.with + text[e.end:]
 	}
 	return text
 }
