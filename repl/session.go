@@ -562,8 +562,12 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) (_ []r
 			}()
 		}
 		defer func() {
-			if err == nil {
+			var e *Error
+			switch {
+			case err == nil:
 				checked.commit()
+			case errors.As(err, &e) && !e.compile:
+				checked.commitVars() // it failed as it ran: what ran before is there
 			}
 		}()
 	}

@@ -80,6 +80,21 @@ type checkedCell struct {
 	drop    map[string]bool // the names the cell declares again
 }
 
+// commitVars keeps the variables the cell declared, and its imports, for
+// a cell that failed as it ran (a panic): the interpreter has those its
+// units made before the failure.
+func (c *checkedCell) commitVars() {
+	if c == nil {
+		return
+	}
+	for k, v := range c.imports {
+		c.ck.imports[k] = v
+	}
+	for k, v := range c.vars {
+		c.ck.vars[k] = v
+	}
+}
+
 // commit keeps what the cell declared for the next cells' checks.
 func (c *checkedCell) commit() {
 	if c == nil {
@@ -159,7 +174,7 @@ func (s *Session) checkCell(units []unit, label string) (*checkedCell, error) {
 			for _, k := range keys {
 				declared[k] = true
 			}
-			parts = append(parts, cellPart{pkgLevel: true, src: lead + u.text, keys: keys, vars: vars})
+			parts = append(parts, cellPart{unit: ui, multi: multiVar(u.text), pkgLevel: true, src: lead + u.text, keys: keys, vars: vars})
 			continue
 		}
 		stmt, fset, head := parseStmtAt(u.text)
@@ -742,15 +757,44 @@ func (c *checkedCell) splitMulti(u unit, p cellPart, pkg *types.Package) {
 		out = append(out, unit{text: "var " + name + " " + text, line: u.line, col: u.col, first: token.VAR, next: token.IDENT})
 	}
 	text := u.text
-	i := strings.Index(text, ":=")
-	if i < 0 {
-		return
+	if u.first == token.VAR {
+		// var c, err = f(): the names after var, then = f().
+		i := strings.Index(text, "=")
+		if i < 0 {
+			return
+		}
+		text = strings.TrimSpace(strings.TrimPrefix(text[:i], "var")) + " " + text[i:]
+		out = append(out, unit{text: text, line: u.line, col: u.col, first: token.IDENT})
+	} else {
+		i := strings.Index(text, ":=")
+		if i < 0 {
+			return
+		}
+		out = append(out, unit{text: text[:i] + "=" + text[i+2:], line: u.line, col: u.col, first: u.first, next: u.next})
 	}
-	out = append(out, unit{text: text[:i] + "=" + text[i+2:], line: u.line, col: u.col, first: u.first, next: u.next})
 	if c.split == nil {
 		c.split = map[int][]unit{}
 	}
 	c.split[p.unit] = out
+}
+
+// multiVar reports whether a declaration unit is var a, b = f(): several
+// variables, no type, one call.
+func multiVar(text string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+text, parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) != 1 {
+		return false
+	}
+	gd, ok := f.Decls[0].(*ast.GenDecl)
+	if !ok || gd.Tok != token.VAR || gd.Lparen.IsValid() || len(gd.Specs) != 1 {
+		return false
+	}
+	vs := gd.Specs[0].(*ast.ValueSpec)
+	if len(vs.Names) < 2 || vs.Type != nil || len(vs.Values) != 1 {
+		return false
+	}
+	_, isCall := ast.Unparen(vs.Values[0]).(*ast.CallExpr)
+	return isCall
 }
 
 // units returns the units to run: the cell's, those split by splitMulti
