@@ -655,33 +655,14 @@ func (s *Session) hint(msg string, pos token.Position, units []unit) string {
 		return msg
 	}
 	m := undefinedPlain.FindStringSubmatch(msg)
-	if m == nil {
+	if m == nil || msg != "undefined: "+m[1] {
 		return msg
 	}
-	name := m[1]
-	if paths := s.packages.byName[name]; len(paths) > 1 {
-		pick := paths[0]
-		for _, p := range paths {
-			if strings.HasPrefix(p, "math/") {
-				pick = p
-			}
-		}
-		return fmt.Sprintf("%s (several bound packages are called %s, %s: import the one you mean, as import %q)", msg, name, strings.Join(paths, ", "), pick)
-	}
-	var near []string
-	for n := range s.packages.byName {
-		near = append(near, n)
-	}
-	for n := range s.Globals() {
-		near = append(near, n)
-	}
+	var decls []string
 	for _, d := range s.ck.decls {
-		near = append(near, d.keys...)
+		decls = append(decls, d.keys...)
 	}
-	if best := nearest(name, near); best != "" {
-		return fmt.Sprintf("%s (did you mean %s?)", msg, best)
-	}
-	return msg + " (no package or variable of that name: :who lists the session's names, :help imports the packages)"
+	return s.undefinedMsg(m[1], decls)
 }
 
 // checkScript type-checks a script as go build does: a variable declared
