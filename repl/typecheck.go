@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -368,7 +369,21 @@ func (s *Session) checkParts(parts []cellPart, cell *checkedCell, file string, t
 			pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, name, v.typ))
 		}
 	}
-	for name, v := range s.in.Globals() {
+	if s.lingering != nil {
+		select {
+		case <-s.lingering: // it ended: its variables are there to read
+			s.lingering = nil
+		default:
+		}
+	}
+	var globals map[string]reflect.Value
+	if s.lingering == nil {
+		// Not while an interrupted unit still runs in the interpreter,
+		// which may be growing its frame: the cells' own variables are
+		// known without it.
+		globals = s.in.Globals()
+	}
+	for name, v := range globals {
 		if strings.HasPrefix(name, privatePkg) || name == "_" || cell.drop[name] || pkg.Scope().Lookup(name) != nil || ck.vars[name].text != "" || !v.IsValid() {
 			continue
 		}
