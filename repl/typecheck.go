@@ -258,7 +258,7 @@ func (s *Session) checkCell(units []unit, label string) (*checkedCell, error) {
 			added := false
 			for _, e := range errs {
 				name, ok := strings.CutPrefix(e.msg, "undefined: ")
-				if !ok || declared[name] || cell.imports[name] != "" || ck.imports[name] != "" {
+				if !ok || declared[name] || cell.imports[name] != "" || ck.imports[name] != "" || s.imports[name] != "" {
 					continue
 				}
 				if p, ok := s.packages.named(name); ok {
@@ -316,6 +316,11 @@ func (s *Session) checkParts(parts []cellPart, cell *checkedCell, file string, t
 		}
 	}
 	imports := map[string]string{}
+	for k, v := range s.imports { // the preloaded packages, and those imported on first use
+		if !strings.HasPrefix(k, privatePkg) {
+			imports[k] = v
+		}
+	}
 	for k, v := range ck.imports {
 		imports[k] = v
 	}
@@ -328,7 +333,7 @@ func (s *Session) checkParts(parts []cellPart, cell *checkedCell, file string, t
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if !cellImports[name] {
+		if !cellImports[name] && !cell.drop[name] {
 			fmt.Fprintf(&b, "import %s %q\n", name, imports[name])
 		}
 	}
