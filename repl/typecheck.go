@@ -231,8 +231,7 @@ func (s *Session) checkCell(units []unit, label string) (*checkedCell, error) {
 		for _, l := range as.Lhs {
 			lhs = append(lhs, l.(*ast.Ident).Name)
 		}
-		_, isCall := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		parts = append(parts, cellPart{unit: ui, multi: len(as.Lhs) > 1 && len(as.Rhs) == 1 && isCall, lhs: lhs,
+		parts = append(parts, cellPart{unit: ui, multi: len(as.Lhs) > 1 && len(as.Rhs) == 1, lhs: lhs,
 			pkgLevel: true, src: "var " + strings.Join(names, ", ") + " = " + at(ln, cl) + rhs, keys: vars, vars: vars})
 		for _, a := range assigns {
 			parts = append(parts, cellPart{src: a})
@@ -722,7 +721,8 @@ func (s *Session) checkScript(path string, fset *token.FileSet, f *ast.File) (er
 }
 
 // splitMulti makes the unit u, a short declaration of several variables
-// by one call at a cell's top level (c, err := strconv.Atoi("3")), the
+// by one value at a cell's top level (c, err := strconv.Atoi("3"), the
+// comma-ok forms v, ok := <-ch, m[k], x.(T)), the
 // declarations of its new variables with the types the check gave them
 // and an assignment, on the unit's line: yaegi's short declaration left
 // the variables zero inside functions called from a loop. Left as it is
@@ -780,7 +780,7 @@ func (c *checkedCell) splitMulti(u unit, p cellPart, pkg *types.Package) {
 }
 
 // multiVar reports whether a declaration unit is var a, b = f(): several
-// variables, no type, one call.
+// variables, no type, one value (a call, a comma-ok form).
 func multiVar(text string) bool {
 	f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+text, parser.SkipObjectResolution)
 	if err != nil || len(f.Decls) != 1 {
@@ -791,11 +791,7 @@ func multiVar(text string) bool {
 		return false
 	}
 	vs := gd.Specs[0].(*ast.ValueSpec)
-	if len(vs.Names) < 2 || vs.Type != nil || len(vs.Values) != 1 {
-		return false
-	}
-	_, isCall := ast.Unparen(vs.Values[0]).(*ast.CallExpr)
-	return isCall
+	return len(vs.Names) > 1 && vs.Type == nil && len(vs.Values) == 1
 }
 
 // units returns the units to run: the cell's, those split by splitMulti
