@@ -670,6 +670,9 @@ func (s *Session) hint(msg string, pos token.Position, units []unit) string {
 			if best := nearest(m[2], names); best != "" {
 				return msg + " (did you mean " + best + "?)"
 			}
+			if !strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
+				return msg + " (the REPL binds no " + m[2] + " of package " + p + ": its tables, made with reflect, hold no generic function or type of the standard library)"
+			}
 		}
 		return msg
 	}
