@@ -32,6 +32,7 @@ func Complete(src string) bool {
 type unit struct {
 	text  string      // the source from its first token to the end of its last
 	line  int         // its first line in the cell, from 1
+	col   int         // the column of its first token, from 1
 	first token.Token // its first token
 	next  token.Token // the token after the first, to tell a func declaration from a func literal
 }
@@ -110,7 +111,8 @@ func scan(src string) scanResult {
 		}
 		off := file.Offset(pos)
 		if cur == nil {
-			cur = &unit{line: file.Line(pos), first: tok}
+			p := file.Position(pos)
+			cur = &unit{line: p.Line, col: p.Column, first: tok}
 			start = off
 			sawSecond = false
 		} else if !sawSecond {

@@ -33,3 +33,25 @@ func TestWrapVerbs(t *testing.T) {
 		t.Errorf("errorfOperands of its own output changed it: %q", again)
 	}
 }
+
+// TestFramePlace: a panic's frame names the line the interpreter's frame
+// says, in the cell (or file) that declared the function, not the line of
+// the declaration (issue 37: "panics inside a cell's function always say
+// line 1").
+func TestFramePlace(t *testing.T) {
+	for _, tc := range []struct {
+		decl, line string
+		offset     int
+		want       string
+	}{
+		{"cell 3, line 1", "5", 1, "cell 3, line 4"},
+		{"cell 3, line 2", "2", 1, "cell 3, line 2"}, // before the declaration: the declaration
+		{"lib.go:7", "9", 1, "lib.go:8"},
+		{"script.go:7", "9", 0, "script.go:9"},
+		{"", "9", 1, ""},
+	} {
+		if got := framePlace(tc.decl, tc.line, tc.offset); got != tc.want {
+			t.Errorf("framePlace(%q, %q, %d) = %q, want %q", tc.decl, tc.line, tc.offset, got, tc.want)
+		}
+	}
+}

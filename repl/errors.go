@@ -51,6 +51,8 @@ type Error struct {
 	File string `json:"file,omitempty"`
 	// Line is the line in File, from 1; 0 when unknown.
 	Line int `json:"line,omitempty"`
+	// Col is the column in Line, from 1, of a type error; 0 when unknown.
+	Col int `json:"col,omitempty"`
 	// Msg says what went wrong, with yaegi's known gaps explained.
 	Msg string `json:"msg"`
 	// Trace lists a panic's frames, innermost first: "main.f (cell 3, line 2)".
@@ -100,6 +102,12 @@ func (e *Error) where() string {
 	switch {
 	case e.Line == 0:
 		return e.File
+	case e.Col > 0 && e.File == "":
+		return fmt.Sprintf("line %d:%d", e.Line, e.Col)
+	case e.Col > 0 && strings.HasPrefix(e.File, "cell "):
+		return fmt.Sprintf("%s, line %d:%d", e.File, e.Line, e.Col)
+	case e.Col > 0:
+		return fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
 	case e.File == "":
 		return fmt.Sprintf("line %d", e.Line)
 	case strings.HasPrefix(e.File, "cell "):
@@ -178,7 +186,7 @@ func (src source) trace(frames []string) []string {
 		}
 		where := ""
 		if src.funcAt != nil {
-			where = src.funcAt(strings.TrimSuffix(short, ".func"))
+			where = framePlace(src.funcAt(strings.TrimSuffix(short, ".func")), m[1], src.offset)
 		}
 		if where == "" {
 			trace = append(trace, name)
@@ -187,6 +195,26 @@ func (src source) trace(frames []string) []string {
 		trace = append(trace, fmt.Sprintf("%s (%s)", name, where))
 	}
 	return foldTrace(trace)
+}
+
+// declPlace matches where a function was declared: "cell 3, line 2",
+// "x.go:7".
+var declPlace = lazyregexp.New(`^(cell \d+, line |.+:)(\d+)$`)
+
+// framePlace is where a frame of a function declared at decl ran: the
+// line that the interpreter's frame names (line, offset lines below the
+// user's), when it is at or after the declaration's, else decl.
+func framePlace(decl, line string, offset int) string {
+	m := declPlace.FindStringSubmatch(decl)
+	if m == nil {
+		return decl
+	}
+	at, err1 := strconv.Atoi(line)
+	from, err2 := strconv.Atoi(m[2])
+	if err1 != nil || err2 != nil || at-offset < from {
+		return decl
+	}
+	return fmt.Sprintf("%s%d", m[1], at-offset)
 }
 
 // Most frames a trace keeps, and the runs of one frame it shows in full.

@@ -81,8 +81,14 @@ func (s *Session) markedCell(ctx context.Context, src string) error {
 
 // evalMarked evaluates a cell after its CellMark line.
 func (s *Session) evalMarked(ctx context.Context, src string) error {
+	_, err := s.evalMarkedOutput(ctx, src)
+	return err
+}
+
+// evalMarkedOutput is evalMarked, which returns the cell's output too.
+func (s *Session) evalMarkedOutput(ctx context.Context, src string) (string, error) {
 	if strings.TrimSpace(src) == "" || onlyComments(src) {
-		return nil
+		return "", nil
 	}
 	fmt.Fprintf(s.out, "%s[%d] %s\n", CellMark, s.n+1, firstLine(src))
 	res, err := s.Eval(ctx, src)
@@ -91,7 +97,7 @@ func (s *Session) evalMarked(ctx context.Context, src string) error {
 	if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
 		fmt.Fprintln(s.out)
 	}
-	return err
+	return res.Output, err
 }
 
 // firstLine is a cell's first line, with an ellipsis when more follow.
@@ -247,6 +253,7 @@ func (s *Session) RunTerminal(ctx context.Context, t TerminalOptions) error {
 		buf.Reset()
 		saveHistory(rl, t.HistoryFile, src)
 		err = s.evalInterruptible(ctx, src)
+		s.out.endLine()
 		if errors.Is(err, ErrQuit) {
 			return nil
 		}

@@ -388,6 +388,7 @@ func magicLoad(ctx context.Context, s *Session, args string) error {
 func (s *Session) loadFile(ctx context.Context, name, src string) error {
 	r := scan(src)
 	skipped := false
+	var units []unit
 	for _, u := range r.units {
 		if u.first == token.PACKAGE {
 			continue
@@ -396,10 +397,18 @@ func (s *Session) loadFile(ctx context.Context, name, src string) error {
 			skipped = true
 			continue
 		}
+		units = append(units, u)
+	}
+	checked, err := s.checkCell(units, name)
+	if err != nil {
+		return err
+	}
+	for _, u := range units {
 		if _, _, err := s.evalUnit(ctx, u, name); err != nil {
 			return err
 		}
 	}
+	checked.commit()
 	if skipped {
 		fmt.Fprintf(s.Stdout(), "loaded %s (func main not run: :run %s runs it)\n", filepath.Base(name), name)
 	}
@@ -432,7 +441,29 @@ func magicSave(ctx context.Context, s *Session, args string) error {
 		return err
 	}
 	fmt.Fprintf(s.Stdout(), "saved %d cells to %s\n", len(keep), args)
+	if failed := failedCells(s.Cells()); len(failed) > 0 {
+		fmt.Fprintf(s.Stdout(), "left out %d cells that failed:\n", len(failed))
+		for _, c := range failed {
+			fmt.Fprintf(s.Stdout(), "  [%d] %s\n", c.N, firstLine(c.Input))
+		}
+	}
 	return nil
+}
+
+// failedCells are the cells since the last :reset that failed, which a
+// notebook leaves out; the :save running now, and :quit, are not.
+func failedCells(cells []Cell) []Cell {
+	var failed []Cell
+	for _, c := range cells {
+		name, _ := splitMagic(c.Input)
+		switch {
+		case isMagic(c.Input) && name == "reset" && c.Error == "":
+			failed = nil
+		case c.Error != "":
+			failed = append(failed, c)
+		}
+	}
+	return failed
 }
 
 // savedCells are the cells that a notebook keeps: those that succeeded

@@ -210,7 +210,7 @@ func TestSaveNotebook(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = RunFile(context.Background(), broken, nil, Options{Stdout: &out, Stderr: &out})
-	if err == nil || !strings.Contains(err.Error(), "broken.md: cell 5 (undefinedThing): line 1: undefined: undefinedThing") {
+	if err == nil || !strings.Contains(err.Error(), "broken.md: cell 5 (undefinedThing): line 1:1: undefined: undefinedThing") {
 		t.Errorf("RunFile(broken notebook) = %v", err)
 	}
 	// :save keeps nothing from before a :reset.
@@ -323,5 +323,29 @@ func TestPipeMarkStartsALine(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "012\n--- [2] 1+1\n2\n") {
 		t.Errorf("pipe output %q", out.String())
+	}
+}
+
+// TestSaveSaysWhatItLeftOut: :save names the cells it left out because
+// they failed, and the notebook it writes runs again (issue 37).
+func TestSaveSaysWhatItLeftOut(t *testing.T) {
+	s, _ := newSession(t)
+	path := filepath.Join(t.TempDir(), "notes.md")
+	evalOK(t, s, "x := 2")
+	if _, err := s.Eval(context.Background(), "var s string = 5"); err == nil {
+		t.Fatal("var s string = 5 ran")
+	}
+	if _, err := s.Eval(context.Background(), "y := x +\n\"a\""); err == nil {
+		t.Fatal(`x + "a" ran`)
+	}
+	evalOK(t, s, "x * 3")
+	out := evalOK(t, s, ":save "+path)
+	want := "saved 2 cells to " + path + "\nleft out 2 cells that failed:\n  [2] var s string = 5\n  [3] y := x + …\n"
+	if out != want {
+		t.Errorf(":save printed %q, want %q", out, want)
+	}
+	var got strings.Builder
+	if err := RunFile(context.Background(), path, nil, Options{Stdout: &got, Stderr: &got, CheckOutputs: true}); err != nil {
+		t.Errorf("grue run --check of the saved notebook: %v\n%s", err, got.String())
 	}
 }

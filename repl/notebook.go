@@ -72,7 +72,25 @@ func fenceFor(text string) string {
 // or shown as plain text on GitHub and in any Markdown view, and a
 // notebook from someone else could hide code there.
 func ParseNotebook(text string) ([]string, error) {
-	var cells []string
+	cells, err := ParseNotebookCells(text)
+	if err != nil {
+		return nil, err
+	}
+	inputs := make([]string, len(cells))
+	for i, c := range cells {
+		inputs[i] = c.Input
+	}
+	return inputs, nil
+}
+
+// ParseNotebookCells returns the cells of a notebook as ParseNotebook
+// finds them, each with the output saved below it: the plain code block
+// that follows its ```go block with nothing but blank lines between, as
+// Notebook writes it, its lines ending in a newline ("" when there is
+// none; an error is in it as "error: ...").
+func ParseNotebookCells(text string) ([]Cell, error) {
+	var cells []Cell
+	last := -1 // the line that closed the last ```go block
 	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimRight(lines[i], " \r")
@@ -98,8 +116,15 @@ func ParseNotebook(text string) ([]string, error) {
 		if !closed {
 			return nil, fmt.Errorf("a code block is not closed (%s)", fence)
 		}
-		if info == "go" {
-			cells = append(cells, strings.Join(body, "\n"))
+		switch {
+		case info == "go":
+			cells = append(cells, Cell{N: len(cells) + 1, Input: strings.Join(body, "\n")})
+			last = i
+		case info == "" && last >= 0 && blankBetween(lines, last, i-len(body)-1):
+			cells[len(cells)-1].Output = strings.Join(body, "\n") + "\n"
+			last = -1
+		default:
+			last = -1
 		}
 	}
 	return cells, nil
@@ -193,4 +218,14 @@ func hiddenBlockEnd(line string) func(string) bool {
 		}
 	}
 	return nil
+}
+
+// blankBetween reports whether lines after from and before to are blank.
+func blankBetween(lines []string, from, to int) bool {
+	for i := from + 1; i < to; i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			return false
+		}
+	}
+	return true
 }

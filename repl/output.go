@@ -14,6 +14,8 @@ type recorder struct {
 	w   io.Writer
 	buf bytes.Buffer
 	on  bool
+	// open is set when the last text written did not end its line.
+	open bool
 }
 
 func (r *recorder) Write(p []byte) (int, error) {
@@ -22,7 +24,22 @@ func (r *recorder) Write(p []byte) (int, error) {
 	if r.on {
 		r.buf.Write(p)
 	}
+	if len(p) > 0 {
+		r.open = p[len(p)-1] != '\n'
+	}
 	return r.w.Write(p)
+}
+
+// endLine ends the line that the last text written left open (fmt.Print("x")),
+// so that a terminal's prompt, redrawn at the start of its line, does not
+// erase it, as IPython does.
+func (r *recorder) endLine() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.open {
+		r.w.Write([]byte("\n"))
+		r.open = false
+	}
 }
 
 // begin starts recording a cell's output.

@@ -98,6 +98,15 @@ func (rw *rewriter) walk(root ast.Node) {
 
 // rangeStmt adds the edits for one range loop, if it needs any.
 func (rw *rewriter) rangeStmt(r *ast.RangeStmt, fn *ast.FuncType) {
+	if op, ok := rw.typed(r.X); ok {
+		switch {
+		case op.isInt && r.Value == nil && pureExpr(r.X):
+			rw.rangeIntTyped(r, op.intType)
+		case op.yields != nil:
+			rw.rangeFunc(r, fn, op.yields)
+		}
+		return
+	}
 	if r.Value == nil {
 		if id, ok := r.X.(*ast.Ident); (ok && rw.ints[id.Name]) || rw.s.isIntOperand(rw.ctx, r.X) {
 			rw.rangeInt(r)
@@ -109,8 +118,27 @@ func (rw *rewriter) rangeStmt(r *ast.RangeStmt, fn *ast.FuncType) {
 	}
 }
 
+// typed is what the cell's type check learned of the range operand x;
+// false when it learned nothing (a function compiled again for a
+// redefinition, a script), and the rewrite guesses from names and values.
+func (rw *rewriter) typed(x ast.Expr) (rangeOperand, bool) {
+	if rw.s.ranges == nil || rw.s.recompiling {
+		return rangeOperand{}, false
+	}
+	op, ok := rw.s.ranges[rangeKey(rw.s.unitLine+rw.fset.Position(x.Pos()).Line-1, x)]
+	return op, ok
+}
+
 // rangeInt rewrites a loop over an integer into a three-clause loop.
-func (rw *rewriter) rangeInt(r *ast.RangeStmt) {
+func (rw *rewriter) rangeInt(r *ast.RangeStmt) { rw.rangeIntTyped(r, "") }
+
+// rangeIntTyped is rangeInt for an operand of type typ ("" for int):
+// the loop variable has the operand's type, as in Go.
+func (rw *rewriter) rangeIntTyped(r *ast.RangeStmt, typ string) {
+	zero := "0"
+	if typ != "" && typ != "int" {
+		zero = typ + "(0)"
+	}
 	x := rw.src(r.X)
 	key, tok := fmt.Sprintf("%s_i%d", privatePkg, rw.n), ":="
 	rw.n++
@@ -122,7 +150,7 @@ func (rw *rewriter) rangeInt(r *ast.RangeStmt) {
 	if key == "_" {
 		key, tok = fmt.Sprintf("%s_i%d", privatePkg, rw.n), ":="
 	}
-	with := fmt.Sprintf("for %s %s 0; %s < (%s); %s++ ", key, tok, key, x, key)
+	with := fmt.Sprintf("for %s %s %s; %s < (%s); %s++ ", key, tok, zero, key, x, key)
 	rw.edits = append(rw.edits, edit{rw.off(r.For), rw.off(r.Body.Lbrace), with})
 }
 
@@ -176,6 +204,11 @@ func (s *Session) isIntOperand(ctx context.Context, x ast.Expr) bool {
 	return false
 }
 
+// intTypeNames are the predeclared integer types (a type interval []int
+// is none).
+var intTypeNames = map[string]bool{"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true, "byte": true, "rune": true}
+
 // localInts are the names that the code in f declares as integers: the
 // parameters and variables of an integer type, and those declared from an
 // integer literal. A name declared twice differently is not one.
@@ -188,7 +221,7 @@ func localInts(f *ast.File) map[string]bool {
 	}
 	intType := func(e ast.Expr) bool {
 		id, ok := e.(*ast.Ident)
-		return ok && (strings.HasPrefix(id.Name, "int") || strings.HasPrefix(id.Name, "uint"))
+		return ok && intTypeNames[id.Name]
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {

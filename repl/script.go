@@ -71,6 +71,11 @@ func RunFile(ctx context.Context, path string, args []string, opts Options) erro
 	// runs), so positions are the file's own.
 	s := &Session{in: in, errw: errw, packages: newPackageIndex(opts.Symbols), imports: map[string]string{}, decls: map[string]string{},
 		funcs: scriptFuncs(path, fset, f, perr), compiled: map[string]bool{}, script: true}
+	if perr == nil {
+		if err := s.checkScript(path, fset, f); err != nil {
+			return err
+		}
+	}
 	loc := s.source(path)
 	loc.offset = 0
 	src, err := s.scriptSource(ctx, string(data), f, perr, loc)
@@ -173,7 +178,7 @@ func isNotebook(path string) bool {
 // runs cells (each output after a CellMark line), and stops at the first
 // error.
 func runNotebook(ctx context.Context, path, text string, opts Options) error {
-	cells, err := ParseNotebook(text)
+	cells, err := ParseNotebookCells(text)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -186,11 +191,19 @@ func runNotebook(ctx context.Context, path, text string, opts Options) error {
 	}
 	defer s.Close()
 	for _, c := range cells {
-		if err := s.evalMarked(ctx, c); err != nil {
+		out, err := s.evalMarkedOutput(ctx, c.Input)
+		if err != nil {
 			if errors.Is(err, ErrQuit) {
 				return nil
 			}
-			return fmt.Errorf("%s: cell %d (%s): %w", path, s.n, firstLine(c), err)
+			return fmt.Errorf("%s: cell %d (%s): %w", path, s.n, firstLine(c.Input), err)
+		}
+		if opts.CheckOutputs && isMagic(c.Input) {
+			continue // a magic's output is the session's state (:who, :history), not a result
+		}
+		if opts.CheckOutputs && strings.TrimRight(out, "\n") != strings.TrimRight(c.Output, "\n") {
+			return fmt.Errorf("%s: cell %d (%s): the output differs from the notebook's (grue run --check):\n--- saved\n%s\n+++ now\n%s",
+				path, s.n, firstLine(c.Input), strings.TrimRight(c.Output, "\n"), strings.TrimRight(out, "\n"))
 		}
 	}
 	return nil

@@ -57,6 +57,10 @@ type Options struct {
 	// (grue run FILE.md): Setup reads it with Session.NotebookMeta to
 	// start the session as the notebook's was. Nil otherwise.
 	Meta []Meta
+	// CheckOutputs makes RunFile of a notebook compare each cell's
+	// output with the one saved below it, failing at the first that
+	// differs (grue run --check, as nbval does); magics are left out.
+	CheckOutputs bool
 	// Setup extends each session that New (or RunFile, for a notebook)
 	// starts, before anything runs: it adds the session's own magics
 	// (Session.AddMagic), what to do at the start and at each :reset
@@ -125,6 +129,15 @@ type Session struct {
 	lingering <-chan evalResult
 	cells     []Cell
 	n         int // number of the last cell started
+	// ck type-checks the cells (typecheck.go); nil until the first.
+	ck *checker
+	// ranges are the range loops' operands of the cell being run, from
+	// its check; unitLine is the line in it of the unit being rewritten.
+	ranges   map[string]rangeOperand
+	unitLine int
+	// deferred are the calls deferred at the running cell's top level
+	// (toplevel.go).
+	deferred []func()
 }
 
 // Cell is one evaluated cell: its input, everything it printed (the value
@@ -257,7 +270,8 @@ func (s *Session) reset() error {
 	if err != nil {
 		return err
 	}
-	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack, "Clear": reflect.ValueOf(clearValue)}}); err != nil {
+	if err := i.Use(interp.Exports{privatePkg + "/" + privatePkg: {"Pack": s.pack, "Clear": reflect.ValueOf(clearValue),
+		"Defer": reflect.ValueOf(s.deferCall), "GoPanic": reflect.ValueOf(s.goPanic)}}); err != nil {
 		return err
 	}
 	s.in = i
@@ -274,6 +288,9 @@ func (s *Session) reset() error {
 	s.renames = map[string]string{}
 	s.typeVersion = map[string]int{}
 	s.typeOf = map[string]reflect.Type{}
+	if s.ck != nil {
+		s.ck = &checker{im: s.ck.im, imports: map[string]string{}, vars: map[string]checkedVar{}}
+	}
 	ctx := context.Background()
 	if err := s.importPackage(ctx, privatePkg, privatePkg, s.source("setup"), 1); err != nil {
 		return fmt.Errorf("start session: %w", err)
@@ -456,7 +473,7 @@ func (s *Session) Eval(ctx context.Context, src string) (res Result, err error) 
 	}()
 	s.n++
 	for _, f := range s.onCell {
-		f(s)
+		s.runHook(f)
 	}
 	start := time.Now()
 	if s.cellCtx != nil {
@@ -478,6 +495,18 @@ func (s *Session) Eval(ctx context.Context, src string) (res Result, err error) 
 	}
 	s.cells = append(s.cells, cell)
 	return Result{Values: vals, Output: out}, err
+}
+
+// runHook runs an OnCell function: one that panics must not fail every
+// cell after (nor :save, :reset, :quit), so its panic is reported and
+// the cell runs.
+func (s *Session) runHook(f func(*Session)) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(s.errw, "grue: a bug of grue's before this cell (please report it): %v\n", r)
+		}
+	}()
+	f(s)
 }
 
 // EvalValues evaluates the Go expression expr in the session, without
@@ -507,9 +536,41 @@ func (s *Session) EvalValues(ctx context.Context, expr string) ([]reflect.Value,
 // eval runs the Go code src, a unit at a time, and shows the last unit's
 // values when show is set. label names where src comes from in errors: ""
 // for the current cell, else a file.
-func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]reflect.Value, error) {
+func (s *Session) eval(ctx context.Context, src, label string, show bool) (_ []reflect.Value, err error) {
 	r := scan(src)
 	var vals []reflect.Value
+	if label != "setup" && !s.script {
+		s.ranges = nil
+		defer func() { s.ranges = nil }()
+		checked, cerr := s.checkCell(r.units, label)
+		if cerr != nil {
+			return nil, cerr
+		}
+		r.units = checked.units(r.units)
+		if label == "" {
+			for i, u := range r.units {
+				if u.first == token.DEFER {
+					r.units[i], _ = deferUnit(u)
+				}
+				r.units[i].text = goRecovered(r.units[i].text, func(name string) bool { return s.generics[name] })
+			}
+			s.deferred = nil
+			defer func() {
+				if derr := s.runDeferred(); derr != nil && err == nil {
+					err = derr
+				}
+			}()
+		}
+		defer func() {
+			var e *Error
+			switch {
+			case err == nil:
+				checked.commit()
+			case errors.As(err, &e) && !e.compile:
+				checked.commitVars() // it failed as it ran: what ran before is there
+			}
+		}()
+	}
 	interrupted := func() error {
 		return &Error{Kind: KindInterrupted, Msg: "interrupted", Err: ctx.Err()}
 	}

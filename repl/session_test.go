@@ -80,10 +80,10 @@ func TestEval(t *testing.T) {
 		{src: `map[string]int{"b": 2, "a": 1}`, want: "map[string]int, 2 entries:\n  \"a\": 1\n  \"b\": 2\n"},
 
 		// Errors name the line of the cell they refer to.
-		{src: `undefinedName + 1`, err: "line 1: undefined: undefinedName"},
-		{src: "a := 1\nb := 2\nc := nope + a + b", err: "line 3: undefined: nope"},
+		{src: `undefinedName + 1`, err: "line 1:1: undefined: undefinedName"},
+		{src: "a := 1\nb := 2\nc := nope + a + b", err: "line 3:6: undefined: nope"},
 		{src: "fmt.Println(\"unterminated)", err: "line 1: string literal not terminated"},
-		{src: "var q = nope", err: "line 1: undefined: nope"},
+		{src: "var q = nope", err: "line 1:9: undefined: nope"},
 		{src: `func main() {}`, err: "func main cannot be declared in a session"},
 		{src: `type point struct{ Z int }`, want: "redefined type point: values made before keep the old type and its methods; declare the methods again\n"},
 		{src: `import "github.com/nobody/nothing"`, err: `cannot import "github.com/nobody/nothing"`},
@@ -102,7 +102,7 @@ func TestEval(t *testing.T) {
 		{src: "\npanic(\"boom\")", err: "panic: line 2: boom"},
 		{src: "var none []int\nnone[3]", err: "panic: line 2: runtime error: index out of range [3] with length 0 (none[3])"},
 		{src: "func inner() { panic(\"deep\") }\nfunc outer() {\n\tinner()\n}", want: ""},
-		{src: "outer()", err: "panic: line 1: deep\n\tat main.inner (cell 50, line 1)\n\tat main.outer (cell 50, line 2)"},
+		{src: "outer()", err: "panic: line 1: deep\n\tat main.inner (cell 50, line 1)\n\tat main.outer (cell 50, line 3)"},
 		{src: `x + y`, want: "5\n"},
 
 		// A nil pointer dereference says so, whatever yaegi's words.
@@ -190,8 +190,8 @@ func TestErrorType(t *testing.T) {
 	}
 	s.Eval(context.Background(), "func boom() {\n\tpanic(\"x\")\n}")
 	_, err = s.Eval(context.Background(), "\n\nboom()")
-	if !errors.As(err, &e) || e.Kind != KindPanic || e.Line != 3 || len(e.Trace) != 1 || !strings.Contains(e.Trace[0], "main.boom (cell 2, line 1)") {
-		t.Fatalf("error %#v, want a panic at line 3 traced to boom in cell 2, line 1", err)
+	if !errors.As(err, &e) || e.Kind != KindPanic || e.Line != 3 || len(e.Trace) != 1 || !strings.Contains(e.Trace[0], "main.boom (cell 2, line 2)") {
+		t.Fatalf("error %#v, want a panic at line 3 traced to boom in cell 2, line 2", err)
 	}
 	if !errors.Is(err, ErrPanic) || errors.Is(err, ErrInterrupted) {
 		t.Errorf("errors.Is(panic, ErrPanic) is false, or it is an interruption: %v", err)

@@ -55,6 +55,7 @@ const (
 func (s *Session) evalUnit(ctx context.Context, u unit, label string) ([]reflect.Value, bool, error) {
 	loc := s.source(label)
 	orig := u
+	s.unitLine = u.line
 	u.text = s.renameTypes(u)
 	u, err := s.hoistRange(ctx, u, label)
 	if err != nil {
@@ -357,29 +358,37 @@ func (s *Session) importUsed(ctx context.Context, u unit, loc source) error {
 			}
 			continue
 		}
-		msg := fmt.Sprintf("undefined: %s (no package or variable of that name: :who lists the session's names, :help imports the packages)", name)
-		var near []string
-		for n := range s.packages.byName {
-			near = append(near, n)
-		}
-		for n := range s.Globals() {
-			near = append(near, n)
-		}
-		if best := nearest(name, near); best != "" {
-			msg = fmt.Sprintf("undefined: %s (did you mean %s?)", name, best)
-		}
-		if paths := s.packages.byName[name]; len(paths) > 1 {
-			pick := paths[0]
-			for _, p := range paths {
-				if strings.HasPrefix(p, "math/") {
-					pick = p
-				}
-			}
-			msg = fmt.Sprintf("undefined: %s (several bound packages are called %s, %s: import the one you mean, as import %q)", name, name, strings.Join(paths, ", "), pick)
-		}
+		msg := s.undefinedMsg(name, nil)
 		return &Error{Kind: KindError, File: loc.label, Line: u.line, compile: true, Msg: msg}
 	}
 	return nil
+}
+
+// undefinedMsg is the message for the undefined name: Go's, with which
+// package was meant when several bound ones share the name, or a near
+// name of the session's (its variables, the packages, and more), or
+// where to look.
+func (s *Session) undefinedMsg(name string, more []string) string {
+	if paths := s.packages.byName[name]; len(paths) > 1 {
+		pick := paths[0]
+		for _, p := range paths {
+			if strings.HasPrefix(p, "math/") {
+				pick = p
+			}
+		}
+		return fmt.Sprintf("undefined: %s (several bound packages are called %s, %s: import the one you mean, as import %q)", name, name, strings.Join(paths, ", "), pick)
+	}
+	near := more
+	for n := range s.packages.byName {
+		near = append(near, n)
+	}
+	for n := range s.Globals() {
+		near = append(near, n)
+	}
+	if best := nearest(name, near); best != "" {
+		return fmt.Sprintf("undefined: %s (did you mean %s?)", name, best)
+	}
+	return fmt.Sprintf("undefined: %s (no package or variable of that name: :who lists the session's names, :help imports the packages)", name)
 }
 
 // rewriteGaps makes the rewrites of a unit's (or a script's) text for

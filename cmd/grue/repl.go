@@ -31,6 +31,9 @@ type replOptions struct {
 	// trustEndpoint lets a notebook's header choose the endpoint (grue
 	// run --trust-endpoint).
 	trustEndpoint bool
+	// checkOutputs compares a notebook's outputs with the saved ones
+	// (grue run --check).
+	checkOutputs bool
 }
 
 // agentFlags adds the flags that choose who plays the session's episode.
@@ -106,7 +109,7 @@ func (o replOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io
 // and its output and input.
 func (o replOptions) workbench(stdin io.Reader, stdout, stderr io.Writer) workbench.Options {
 	return workbench.Options{
-		REPL: repl.Options{Stdout: stdout, Stderr: stderr, Stdin: stdin},
+		REPL: repl.Options{Stdout: stdout, Stderr: stderr, Stdin: stdin, CheckOutputs: o.checkOutputs},
 		Game: o.game, Seed: o.seed, Model: o.model, BaseURL: o.baseURL, Policy: o.policy,
 		Version: cli.Version(), TrustEndpoint: o.trustEndpoint,
 	}

@@ -139,7 +139,26 @@ func TestTerminal(t *testing.T) {
 	typ("\x03")
 	scr.expect(t, "]> ")
 	typ("nope + 1\r")
-	scr.expect(t, "error: line 1: undefined: nope")
+	scr.expect(t, "error: line 1:1: undefined: nope")
+	scr.expect(t, "]> ")
+
+	// The session survives what once killed it (issue 37): a declaration
+	// that fails its type check, a panic in a goroutine the cell started;
+	// the cells after them, :save included, run. Text without a trailing
+	// newline stays visible: the line is ended before the prompt.
+	typ("var s string = 5\r")
+	scr.expect(t, "error: line 1:16: cannot use 5 (untyped int constant) as string value in variable declaration")
+	scr.expect(t, "]> ")
+	typ("u := 1 + \"a\"\r")
+	scr.expect(t, "mismatched types untyped int and untyped string")
+	scr.expect(t, "]> ")
+	typ("go func() { var q []int; _ = q[3] }()\r")
+	scr.expect(t, "recovered, the session goes on")
+	typ("fmt.Printf(\"%d items\", 3)\r")
+	scr.expect(t, "3 items\n")
+	scr.expect(t, "]> ")
+	typ(":save " + filepath.Join(home, "survived.md") + "\r")
+	scr.expect(t, "saved")
 	scr.expect(t, "]> ")
 
 	// Ctrl-D leaves, with status 0.

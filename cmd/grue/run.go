@@ -30,7 +30,10 @@ policy, model and endpoint; --game, --seed, --policy, --model and
 the error names. Only the go blocks a reader of the rendered Markdown sees
 run (not one inside an HTML comment). A header's base_url, which would
 receive your API key, is used only when it is your own $OPENAI_BASE_URL
-or with --trust-endpoint; otherwise grue run refuses and says so.
+or with --trust-endpoint; otherwise grue run refuses and says so. With
+--check, each cell's output must be the one saved below it in the
+notebook (magics' aside): the first that differs fails the run, showing
+both, so that a notebook in CI catches a changed result.
 
 A script or a notebook is Go code, and runs with your full rights: it can
 read and write your files, run programs, read your API keys from the
@@ -77,5 +80,6 @@ GRUE_MODEL and OPENAI_BASE_URL, which llm.ConfigFromEnv reads.`,
 	f.Int64Var(&o.seed, "seed", 1, "seed of a notebook game's random numbers")
 	o.agentFlags(cmd)
 	f.BoolVar(&o.trustEndpoint, "trust-endpoint", false, "let a notebook's header choose the endpoint (base_url) that receives your API key")
+	f.BoolVar(&o.checkOutputs, "check", false, "a notebook's cells must print the outputs saved in it (as nbval checks a Jupyter notebook)")
 	return cmd
 }

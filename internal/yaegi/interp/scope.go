@@ -245,7 +245,12 @@ func (interp *Interpreter) Globals() map[string]reflect.Value {
 		case constSym:
 			syms[n] = s.rval
 		case varSym:
-			syms[n] = interp.frame.data[s.index]
+			// A declaration that failed to compile (var s string = 5)
+			// can leave its symbol with no slot in the frame: skip it
+			// rather than panic on every later call (grue).
+			if s.index >= 0 && s.index < len(interp.frame.data) {
+				syms[n] = interp.frame.data[s.index]
+			}
 		}
 	}
 
