@@ -283,7 +283,7 @@ eval:
 	default:
 		out = t.text(s.opts.Width, s.fit)
 	}
-	fmt.Fprintln(s.Stdout(), out)
+	s.showTable(t, format, out)
 	return nil
 }
 

@@ -124,7 +124,8 @@ type Session struct {
 	// interrupted and did not unwind in time (see run).
 	lingering <-chan evalResult
 	cells     []Cell
-	n         int // number of the last cell started
+	n         int     // number of the last cell started
+	displayTo Display // where rich outputs go (SetDisplay), nil for Stdout
 }
 
 // Cell is one evaluated cell: its input, everything it printed (the value
@@ -548,7 +549,7 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) ([]ref
 func (s *Session) showUnit(ctx context.Context, u unit, vals []reflect.Value) {
 	if len(vals) == 1 {
 		if text, ok := s.methodText(ctx, u, vals[0]); ok {
-			fmt.Fprintln(s.out, text)
+			s.showValue(vals[0], text)
 			return
 		}
 	}
@@ -566,7 +567,7 @@ func (s *Session) show(vals []reflect.Value) {
 		}
 	}
 	for _, v := range vals {
-		fmt.Fprintln(s.out, s.display(v))
+		s.showValue(v, s.display(v))
 	}
 }
 

@@ -24,5 +24,6 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newExpCmd(stdout, stderr))
 	root.AddCommand(newEvalCmd(stdout, stderr))
 	root.AddCommand(newCodeCmd(stdin, stdout, stderr))
+	root.AddCommand(newKernelCmd(stdout, stderr))
 	return root
 }
