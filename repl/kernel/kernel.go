@@ -247,7 +247,12 @@ func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, control bool) {
 	for {
 		raw, err := sock.Recv()
 		if err != nil {
-			if ctx.Err() == nil {
+			select {
+			case <-k.done:
+			default:
+				if ctx.Err() != nil {
+					return
+				}
 				k.logf("reading: %v", err)
 				k.stopServing()
 			}
