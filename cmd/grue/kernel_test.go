@@ -71,3 +71,41 @@ func TestJupyterKernel(t *testing.T) {
 		t.Fatal("driver.py ended before its last check")
 	}
 }
+
+// TestExampleNotebooks executes the notebooks of experiments/notebooks
+// with jupyter nbconvert --execute on grue's kernel: every cell must run
+// without an error.
+func TestExampleNotebooks(t *testing.T) {
+	py := jupyterPython(t)
+	games := gamesDir(t)
+	if !fileExists(filepath.Join(games, "zork1.z3")) {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no zork1.z3 in %s: with CI=true a missing story file is a failure", games)
+		}
+		t.Skipf("no zork1.z3 in %s (set GRUE_GAMES)", games)
+	}
+	jupyterPath := kernelspec(t)
+	nbs, err := filepath.Glob(filepath.Join("..", "..", "experiments", "notebooks", "*.ipynb"))
+	if err != nil || len(nbs) == 0 {
+		t.Fatalf("no example notebooks: %v", err)
+	}
+	for _, nb := range nbs {
+		t.Run(filepath.Base(nb), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.ipynb")
+			cmd := exec.Command(py, "-m", "nbconvert", "--to", "notebook", "--execute",
+				"--ExecutePreprocessor.timeout=120", "--output", out, nb)
+			cmd.Env = append(os.Environ(), "JUPYTER_PATH="+jupyterPath, "GRUE_GAMES="+games, "GRUE_MODEL=", "OPENAI_BASE_URL=")
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("nbconvert --execute %s: %v\n%s", nb, err, b)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), `"output_type": "error"`) && strings.Contains(string(data), `"output_type"`) {
+				return
+			}
+			t.Errorf("%s: the executed notebook has no outputs or an error output", nb)
+		})
+	}
+}
