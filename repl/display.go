@@ -47,16 +47,34 @@ func (s *Session) Show(b Bundle, value bool) {
 	s.displayTo(b, value)
 }
 
+// AddHTML adds f to what gives a value shown by a cell its text/html
+// form, in a notebook front end: f returns the HTML of the values it
+// knows (the workbench's episodes and steps, as transcripts). A list of
+// records is an HTML table without one. It is for Options.Setup.
+func (s *Session) AddHTML(f func(v any) (string, bool)) { s.htmlOf = append(s.htmlOf, f) }
+
 // showValue shows text, the display of v, the value of an expression:
-// with a table of records also as HTML.
+// also as HTML when an AddHTML function knows v, or when it is a list of
+// records (a table).
 func (s *Session) showValue(v reflect.Value, text string) {
 	b := Bundle{"text/plain": []byte(text)}
 	if s.displayTo != nil {
-		if h, ok := valueHTML(v); ok {
+		if h, ok := s.valueHTML(v); ok {
 			b["text/html"] = []byte(h)
 		}
 	}
 	s.Show(b, true)
+}
+
+func (s *Session) valueHTML(v reflect.Value) (string, bool) {
+	if v.IsValid() && v.CanInterface() {
+		for _, f := range s.htmlOf {
+			if h, ok := f(v.Interface()); ok {
+				return h, true
+			}
+		}
+	}
+	return valueHTML(v)
 }
 
 // showTable shows the output of :table: text as it is in the terminal,

@@ -124,8 +124,9 @@ type Session struct {
 	// interrupted and did not unwind in time (see run).
 	lingering <-chan evalResult
 	cells     []Cell
-	n         int     // number of the last cell started
-	displayTo Display // where rich outputs go (SetDisplay), nil for Stdout
+	n         int                        // number of the last cell started
+	displayTo Display                    // where rich outputs go (SetDisplay), nil for Stdout
+	htmlOf    []func(any) (string, bool) // AddHTML's
 }
 
 // Cell is one evaluated cell: its input, everything it printed (the value

@@ -95,6 +95,13 @@ def main():
 
         msgs, reply = run(kc, ':play look\n')
         msgs, reply = run(kc, ':step 3')
+        msgs, reply = run(kc, 'ep')
+        res = of(msgs, "execute_result")
+        html = res[0]["data"].get("text/html", "") if res else ""
+        check("episode as an HTML transcript", "<th>observation</th>" in html and "Meadow" in html and res[0]["data"]["text/plain"], html[:300])
+        msgs, reply = run(kc, 'ep.Agent.History[0]')
+        html = of(msgs, "execute_result")[0]["data"].get("text/html", "")
+        check("step as an HTML transcript", "<td>1</td>" in html and "<th>call</th>" in html, html[:300])
         msgs, reply = run(kc, ':plot ep')
         d = of(msgs, "display_data")
         png = base64.b64decode(d[0]["data"]["image/png"]) if d else b""
