@@ -134,6 +134,15 @@ def main():
         msgs, reply = run(kc, "x")
         check("alive after interrupt", of(msgs, "execute_result")[0]["data"]["text/plain"] == "41", msgs)
 
+        # A long ep.Run stops too: ctx, the cell's context, is cancelled.
+        msg_id = kc.execute("ep.Run(ctx, 1000000)")
+        time.sleep(1.5)
+        t0 = time.time()
+        km.interrupt_kernel()
+        reply = shell_reply(kc, msg_id)
+        check("interrupt of ep.Run", reply["status"] == "error" and reply["ename"] == "interrupted" and time.time() - t0 < 10,
+              (reply, time.time() - t0))
+
         # A message signed with another key is refused: no reply, and the
         # kernel goes on answering the right key.
         bad = km.client()
