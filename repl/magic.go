@@ -103,7 +103,7 @@ func builtinMagics() map[string]Magic {
 		{Name: "load", Usage: "FILE.go|FILE.md", Help: "evaluate a file's declarations in the session (func main is not run); a notebook's cells in turn", Run: magicLoad},
 		{Name: "run", Usage: "FILE.go [ARGS]", Help: "run a script's main, as grue run does, apart from the session", Run: magicRun},
 		{Name: "history", Help: "the cells so far, numbered", Run: magicHistory},
-		{Name: "save", Usage: "FILE.md", Help: "save the session as a notebook: each cell that succeeded since the last :reset, and its output, re-runnable with grue run FILE.md", Run: magicSave},
+		{Name: "save", Usage: "FILE.md|FILE.ipynb", Help: "save the session as a notebook (Markdown, or Jupyter's for .ipynb): each cell that succeeded since the last :reset, and its output, re-runnable with grue run FILE", Run: magicSave},
 		{Name: "reset", Help: "start afresh: a new interpreter, and what the session sets up at the start; cells are kept for :save", Run: magicReset},
 		{Name: "quit", Help: "leave (Ctrl-D does too)", Run: func(context.Context, *Session, string) error { return ErrQuit }},
 	}
@@ -283,7 +283,7 @@ eval:
 	default:
 		out = t.text(s.opts.Width, s.fit)
 	}
-	fmt.Fprintln(s.Stdout(), out)
+	s.showTable(t, format, out)
 	return nil
 }
 
@@ -369,12 +369,12 @@ func magicLoad(ctx context.Context, s *Session, args string) error {
 		return err
 	}
 	if isNotebook(args) {
-		cells, err := ParseNotebook(string(data))
+		cells, _, err := notebookCells(args, string(data))
 		if err != nil {
 			return fmt.Errorf("%s: %w", args, err)
 		}
 		for _, c := range cells {
-			if _, err := s.eval(ctx, c, args, true); err != nil {
+			if _, err := s.eval(ctx, c.Input, args, true); err != nil {
 				return err
 			}
 		}
@@ -437,7 +437,14 @@ func magicSave(ctx context.Context, s *Session, args string) error {
 		return fmt.Errorf("usage: :save FILE.md")
 	}
 	keep := savedCells(s.Cells())
-	if err := os.WriteFile(args, []byte(Notebook(keep, s.Banner(), s.Meta())), 0o644); err != nil {
+	text := []byte(Notebook(keep, s.Banner(), s.Meta()))
+	if isIpynb(args) {
+		var err error
+		if text, err = IpynbNotebook(keep, s.Banner(), s.Meta()); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(args, text, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Stdout(), "saved %d cells to %s\n", len(keep), args)

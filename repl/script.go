@@ -171,20 +171,18 @@ func isMainDecl(text string) bool {
 }
 
 func isNotebook(path string) bool {
-	return strings.HasSuffix(strings.ToLower(path), ".md")
+	return strings.HasSuffix(strings.ToLower(path), ".md") || isIpynb(path)
 }
 
 // runNotebook runs a notebook's cells in a fresh session, as RunPipe
 // runs cells (each output after a CellMark line), and stops at the first
 // error.
 func runNotebook(ctx context.Context, path, text string, opts Options) error {
-	cells, err := ParseNotebookCells(text)
+	cells, meta, err := notebookCells(path, text)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if opts.Meta, err = ParseNotebookMeta(text); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
+	opts.Meta = meta
 	s, err := New(opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -128,7 +128,9 @@ type Session struct {
 	// interrupted and did not unwind in time (see run).
 	lingering <-chan evalResult
 	cells     []Cell
-	n         int // number of the last cell started
+	n         int                        // number of the last cell started
+	displayTo Display                    // where rich outputs go (SetDisplay), nil for Stdout
+	htmlOf    []func(any) (string, bool) // AddHTML's
 	// ck type-checks the cells (typecheck.go); nil until the first.
 	ck *checker
 	// ranges are the range loops' operands of the cell being run, from
@@ -609,7 +611,7 @@ func (s *Session) eval(ctx context.Context, src, label string, show bool) (_ []r
 func (s *Session) showUnit(ctx context.Context, u unit, vals []reflect.Value) {
 	if len(vals) == 1 {
 		if text, ok := s.methodText(ctx, u, vals[0]); ok {
-			fmt.Fprintln(s.out, text)
+			s.showValue(vals[0], text)
 			return
 		}
 	}
@@ -627,7 +629,7 @@ func (s *Session) show(vals []reflect.Value) {
 		}
 	}
 	for _, v := range vals {
-		fmt.Fprintln(s.out, s.display(v))
+		s.showValue(v, s.display(v))
 	}
 }
 

@@ -25,5 +25,6 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newBenchCmd(stdout, stderr))
 	root.AddCommand(newEvalCmd(stdout, stderr))
 	root.AddCommand(newCodeCmd(stdin, stdout, stderr))
+	root.AddCommand(newKernelCmd(stdout, stderr))
 	return root
 }

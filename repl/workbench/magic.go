@@ -23,6 +23,7 @@ import (
 // magics are the workbench's magics, acting on b's session.
 func (b *bench) magics() []repl.Magic {
 	return []repl.Magic{
+		plotMagic(),
 		{Name: "step", Usage: "[N]", Help: "play N steps (1) of the agent's episode ep: each step's call, thought and what the game said", Run: b.magicStep},
 		{Name: "play", Usage: "COMMAND", Help: "play a command in the agent's episode ep, recorded as a step of its history (in g without an episode)", Run: b.magicPlay},
 		{Name: "prompt", Help: "exactly what the model of the episode ep will be sent next", Run: b.magicPrompt},

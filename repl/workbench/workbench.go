@@ -271,6 +271,7 @@ func (b *bench) install(s *repl.Session) {
 	for _, m := range b.magics() {
 		s.AddMagic(m)
 	}
+	s.AddHTML(transcriptHTML)
 	s.OnReset(b.reset)
 	s.OnClose(b.close)
 	s.OnCell(b.follow)
