@@ -1106,7 +1106,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 		}
-		v = getConcreteValue(v)
+		v = wrappedConcrete(v, tc) // grue: see method_grue.go
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {
@@ -1987,10 +1987,12 @@ func getMethod(n *node) {
 	l := n.level
 	next := getExec(n.tnext)
 
+	def := n.val.(*node)
+	rcvr := genValueRecv(n)
 	n.exec = func(f *frame) bltn {
-		nod := *(n.val.(*node))
+		nod := *def
 		nod.val = &nod
-		nod.recv = n.recv
+		nod.recv = &receiver{val: boundRecv(def, rcvr(f))} // grue: see method_grue.go
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)
 		return next
 	}
