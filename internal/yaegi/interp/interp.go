@@ -186,6 +186,7 @@ type opt struct {
 	fastChan     bool              // disable cancellable chan operations
 	specialStdio bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
 	unrestricted bool              // allow use of non-sandboxed symbols
+	goPanic      func(Panic)       // grue: a goroutine's panic (panic_grue.go)
 }
 
 // Interpreter contains global resources and state.
@@ -323,6 +324,12 @@ type Options struct {
 
 	// Unrestricted allows to run non sandboxed stdlib symbols such as os/exec and environment
 	Unrestricted bool
+
+	// GoPanic, when set, is given the panic that ends a goroutine
+	// started by interpreted code (a go statement), which the
+	// interpreter recovers; nil prints it to Stderr. grue: see
+	// panic_grue.go.
+	GoPanic func(Panic)
 }
 
 // New returns a new interpreter.
@@ -371,6 +378,8 @@ func New(options Options) *Interpreter {
 			}
 		}
 	}
+
+	i.opt.goPanic = options.GoPanic // grue: see panic_grue.go
 
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem

@@ -207,13 +207,17 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	var exec bltn
 	finished := false
 	defer func() {
-		if !finished && passPanic(n, f, exec) { // grue: see flow_grue.go
+		var at *node
+		if !finished {
+			at = panicNode(n, exec) // grue: see panic_grue.go
+		}
+		if !finished && !reflectPanicAt(at) && passPanic(n, f, at) { // grue: see flow_grue.go
 			return
 		}
 		// grue: the deferred calls run without f's lock, which a closure
 		// made in f takes when it returns: defer f() of f := func() {...}
 		// deadlocked (see flow_grue.go).
-		r := recover()
+		r := goRuntimeError(recover(), at, f) // grue: see panic_grue.go
 		f.mutex.Lock()
 		f.recovered = r
 		deferred := f.deferred
@@ -230,7 +234,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			// suppress the logging here accordingly, to get a similar and consistent
 			// behavior.
 			if !ok || errorer.Error() != errAbortHandler.Error() {
-				printPanicFrame(n, exec) // grue: shared with passPanic (flow_grue.go)
+				printPanicFrame(n, at) // grue: shared with passPanic (flow_grue.go)
 			}
 			panic(recovered)
 		}
@@ -238,7 +242,9 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 
 	dbg := n.interp.debugger
 	if dbg == nil {
-		for exec := n.exec; exec != nil && f.runid() == n.interp.runid(); {
+		// grue: exec is runCfg's, not the loop's own, so that a panic's
+		// traceback knows the node it came from (panic_grue.go).
+		for exec = n.exec; exec != nil && f.runid() == n.interp.runid(); {
 			exec = exec(f)
 		}
 		finished = true
@@ -1337,7 +1343,7 @@ func call(n *node) {
 					in[i].Set(value)
 				}
 
-				go callf(in)
+				go n.interp.goRun(func() { callf(in) }) // grue: see panic_grue.go
 				return tnext
 			}
 
@@ -1414,7 +1420,7 @@ func call(n *node) {
 		// Execute function body
 		if goroutine {
 			nf.depth = 0 // grue: a goroutine has a stack of its own
-			go runCfg(def.child[3].start, nf, def, n)
+			go n.interp.goRun(func() { runCfg(def.child[3].start, nf, def, n) }) // grue: see panic_grue.go
 			return tnext
 		}
 		if nf.depth > maxCallDepth { // grue: see flow_grue.go
@@ -1609,7 +1615,8 @@ func callBin(n *node) {
 			for i, v := range values {
 				in[i] = heldArg(getBinValue(getMapType, v, f)) // grue: see flow_grue.go
 			}
-			go callFn(value(f), in)
+			fn := value(f)
+			go n.interp.goRun(func() { callFn(fn, in) }) // grue: see panic_grue.go
 			return tnext
 		}
 	case fnext != nil:
