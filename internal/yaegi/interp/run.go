@@ -1419,8 +1419,10 @@ func call(n *node) {
 
 		// Execute function body
 		if goroutine {
-			nf.depth = 0 // grue: a goroutine has a stack of its own
-			go n.interp.goRun(func() { runCfg(def.child[3].start, nf, def, n) }) // grue: see panic_grue.go
+			// grue: a goroutine has a stack of its own, and its panic is
+			// recovered (see panic_grue.go).
+			nf.depth = 0
+			go n.interp.goRun(func() { runCfg(def.child[3].start, nf, def, n) })
 			return tnext
 		}
 		if nf.depth > maxCallDepth { // grue: see flow_grue.go
