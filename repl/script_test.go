@@ -64,7 +64,7 @@ func main() {
 		t.Errorf("RunFile(broken.go) = %#v, want undefined: nope at line 4", err)
 	}
 
-	// A script gets the rewrites a cell gets (a range over an integer),
+	// A script ranges over an integer as a cell does,
 	// and the same explanation where none can be made (a range over what
 	// a call returns, whose type is not known before the script runs).
 	modern := write("modern.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfor i := range 3 {\n\t\tfmt.Print(i)\n\t}\n}\n")
@@ -72,7 +72,7 @@ func main() {
 		t.Errorf("RunFile(modern.go) = %q, %v", out, err)
 	}
 	gap := write("gap.go", "package main\n\nfunc seq() func(func(int) bool) { return func(yield func(int) bool) {} }\n\nfunc main() {\n\tfor i := range seq() {\n\t\t_ = i\n\t}\n}\n")
-	if _, err := run(gap); err == nil || !strings.Contains(err.Error(), "cannot range over an integer or a function") {
+	if _, err := run(gap); err == nil || !strings.Contains(err.Error(), "cannot range over a function") {
 		t.Errorf("RunFile(gap.go) = %v", err)
 	}
 

@@ -152,6 +152,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 					switch o.typ.cat {
 					case valueT, linkedT:
+						if ityp := rangeIntType(sc, o); ityp != nil { // grue: see range_grue.go
+							n.anc.gen = rangeInt
+							sc.add(ityp) // the bound
+							sc.add(ityp) // the count
+							ktyp = ityp
+							break
+						}
 						typ := o.typ.rtype
 						if o.typ.cat == linkedT {
 							typ = o.typ.val.TypeOf()
@@ -196,6 +203,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
+					default:
+						if ityp := rangeIntType(sc, o); ityp != nil { // grue: see range_grue.go
+							n.anc.gen = rangeInt
+							sc.add(ityp) // the bound
+							sc.add(ityp) // the count
+							ktyp = ityp
+						}
 					}
 
 					kindex := sc.add(ktyp)
