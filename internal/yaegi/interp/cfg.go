@@ -2575,7 +2575,7 @@ func (n *node) isType(sc *scope) bool {
 			return true // Imported source type
 		}
 	case identExpr:
-		return sc.getType(n.ident) != nil
+		return sc.getType(n.ident) != nil || typeArgIdent(n) // grue: see generic_grue.go
 	case indexExpr:
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)

@@ -123,3 +123,13 @@ func spreadCall(args []*node) bool {
 func instanceKey(root *node, name string) string {
 	return strconv.FormatInt(root.index, 10) + ":" + name
 }
+
+
+// typeArgIdent reports whether n is the name of a compiled type that
+// genAST put in place of a type parameter (Int in N[Int ...](n Int)
+// instantiated as time.Duration is an ident "time.Duration" of that
+// type), which scopes do not know by that name: Int(x) was taken for a
+// call, not a conversion ("NumIn of non-func type time.Duration").
+func typeArgIdent(n *node) bool {
+	return n.typ != nil && n.typ.cat == valueT && n.typ.rtype != nil && n.ident != "" && n.ident == n.typ.id()
+}
