@@ -124,7 +124,6 @@ func instanceKey(root *node, name string) string {
 	return strconv.FormatInt(root.index, 10) + ":" + name
 }
 
-
 // typeArgIdent reports whether n is the name of a compiled type that
 // genAST put in place of a type parameter (Int in N[Int ...](n Int)
 // instantiated as time.Duration is an ident "time.Duration" of that
