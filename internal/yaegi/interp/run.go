@@ -1004,6 +1004,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		rcvr = genValueRecv(n)
 	}
 	funcType := n.typ.TypeOf()
+	wrapArg := wrappedArgs(def.typ.arg) // grue: see method_grue.go
 
 	return func(f *frame) reflect.Value {
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
@@ -1045,13 +1046,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 					// In case of unused arg, there may be not even a frame entry allocated, just skip.
 					break
 				}
-				typ := def.typ.arg[i]
-				switch {
-				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
-					d[i].Set(arg)
-				case isInterfaceSrc(typ):
+				if wrapArg[i] { // grue: see method_grue.go
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
-				default:
+				} else {
 					d[i].Set(arg)
 				}
 			}
@@ -1312,14 +1309,27 @@ func call(n *node) {
 		return
 	}
 
+	mdef, mrecv := directMethod(n, c0) // grue: see method_grue.go
+	roff := 0                          // grue: the receiver's slot, before the parameters
+	if mdef != nil {
+		roff = 1
+	}
+
 	n.exec = func(f *frame) bltn {
-		f.mutex.Lock()
-		bf := value(f)
-		def, ok := bf.Interface().(*node)
-		if ok {
-			bf = def.rval
+		var bf reflect.Value
+		var def *node
+		var ok bool
+		if mdef != nil {
+			def, ok = mdef, true
+		} else {
+			f.mutex.Lock()
+			bf = value(f)
+			def, ok = bf.Interface().(*node)
+			if ok {
+				bf = def.rval
+			}
+			f.mutex.Unlock()
 		}
-		f.mutex.Unlock()
 
 		// Call bin func if defined
 		if bf.IsValid() {
@@ -1382,11 +1392,14 @@ func call(n *node) {
 
 		// Init variadic argument vector
 		if variadic >= 0 {
-			vararg = nf.data[numRet+variadic]
+			vararg = nf.data[numRet+roff+variadic]
+		}
+		if mrecv != nil {
+			setRecv(nf.data[numRet], mrecv(f)) // grue: see method_grue.go
 		}
 
 		// Copy input parameters from caller
-		if dest := nf.data[numRet:]; len(dest) > 0 {
+		if dest := nf.data[numRet+roff:]; len(dest) > 0 {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
@@ -1940,6 +1953,8 @@ func getFunc(n *node) {
 	l := n.level
 	next := getExec(n.tnext)
 	numRet := len(n.typ.ret)
+	wrapArg := wrappedArgs(n.typ.arg) // grue: see method_grue.go
+	funcType := n.typ.TypeOf()
 
 	n.exec = func(f *frame) bltn {
 		fr := f.clone()
@@ -1947,7 +1962,7 @@ func getFunc(n *node) {
 		o := getFrame(f, l).data[i]
 		f.mutex.RUnlock()
 
-		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
+		fct := reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
 			d := fr2.data
@@ -1962,13 +1977,9 @@ func getFunc(n *node) {
 					// In case of unused arg, there may be not even a frame entry allocated, just skip.
 					break
 				}
-				typ := n.typ.arg[i]
-				switch {
-				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
-					d[i].Set(arg)
-				case isInterfaceSrc(typ):
+				if wrapArg[i] { // grue: see method_grue.go
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
-				default:
+				} else {
 					d[i].Set(arg)
 				}
 			}

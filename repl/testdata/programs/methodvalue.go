@@ -11,6 +11,12 @@ func (v *V) PGet() int { return v.N }
 
 type Wrap struct{ V }
 
+// Bump changes its copy of the receiver only.
+func (v V) Bump() int { v.N++; return v.N }
+
+// Inc changes the receiver.
+func (v *V) Inc() { v.N++ }
+
 func main() {
 	v := V{1}
 	h := v.Get
@@ -49,4 +55,20 @@ func main() {
 		fmt.Print(c(), " ")
 	}
 	fmt.Println()
+
+	// Calls: a value receiver is a copy, a pointer receiver the value
+	// itself, promoted through an embedded field too.
+	b := V{1}
+	fmt.Println(b.Bump(), b.Bump(), b.N)
+	b.Inc()
+	b.Inc()
+	fmt.Println(b.N)
+	ww := &Wrap{V{3}}
+	ww.Inc()
+	fmt.Println(ww.Get(), ww.Bump(), ww.N)
+	m := map[string]V{"k": {8}}
+	fmt.Println(m["k"].Get(), m["k"].Bump(), m["k"].N)
+	arr := []V{{1}, {2}}
+	arr[1].Inc()
+	fmt.Println(arr[1].Get(), arr[0].Bump())
 }
