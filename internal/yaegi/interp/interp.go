@@ -221,6 +221,9 @@ type Interpreter struct {
 	roots    []*node
 	generic  map[string]*node
 
+	wrapped   map[reflect.Type][]*node // grue: the nodes of interpreted values wrapped for a compiled interface, by type (errors_grue.go)
+	wrappedMu sync.Mutex               // grue: guards wrapped
+
 	hooks *hooks // symbol hooks
 
 	debugger *Debugger

@@ -21,6 +21,14 @@ type Pair struct {
 
 func (p Pair) Error() string { return p.A + "/" + p.B }
 
+// Temporary is an interface of the program's own that errors.As finds.
+type Temporary interface{ Temporary() bool }
+
+type tempErr struct{ n int }
+
+func (tempErr) Error() string     { return "temp" }
+func (t tempErr) Temporary() bool { return t.n > 0 }
+
 func find(n string) error  { return fmt.Errorf("find: %w", NotFound{n}) }
 func plain(n string) error { return NotFound{n} }
 
@@ -56,4 +64,11 @@ func main() {
 	}
 	_, ok := e2.(NotFound)
 	fmt.Println(ok)
+
+	var t Temporary
+	fmt.Println(errors.As(fmt.Errorf("wrap: %w", tempErr{3}), &t), t != nil && t.Temporary(), t)
+	var t2 Temporary
+	fmt.Println(errors.As(find("x"), &t2), t2 == nil)
+	var t3 Temporary
+	fmt.Println(errors.As(errors.Join(errors.New("a"), tempErr{0}), &t3), t3 != nil && t3.Temporary())
 }
