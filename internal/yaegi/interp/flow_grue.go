@@ -122,5 +122,7 @@ func printPanicFrame(n *node, at *node) {
 	if oNode == nil {
 		oNode = n
 	}
+	n.interp.stderrMu.Lock()
+	defer n.interp.stderrMu.Unlock()
 	fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
 }

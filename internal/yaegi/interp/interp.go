@@ -223,6 +223,7 @@ type Interpreter struct {
 
 	wrapped   map[reflect.Type][]*node // grue: the nodes of interpreted values wrapped for a compiled interface, by type (errors_grue.go)
 	wrappedMu sync.Mutex               // grue: guards wrapped
+	stderrMu  sync.Mutex               // grue: a panic's lines, written from several goroutines at once (panic_grue.go)
 
 	hooks *hooks // symbol hooks
 

@@ -31,6 +31,8 @@ func (interp *Interpreter) goRun(run func()) {
 			h(p)
 			return
 		}
+		interp.stderrMu.Lock()
+		defer interp.stderrMu.Unlock()
 		fmt.Fprintf(interp.stderr, "panic: %s [in a goroutine, recovered by the interpreter]\n", panicText(r))
 	}()
 	run()

@@ -6,6 +6,7 @@ package interp_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,7 +31,7 @@ func newTestInterp(t *testing.T, opt interp.Options) *interp.Interpreter {
 // on: the next evaluation runs.
 func TestGoroutinePanicRecovered(t *testing.T) {
 	got := make(chan interp.Panic, 2)
-	var out strings.Builder
+	var out lockedBuilder
 	i := newTestInterp(t, interp.Options{Stdout: &out, Stderr: &out, GoPanic: func(p interp.Panic) { got <- p }})
 	src := `package main
 
@@ -69,7 +70,7 @@ func main() {
 // Without Options.GoPanic, a goroutine's panic is printed to the
 // interpreter's stderr, and the program goes on.
 func TestGoroutinePanicPrinted(t *testing.T) {
-	var stdout, stderr strings.Builder
+	var stdout, stderr lockedBuilder
 	i := newTestInterp(t, interp.Options{Stdout: &stdout, Stderr: &stderr})
 	src := `package main
 
@@ -84,9 +85,31 @@ func main() {
 	if _, err := i.EvalWithContext(context.Background(), src); err != nil {
 		t.Fatalf("the program failed: %v", err)
 	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(stderr.String(), "panic: in a goroutine") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // the goroutine prints after its deferred close
+	}
 	if stdout.String() != "after\n" || !strings.Contains(stderr.String(), "panic: in a goroutine") {
 		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
+}
+
+// lockedBuilder is a strings.Builder that goroutines can write at once.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // The interpreted traceback of a panic names the line and column of the
