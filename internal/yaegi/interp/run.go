@@ -1332,6 +1332,15 @@ func call(n *node) {
 			f.mutex.Unlock()
 		}
 
+		// grue: a func literal's value is run as the literal, without
+		// reflect (see call_grue.go).
+		var lc *litClosure
+		if bf.IsValid() && !goroutine && fnext == nil {
+			if lc = litOf(bf); lc != nil {
+				def, bf = lc.n, reflect.Value{}
+			}
+		}
+
 		// Call bin func if defined
 		if bf.IsValid() {
 			var callf func([]reflect.Value) []reflect.Value
@@ -1374,7 +1383,11 @@ func call(n *node) {
 			return tnext
 		}
 
-		nf := newFrame(f, len(def.types), f.runid())
+		anc := f
+		if lc != nil {
+			anc = lc.fr
+		}
+		nf := newFrame(anc, len(def.types), f.runid())
 		var vararg reflect.Value
 
 		// Init return values
@@ -1443,6 +1456,9 @@ func call(n *node) {
 			panic(stackOverflow{})
 		}
 		runCfg(def.child[3].start, nf, def, n)
+		if lc != nil {
+			lc.restore()
+		}
 
 		// Handle branching according to boolean result
 		if fnext != nil && !nf.data[0].Bool() {
@@ -1963,6 +1979,7 @@ func getFunc(n *node) {
 		o := getFrame(f, l).data[i]
 		f.mutex.RUnlock()
 
+		lc := &litClosure{n: n, fr: fr, f: f, o: o, l: l, i: i} // grue: see call_grue.go
 		fct := reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
@@ -1988,12 +2005,11 @@ func getFunc(n *node) {
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
 
-			f.mutex.Lock()
-			getFrame(f, l).data[i] = o
-			f.mutex.Unlock()
+			lc.restore() // getFrame(f, l).data[i] = o, under f's lock
 
 			return fr2.data[:numRet]
 		})
+		noteLit(fct, lc) // grue: see call_grue.go
 
 		f.mutex.Lock()
 		getFrame(f, l).data[i] = fct
