@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"unsafe"
 )
 
@@ -113,6 +114,9 @@ func runtimeIndexError(i, n int) (err interface{}) {
 // r unchanged.
 func goRuntimeError(r interface{}, at *node, f *frame) interface{} {
 	msg, ok := r.(string)
+	if ok && at != nil && f != nil && at.kind == sliceExpr {
+		return sliceError(r, msg, at, f)
+	}
 	if !ok || at == nil || f == nil || at.kind != indexExpr || len(at.child) != 2 {
 		return r
 	}
@@ -153,5 +157,79 @@ func goRuntimeError(r interface{}, at *node, f *frame) interface{} {
 // of reflect's that goRuntimeError rewords, which runCfg then recovers
 // to reword (in the frame it was raised in, the first it reaches).
 func reflectPanicAt(at *node) bool {
-	return at != nil && at.kind == indexExpr
+	return at != nil && (at.kind == indexExpr || at.kind == sliceExpr)
+}
+
+// sliceError is goRuntimeError for a slice expression at: reflect's
+// "reflect.Value.Slice: slice index out of bounds" becomes Go's
+// "runtime error: slice bounds out of range [:5] with capacity 3", made
+// by slicing a value of the same length and capacity in compiled code.
+func sliceError(r interface{}, msg string, at *node, f *frame) (out interface{}) {
+	if !strings.HasPrefix(msg, "reflect.Value.Slice") || !strings.HasSuffix(msg, "out of bounds") || len(at.child) < 1 {
+		return r
+	}
+	defer func() {
+		if recover() != nil {
+			out = r
+		}
+	}()
+	x := genValue(at.child[0])(f)
+	for x.Kind() == reflect.Ptr || x.Kind() == reflect.Interface {
+		x = x.Elem()
+	}
+	bounds := make([]int, 0, 3)
+	for _, c := range at.child[1:] {
+		v := genValue(c)(f)
+		switch {
+		case v.CanInt():
+			bounds = append(bounds, int(v.Int()))
+		case v.CanUint():
+			bounds = append(bounds, int(v.Uint()))
+		default:
+			return r
+		}
+	}
+	// low, high and max as written: a slice0 has no low.
+	low, high, maxi := 0, x.Len(), -1
+	switch {
+	case at.action == aSlice0 && len(bounds) == 1:
+		high = bounds[0]
+	case at.action == aSlice0 && len(bounds) == 2:
+		high, maxi = bounds[0], bounds[1]
+	case at.action == aSlice && len(bounds) == 1:
+		low = bounds[0]
+	case at.action == aSlice && len(bounds) == 2:
+		low, high = bounds[0], bounds[1]
+	case at.action == aSlice && len(bounds) == 3:
+		low, high, maxi = bounds[0], bounds[1], bounds[2]
+	default:
+		return r
+	}
+	if e := runtimeSliceError(x, low, high, maxi); e != nil {
+		return e
+	}
+	return r
+}
+
+// runtimeSliceError returns the run-time error of x[low:high] (or
+// x[low:high:max], maxi >= 0) in compiled Go, for x's length and capacity.
+func runtimeSliceError(x reflect.Value, low, high, maxi int) (err interface{}) {
+	defer func() { err = recover() }()
+	if x.Kind() == reflect.String || x.Kind() == reflect.Array && maxi < 0 {
+		// Go words both by the length ("[:5] with length 2").
+		s := strings.Repeat(" ", x.Len())
+		_ = s[low:high]
+		return nil
+	}
+	capacity := x.Len()
+	if x.Kind() == reflect.Slice {
+		capacity = x.Cap()
+	}
+	s := make([]struct{}, x.Len(), capacity)
+	if maxi >= 0 {
+		_ = s[low:high:maxi]
+	} else {
+		_ = s[low:high]
+	}
+	return nil
 }
