@@ -252,10 +252,10 @@ func foldTrace(trace []string) []string {
 // Messages for yaegi v0.16.1's known gaps, in the words of what to write
 // instead.
 const (
-	gapRange = "yaegi (the Go interpreter behind the REPL, v0.16.1) cannot range over an integer or a function itself, " +
-		"and the REPL rewrites such a loop only when it knows the operand's type (a literal, a session variable, a variable " +
+	gapRange = "yaegi (the Go interpreter behind the REPL, v0.16.1) cannot range over a function itself, " +
+		"and the REPL rewrites such a loop only when it knows the operand's type (a session variable, a variable " +
 		"or parameter declared with its type, maps.Keys(m) of a typed m): give the operand a typed variable first " +
-		"(var it iter.Seq[string] = f(); for s := range it { ... }), or write for i := 0; i < n; i++ { ... }"
+		"(var it iter.Seq[string] = f(); for s := range it { ... })"
 	gapMinMax = "yaegi v0.16.1 has no built-in %[1]s (Go 1.21): compare by hand (if b > a { a = b }), " +
 		"or use math.Min/math.Max for float64"
 	gapClear = "yaegi v0.16.1 has no built-in clear (Go 1.21): for a map, for k := range m { delete(m, k) }; " +

@@ -54,6 +54,9 @@ var sourcePackages = map[string][]string{
 	"grueslices": {slicesSource},
 	"gruemaps":   {mapsSource},
 	"gruecmp":    {cmpSource},
+	"gruesync":   {gruesyncSource},   // genericstd.go
+	"grueunique": {grueuniqueSource}, // genericstd.go
+	"gruerandv2": {gruerandv2Source}, // genericstd.go
 }
 
 // genericStand are the packages whose functions the session's own stand
@@ -70,7 +73,8 @@ var genericStand = map[string]struct{ name, path string }{
 // session's own, importing those first.
 func (s *Session) redirectGenerics(ctx context.Context, u unit, loc source) (unit, error) {
 	u.text = cmpOrPairs(u.text)
-	if !strings.Contains(u.text, "slices.") && !strings.Contains(u.text, "maps.") && !strings.Contains(u.text, "cmp.") {
+	if !strings.Contains(u.text, "slices.") && !strings.Contains(u.text, "maps.") && !strings.Contains(u.text, "cmp.") &&
+		!strings.Contains(u.text, "sync.") && !strings.Contains(u.text, "unique.") && !strings.Contains(u.text, "rand.") {
 		return u, nil
 	}
 	f, fset, head := parseUnitAt(u)
@@ -78,8 +82,9 @@ func (s *Session) redirectGenerics(ctx context.Context, u unit, loc source) (uni
 		return u, nil
 	}
 	type edit struct {
-		off  int
-		name string
+		off   int
+		name  string
+		stand struct{ name, path string }
 	}
 	var edits []edit
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -91,11 +96,16 @@ func (s *Session) redirectGenerics(ctx context.Context, u unit, loc source) (uni
 		if !ok || id.Obj != nil {
 			return true
 		}
+		_, imported := s.imports[id.Name]
+		if stand, ok := s.genericNameStand(f, sel, id.Name); ok && (imported || !loc.known(id.Name)) { // genericstd.go
+			edits = append(edits, edit{fset.Position(id.Pos()).Offset - head, id.Name, stand})
+			return true
+		}
 		stand, ok := genericStand[id.Name]
 		if have, imported := s.imports[id.Name]; !ok || (imported && have != id.Name) || (!imported && loc.known(id.Name)) {
 			return true
 		}
-		edits = append(edits, edit{fset.Position(id.Pos()).Offset - head, stand.name})
+		edits = append(edits, edit{fset.Position(id.Pos()).Offset - head, id.Name, stand})
 		return true
 	})
 	if len(edits) == 0 {
@@ -104,12 +114,10 @@ func (s *Session) redirectGenerics(ctx context.Context, u unit, loc source) (uni
 	for i := len(edits) - 1; i >= 0; i-- {
 		e := edits[i]
 		old := u.text[e.off:]
-		name := old[:strings.IndexByte(old, '.')]
-		stand := genericStand[name]
-		if err := s.importPackage(ctx, stand.name, stand.path, loc, u.line); err != nil {
+		if err := s.importPackage(ctx, e.stand.name, e.stand.path, loc, u.line); err != nil {
 			return u, err
 		}
-		u.text = u.text[:e.off] + e.name + old[len(name):]
+		u.text = u.text[:e.off] + e.stand.name + old[len(e.name):]
 	}
 	return u, nil
 }

@@ -9,6 +9,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/grue-lab/grue/internal/yaegi/interp"
@@ -102,6 +103,17 @@ func (s *Session) scriptSource(ctx context.Context, text string, f *ast.File, pe
 	u, err := s.redirectGenerics(ctx, unit{text: text, line: 1}, loc)
 	if err != nil {
 		return "", err
+	}
+	if perr == nil {
+		// The packages the session makes from source (iter), which a
+		// script importing only them would not find otherwise.
+		for _, spec := range f.Imports {
+			if p, err := strconv.Unquote(spec.Path.Value); err == nil && sourcePackages[p] != nil {
+				if err := s.compileSources(p); err != nil {
+					return "", &Error{Kind: KindError, File: loc.label, Msg: err.Error(), Err: err}
+				}
+			}
+		}
 	}
 	unresolved := map[string]bool{}
 	if perr == nil {

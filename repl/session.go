@@ -249,7 +249,13 @@ func withDefaults(opts Options) Options {
 // are io.Writers rather than *os.Files, so that what a cell or script
 // writes to them is kept.
 func newInterp(symbols interp.Exports, out, errw io.Writer, stdin io.Reader, args []string, tags ...string) (*interp.Interpreter, error) {
-	i := interp.New(interp.Options{Stdout: out, Stderr: errw, Stdin: stdin, Args: args, BuildTags: tags, Env: os.Environ()})
+	// A goroutine that interpreted code started and that panicked (one the
+	// cell's own recover does not cover: go f() of a named function, a
+	// script's) is reported as a cell's is, and the session goes on.
+	goPanic := func(p interp.Panic) {
+		fmt.Fprintf(errw, "panic: %v [in a goroutine the cell started; recovered, the session goes on]\n", p.Value)
+	}
+	i := interp.New(interp.Options{Stdout: out, Stderr: errw, Stdin: stdin, Args: args, BuildTags: tags, Env: os.Environ(), GoPanic: goPanic})
 	if err := i.Use(symbols); err != nil {
 		return nil, fmt.Errorf("load bindings: %w", err)
 	}

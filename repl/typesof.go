@@ -66,9 +66,46 @@ func (im *typesImporter) Import(p string) (*types.Package, error) {
 			pkg.Scope().Insert(obj)
 		}
 	}
-	pkg.MarkComplete()
+	// Done and complete before the stand-ins, whose source imports the
+	// package itself (gruerandv2 calls math/rand/v2's own functions; go/types
+	// does not resolve an import of an incomplete package).
 	im.done[p] = true
+	pkg.MarkComplete()
+	if err := im.addStandIns(pkg); err != nil {
+		return nil, err
+	}
 	return pkg, nil
+}
+
+// addStandIns adds to pkg the generic names of the standard library that
+// the session stands in for with its own Go source (genericNames:
+// sync.OnceValue, unique.Make, rand.N), checked from that source, so that
+// a cell naming one is checked against what will run.
+func (im *typesImporter) addStandIns(pkg *types.Package) error {
+	g, ok := genericNames[pkg.Path()]
+	if !ok {
+		return nil
+	}
+	srcs := sourcePackages[g.stand.path]
+	if len(srcs) == 0 {
+		return nil
+	}
+	f, err := parser.ParseFile(im.fset, g.stand.path+".go", srcs[len(srcs)-1], parser.SkipObjectResolution)
+	if err != nil {
+		return fmt.Errorf("the REPL's stand-ins of package %s: %w", pkg.Path(), err)
+	}
+	stand, err := (&types.Config{Importer: im}).Check(g.stand.path, im.fset, []*ast.File{f}, nil)
+	if err != nil {
+		return fmt.Errorf("the REPL's stand-ins of package %s: %w", pkg.Path(), err)
+	}
+	for _, name := range stand.Scope().Names() {
+		obj := stand.Scope().Lookup(name)
+		if !obj.Exported() || (g.names != nil && !g.names[name]) || pkg.Scope().Lookup(name) != nil {
+			continue
+		}
+		pkg.Scope().Insert(obj)
+	}
+	return nil
 }
 
 // pkg returns the package at import path p, made empty the first time.

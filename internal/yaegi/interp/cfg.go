@@ -152,6 +152,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 					switch o.typ.cat {
 					case valueT, linkedT:
+						if ityp := rangeIntType(sc, o); ityp != nil { // grue: see range_grue.go
+							n.anc.gen = rangeInt
+							sc.add(ityp) // the bound
+							sc.add(ityp) // the count
+							ktyp = ityp
+							break
+						}
 						typ := o.typ.rtype
 						if o.typ.cat == linkedT {
 							typ = o.typ.val.TypeOf()
@@ -196,6 +203,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
+					default:
+						if ityp := rangeIntType(sc, o); ityp != nil { // grue: see range_grue.go
+							n.anc.gen = rangeInt
+							sc.add(ityp) // the bound
+							sc.add(ityp) // the count
+							ktyp = ityp
+						}
 					}
 
 					kindex := sc.add(ktyp)
@@ -747,7 +761,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
 				case src.action == aCompositeLit:
-					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface {
+					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT { // grue: errorT, see method_grue.go
 						// Skip optimisation for assigned interface.
 						break
 					}
@@ -2561,7 +2575,7 @@ func (n *node) isType(sc *scope) bool {
 			return true // Imported source type
 		}
 	case identExpr:
-		return sc.getType(n.ident) != nil
+		return sc.getType(n.ident) != nil || typeArgIdent(n) // grue: see generic_grue.go
 	case indexExpr:
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)

@@ -307,3 +307,109 @@ func heldMatch(v reflect.Value, typ *itype) (reflect.Value, bool) {
 	rt := typ.TypeOf()
 	return held, rt != nil && held.Type() == rt
 }
+
+// noteWrapped records n, a node whose interpreted value genInterfaceWrapper
+// wraps for a compiled interface (error), under the value's reflect type:
+// the wrapper keeps the value but not its interpreted type, whose methods
+// errors.As into an interpreted interface must know (errorsAsIface).
+func (interp *Interpreter) noteWrapped(n *node) {
+	if n.typ == nil || n.typ.cat == valueT || isInterface(n.typ) {
+		return
+	}
+	rt := n.typ.TypeOf()
+	if rt == nil {
+		return
+	}
+	interp.wrappedMu.Lock()
+	defer interp.wrappedMu.Unlock()
+	if interp.wrapped == nil {
+		interp.wrapped = map[reflect.Type][]*node{}
+	}
+	for _, m := range interp.wrapped[rt] {
+		if m.typ.id() == n.typ.id() {
+			return
+		}
+	}
+	interp.wrapped[rt] = append(interp.wrapped[rt], n)
+}
+
+// errorsAsIface returns, for n a call errors.As(err, &t) whose t is of an
+// interface type the interpreter declared (type Temporary interface{
+// Temporary() bool }), the value of an errors.As that finds in err's
+// chain an interpreted value whose type has the interface's methods;
+// value itself for other calls. Upstream's target was a
+// *valueInterface, which reflect takes for a struct that nothing
+// implements: errors.As gave false.
+func errorsAsIface(n *node, value func(*frame) reflect.Value) func(*frame) reflect.Value {
+	c0 := n.child[0]
+	if len(n.child) != 3 || !c0.rval.IsValid() || c0.rval.Kind() != reflect.Func ||
+		c0.rval.Pointer() != reflect.ValueOf(errorsAs).Pointer() {
+		return value
+	}
+	pt := n.child[2].typ
+	if pt == nil || pt.cat != ptrT || pt.val == nil || !isInterfaceSrc(pt.val) || isEmptyInterface(pt.val) {
+		return value
+	}
+	iface := pt.val
+	interp := n.interp
+	as := func(err error, target interface{}) bool {
+		vp, ok := target.(*valueInterface)
+		if !ok || vp == nil {
+			return errorsAs(err, target)
+		}
+		return interp.asIfaceIn(err, vp, iface)
+	}
+	fn := reflect.ValueOf(as)
+	return func(*frame) reflect.Value { return fn }
+}
+
+// asIfaceIn is errors.As into *vp, of the interpreted interface iface:
+// the first error in err's chain that holds an interpreted value of a type
+// with iface's methods, or that has a method As that says so.
+func (interp *Interpreter) asIfaceIn(err error, vp *valueInterface, iface *itype) bool {
+	for err != nil {
+		if held, ok := heldValue(reflect.ValueOf(err)); ok {
+			if nod := interp.wrappedNode(held.Type(), iface); nod != nil {
+				*vp = valueInterface{node: nod, value: held}
+				return true
+			}
+		}
+		if x, ok := err.(interface{ As(interface{}) bool }); ok && x.As(vp) {
+			return true
+		}
+		switch x := err.(type) {
+		case interface{ Unwrap() error }:
+			err = x.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, err := range x.Unwrap() {
+				if interp.asIfaceIn(err, vp, iface) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// wrappedNode returns a node noted for values of reflect type rt whose
+// interpreted type has the methods of iface, when every type noted for
+// rt agrees on it (types of one shape share a reflect type); nil
+// otherwise.
+func (interp *Interpreter) wrappedNode(rt reflect.Type, iface *itype) *node {
+	interp.wrappedMu.Lock()
+	nodes := slices.Clone(interp.wrapped[rt])
+	interp.wrappedMu.Unlock()
+	var found *node
+	for _, m := range nodes {
+		if !hasMethods(valueInterface{node: m}, iface) {
+			return nil // a type of this shape lacks the methods: which one err holds is unknown
+		}
+		if found == nil {
+			found = m
+		}
+	}
+	return found
+}

@@ -103,24 +103,26 @@ func (stackOverflow) RuntimeError() {}
 // unwinds stays linked to it, so unwinding n frames cost time in n²: a
 // panic 20,000 calls deep took half a minute to reach its recover. A
 // frame with deferred calls still recovers, runs them and panics again.
-func passPanic(n *node, f *frame, exec bltn) bool {
+func passPanic(n *node, f *frame, at *node) bool {
 	f.mutex.RLock()
 	deferred := len(f.deferred)
 	f.mutex.RUnlock()
 	if deferred > 0 {
 		return false
 	}
-	printPanicFrame(n, exec)
+	printPanicFrame(n, at)
 	return true
 }
 
 // printPanicFrame writes runCfg's frame's line of the interpreted
 // traceback of a panic to the interpreter's stderr: "2:2: panic:
-// main.f(...)".
-func printPanicFrame(n *node, exec bltn) {
-	oNode := originalExecNode(n, exec)
+// main.f(...)", at the node at that was running (panicNode), or at n.
+func printPanicFrame(n *node, at *node) {
+	oNode := at
 	if oNode == nil {
 		oNode = n
 	}
+	n.interp.stderrMu.Lock()
+	defer n.interp.stderrMu.Unlock()
 	fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
 }

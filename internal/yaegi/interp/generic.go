@@ -28,6 +28,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 		sname += t.id() + ","
 	}
 	sname = strings.TrimSuffix(sname, ",") + "]"
+	sname = instanceKey(root, sname) // grue: see generic_grue.go
 
 	gtree = func(n, anc *node) (*node, error) {
 		nod := copyNode(n, anc, false)
@@ -224,6 +225,7 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 
 	// grue: the types inferred, by type parameter (see generic_grue.go).
 	inferred := map[string]*itype{}
+	spread := spreadCall(args)
 	var inferTypes func(*itype, *itype) ([]*itype, error)
 	inferTypes = func(param, input *itype) ([]*itype, error) {
 		if param.cat != genericT && param.cat != nilT {
@@ -236,7 +238,10 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 		case chanT, ptrT, sliceT:
 			return inferTypes(param.val, input.val)
 
-		case variadicT: // grue: an argument of xs ...T is a T
+		case variadicT: // grue: an argument of xs ...T is a T, of xs... a []T
+			if spread {
+				return inferTypes(param.val, input.val)
+			}
 			return inferTypes(param.val, input)
 
 		case mapT:

@@ -3,7 +3,10 @@ package interp
 // grue's change to yaegi v0.16.1 (see README.grue.md): the inference of
 // a generic call's type parameters (generic.go's inferTypesFromCall).
 
-import "reflect"
+import (
+	"reflect"
+	"strconv"
+)
 
 // typeParamOrder returns the types inferred for the type parameters of
 // the generic function ftn, in the order it declares them, which is the
@@ -99,4 +102,33 @@ func compiledShape(sc *scope, input *itype) *itype {
 		return &itype{cat: chanT, val: elem(rt.Elem()), str: rt.String()}
 	}
 	return input
+}
+
+// spreadCall reports whether args are the arguments of a call that
+// spreads a slice into its variadic parameter (Sum(xs...)): the slice's
+// element, not the slice, is what the parameter's ...T infers T from
+// (upstream inferred T as []int: "[]int does not implement Number").
+func spreadCall(args []*node) bool {
+	return len(args) > 0 && args[0].anc != nil && args[0].anc.action == aCallSlice
+}
+
+// instanceKey is the key under which genAST keeps the instance name
+// (Keys[string,int]) of the generic declaration root: the name qualified
+// by the declaration's node. Upstream's key was the name alone, so two
+// generic functions of one name in different packages (a cell's own
+// Keys and the session's maps.Keys), or two generic types' methods of
+// one name, shared the first one's instance: slices.Sorted(maps.Keys(m))
+// after a cell's Keys(m) failed ("undefined type for E"), and a
+// redeclared generic function kept running its first body.
+func instanceKey(root *node, name string) string {
+	return strconv.FormatInt(root.index, 10) + ":" + name
+}
+
+// typeArgIdent reports whether n is the name of a compiled type that
+// genAST put in place of a type parameter (Int in N[Int ...](n Int)
+// instantiated as time.Duration is an ident "time.Duration" of that
+// type), which scopes do not know by that name: Int(x) was taken for a
+// call, not a conversion ("NumIn of non-func type time.Duration").
+func typeArgIdent(n *node) bool {
+	return n.typ != nil && n.typ.cat == valueT && n.typ.rtype != nil && n.ident != "" && n.ident == n.typ.id()
 }

@@ -186,6 +186,7 @@ type opt struct {
 	fastChan     bool              // disable cancellable chan operations
 	specialStdio bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
 	unrestricted bool              // allow use of non-sandboxed symbols
+	goPanic      func(Panic)       // grue: a goroutine's panic (panic_grue.go)
 }
 
 // Interpreter contains global resources and state.
@@ -219,6 +220,10 @@ type Interpreter struct {
 	done     chan struct{}     // for cancellation of channel operations
 	roots    []*node
 	generic  map[string]*node
+
+	wrapped   map[reflect.Type][]*node // grue: the nodes of interpreted values wrapped for a compiled interface, by type (errors_grue.go)
+	wrappedMu sync.Mutex               // grue: guards wrapped
+	stderrMu  sync.Mutex               // grue: a panic's lines, written from several goroutines at once (panic_grue.go)
 
 	hooks *hooks // symbol hooks
 
@@ -323,6 +328,12 @@ type Options struct {
 
 	// Unrestricted allows to run non sandboxed stdlib symbols such as os/exec and environment
 	Unrestricted bool
+
+	// GoPanic, when set, is given the panic that ends a goroutine
+	// started by interpreted code (a go statement), which the
+	// interpreter recovers; nil prints it to Stderr. grue: see
+	// panic_grue.go.
+	GoPanic func(Panic)
 }
 
 // New returns a new interpreter.
@@ -371,6 +382,8 @@ func New(options Options) *Interpreter {
 			}
 		}
 	}
+
+	i.opt.goPanic = options.GoPanic // grue: see panic_grue.go
 
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem

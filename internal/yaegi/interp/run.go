@@ -207,13 +207,17 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	var exec bltn
 	finished := false
 	defer func() {
-		if !finished && passPanic(n, f, exec) { // grue: see flow_grue.go
+		var at *node
+		if !finished {
+			at = panicNode(n, exec) // grue: see panic_grue.go
+		}
+		if !finished && !reflectPanicAt(at) && passPanic(n, f, at) { // grue: see flow_grue.go
 			return
 		}
 		// grue: the deferred calls run without f's lock, which a closure
 		// made in f takes when it returns: defer f() of f := func() {...}
 		// deadlocked (see flow_grue.go).
-		r := recover()
+		r := goRuntimeError(recover(), at, f) // grue: see panic_grue.go
 		f.mutex.Lock()
 		f.recovered = r
 		deferred := f.deferred
@@ -230,7 +234,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			// suppress the logging here accordingly, to get a similar and consistent
 			// behavior.
 			if !ok || errorer.Error() != errAbortHandler.Error() {
-				printPanicFrame(n, exec) // grue: shared with passPanic (flow_grue.go)
+				printPanicFrame(n, at) // grue: shared with passPanic (flow_grue.go)
 			}
 			panic(recovered)
 		}
@@ -238,7 +242,9 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 
 	dbg := n.interp.debugger
 	if dbg == nil {
-		for exec := n.exec; exec != nil && f.runid() == n.interp.runid(); {
+		// grue: exec is runCfg's, not the loop's own, so that a panic's
+		// traceback knows the node it came from (panic_grue.go).
+		for exec = n.exec; exec != nil && f.runid() == n.interp.runid(); {
 			exec = exec(f)
 		}
 		finished = true
@@ -998,6 +1004,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		rcvr = genValueRecv(n)
 	}
 	funcType := n.typ.TypeOf()
+	wrapArg := wrappedArgs(def.typ.arg) // grue: see method_grue.go
 
 	return func(f *frame) reflect.Value {
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
@@ -1039,13 +1046,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 					// In case of unused arg, there may be not even a frame entry allocated, just skip.
 					break
 				}
-				typ := def.typ.arg[i]
-				switch {
-				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
-					d[i].Set(arg)
-				case isInterfaceSrc(typ):
+				if wrapArg[i] { // grue: see method_grue.go
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
-				default:
+				} else {
 					d[i].Set(arg)
 				}
 			}
@@ -1078,6 +1081,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	// As the field name was generated with a prefixed first character (in order to avoid
 	// collisions with method names), this first character is ignored in comparisons.
 	wrap := getWrapper(n, typ)
+	n.interp.noteWrapped(n) // grue: see errors_grue.go
 	mn := wrap.NumField() - 1
 	names := make([]string, mn)
 	methods := make([]*node, mn)
@@ -1106,7 +1110,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 		}
-		v = getConcreteValue(v)
+		v = wrappedConcrete(v, tc) // grue: see method_grue.go
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {
@@ -1306,14 +1310,36 @@ func call(n *node) {
 		return
 	}
 
+	mdef, mrecv := directMethod(n, c0) // grue: see method_grue.go
+	roff := 0                          // grue: the receiver's slot, before the parameters
+	if mdef != nil {
+		roff = 1
+	}
+
 	n.exec = func(f *frame) bltn {
-		f.mutex.Lock()
-		bf := value(f)
-		def, ok := bf.Interface().(*node)
-		if ok {
-			bf = def.rval
+		var bf reflect.Value
+		var def *node
+		var ok bool
+		if mdef != nil {
+			def, ok = mdef, true
+		} else {
+			f.mutex.Lock()
+			bf = value(f)
+			def, ok = bf.Interface().(*node)
+			if ok {
+				bf = def.rval
+			}
+			f.mutex.Unlock()
 		}
-		f.mutex.Unlock()
+
+		// grue: a func literal's value is run as the literal, without
+		// reflect (see call_grue.go).
+		var lc *litClosure
+		if bf.IsValid() && !goroutine && fnext == nil {
+			if lc = litOf(bf); lc != nil {
+				def, bf = lc.n, reflect.Value{}
+			}
+		}
 
 		// Call bin func if defined
 		if bf.IsValid() {
@@ -1337,7 +1363,7 @@ func call(n *node) {
 					in[i].Set(value)
 				}
 
-				go callf(in)
+				go n.interp.goRun(func() { callf(in) }) // grue: see panic_grue.go
 				return tnext
 			}
 
@@ -1357,7 +1383,11 @@ func call(n *node) {
 			return tnext
 		}
 
-		nf := newFrame(f, len(def.types), f.runid())
+		anc := f
+		if lc != nil {
+			anc = lc.fr
+		}
+		nf := newFrame(anc, len(def.types), f.runid())
 		var vararg reflect.Value
 
 		// Init return values
@@ -1376,11 +1406,14 @@ func call(n *node) {
 
 		// Init variadic argument vector
 		if variadic >= 0 {
-			vararg = nf.data[numRet+variadic]
+			vararg = nf.data[numRet+roff+variadic]
+		}
+		if mrecv != nil {
+			setRecv(nf.data[numRet], mrecv(f)) // grue: see method_grue.go
 		}
 
 		// Copy input parameters from caller
-		if dest := nf.data[numRet:]; len(dest) > 0 {
+		if dest := nf.data[numRet+roff:]; len(dest) > 0 {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
@@ -1413,14 +1446,19 @@ func call(n *node) {
 
 		// Execute function body
 		if goroutine {
-			nf.depth = 0 // grue: a goroutine has a stack of its own
-			go runCfg(def.child[3].start, nf, def, n)
+			// grue: a goroutine has a stack of its own, and its panic is
+			// recovered (see panic_grue.go).
+			nf.depth = 0
+			go n.interp.goRun(func() { runCfg(def.child[3].start, nf, def, n) })
 			return tnext
 		}
 		if nf.depth > maxCallDepth { // grue: see flow_grue.go
 			panic(stackOverflow{})
 		}
 		runCfg(def.child[3].start, nf, def, n)
+		if lc != nil {
+			lc.restore()
+		}
 
 		// Handle branching according to boolean result
 		if fnext != nil && !nf.data[0].Bool() {
@@ -1453,7 +1491,7 @@ func callBin(n *node) {
 	fnext := getExec(n.fnext)
 	child := n.child[1:]
 	c0 := n.child[0]
-	value := genValue(c0)
+	value := errorsAsIface(n, genValue(c0)) // grue: see errors_grue.go
 	var values []func(*frame) reflect.Value
 	funcType := c0.typ.rtype
 	wt := wrappedType(c0)
@@ -1609,7 +1647,8 @@ func callBin(n *node) {
 			for i, v := range values {
 				in[i] = heldArg(getBinValue(getMapType, v, f)) // grue: see flow_grue.go
 			}
-			go callFn(value(f), in)
+			fn := value(f)
+			go n.interp.goRun(func() { callFn(fn, in) }) // grue: see panic_grue.go
 			return tnext
 		}
 	case fnext != nil:
@@ -1931,6 +1970,8 @@ func getFunc(n *node) {
 	l := n.level
 	next := getExec(n.tnext)
 	numRet := len(n.typ.ret)
+	wrapArg := wrappedArgs(n.typ.arg) // grue: see method_grue.go
+	funcType := n.typ.TypeOf()
 
 	n.exec = func(f *frame) bltn {
 		fr := f.clone()
@@ -1938,7 +1979,8 @@ func getFunc(n *node) {
 		o := getFrame(f, l).data[i]
 		f.mutex.RUnlock()
 
-		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
+		lc := &litClosure{n: n, fr: fr, f: f, o: o, l: l, i: i} // grue: see call_grue.go
+		fct := reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
 			d := fr2.data
@@ -1953,13 +1995,9 @@ func getFunc(n *node) {
 					// In case of unused arg, there may be not even a frame entry allocated, just skip.
 					break
 				}
-				typ := n.typ.arg[i]
-				switch {
-				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
-					d[i].Set(arg)
-				case isInterfaceSrc(typ):
+				if wrapArg[i] { // grue: see method_grue.go
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
-				default:
+				} else {
 					d[i].Set(arg)
 				}
 			}
@@ -1967,12 +2005,11 @@ func getFunc(n *node) {
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
 
-			f.mutex.Lock()
-			getFrame(f, l).data[i] = o
-			f.mutex.Unlock()
+			lc.restore() // getFrame(f, l).data[i] = o, under f's lock
 
 			return fr2.data[:numRet]
 		})
+		noteLit(fct, lc) // grue: see call_grue.go
 
 		f.mutex.Lock()
 		getFrame(f, l).data[i] = fct
@@ -1987,10 +2024,12 @@ func getMethod(n *node) {
 	l := n.level
 	next := getExec(n.tnext)
 
+	def := n.val.(*node)
+	rcvr := genValueRecv(n)
 	n.exec = func(f *frame) bltn {
-		nod := *(n.val.(*node))
+		nod := *def
 		nod.val = &nod
-		nod.recv = n.recv
+		nod.recv = &receiver{val: boundRecv(def, rcvr(f))} // grue: see method_grue.go
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)
 		return next
 	}
