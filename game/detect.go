@@ -469,13 +469,8 @@ func (g *Game) endGlobal(p *prober, near int) int {
 // hasEndBanner reports whether a reply has the Inform library's end of
 // game banner, a line "*** You have died ***" or the like.
 func hasEndBanner(out string) bool {
-	for _, line := range strings.Split(out, "\n") {
-		line = strings.TrimSpace(line)
-		if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
-			return true
-		}
-	}
-	return false
+	banner, _ := endBanner(out)
+	return banner
 }
 
 // turnCounter finds the turn counter of a game whose SCORE does not print

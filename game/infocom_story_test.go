@@ -21,6 +21,8 @@ var infocomStories = []struct {
 	{"infocom3.inf", "infocom3.z3", []string{"-q", "-w", "-v3", "-~S"}},
 	{"nomax.inf", "nomax.z5", []string{"-q", "-w", "-v5", "-~S"}},
 	{"time3.inf", "time3.z3", []string{"-q", "-w", "-v3", "-~S"}},
+	{"infocom5.inf", "infocom5.z5", []string{"-q", "-w", "-v5", "-~S"}},
+	{"libend.inf", "libend.z5", []string{"-q", "-w", "-v5", "-~S", "+include_path=/usr/share/inform6/library"}},
 }
 
 // TestInfocomStoriesRebuild compiles the test stories and checks that
@@ -206,5 +208,82 @@ func TestScoreKnown(t *testing.T) {
 	g = openOwnStory(t, "nomax.z5")
 	if i := g.Info(); !i.ScoreKnown || !i.MovesKnown || i.MaxScore != 0 {
 		t.Errorf("nomax: info %+v: want score and moves known, the maximum unknown (0)", i)
+	}
+}
+
+// TestInfocom5Story checks a version 5 story laid out as Infocom's later
+// games: the score in a global of its own (not the status line's global
+// 1), read from "Your score is N of a possible 40, in T turns."; the win
+// seen at the final question (Planetfall's "(Type RESTART, RESTORE, or
+// QUIT.)"), and still over after a wrong answer to it; and two things
+// that look like endings while the game plays on at its command prompt:
+// a flag that makes every turn print a "*** ... ***" banner (the probe
+// takes it for deadflag, as Planetfall was declared over at command 357
+// of 399), and a hint that prints a score line and the question.
+func TestInfocom5Story(t *testing.T) {
+	g := openOwnStory(t, "infocom5.z5")
+	if s := g.Scoring(); !s.HasScore || s.MaxScore != 40 || s.ScoreGlobal != 8 || s.MovesGlobal != 6 {
+		t.Errorf("scoring %+v, want score in global 8, turns in global 6, out of 40", s)
+	}
+	for _, w := range []struct {
+		cmd          string
+		loc          string
+		score, moves int
+	}{
+		{"down", "Cargo Hold", 0, 1},
+		{"search", "Cargo Hold", 10, 2},
+		{"hint", "Cargo Hold", 10, 3},
+		{"up", "Upper Deck", 10, 4},
+		{"ring", "Upper Deck", 10, 5},
+		{"wait", "Upper Deck", 10, 6},
+		{"wait", "Upper Deck", 10, 7},
+	} {
+		r := step(t, g, w.cmd)
+		if r.Done || r.Info.Location != w.loc || r.Info.Score != w.score || r.Info.Moves != w.moves {
+			t.Errorf("after %q: done %v, location %q, score %d, moves %d; want playing at %q, %d, %d\n%s",
+				w.cmd, r.Done, r.Info.Location, r.Info.Score, r.Info.Moves, w.loc, w.score, w.moves, r.Observation)
+		}
+	}
+	if r := step(t, g, "win"); !r.Done || !r.Victory || r.Info.Score != 40 {
+		t.Errorf("win: done %v, victory %v, score %d; want a victory at 40\n%s", r.Done, r.Victory, r.Info.Score, r.Observation)
+	}
+	if r := step(t, g, "look"); !r.Done || !r.Victory {
+		t.Errorf("a wrong answer to the final question: done %v, victory %v; want the victory to stand\n%s", r.Done, r.Victory, r.Observation)
+	}
+	if r := step(t, g, "restart"); r.Done || r.Info.Location != "Upper Deck" || r.Info.Score != 0 {
+		t.Errorf("restart: done %v at %q, score %d; want the game playing again from the start", r.Done, r.Info.Location, r.Info.Score)
+	}
+	if r := step(t, g, "die"); !r.Done || r.Victory {
+		t.Errorf("die: done %v, victory %v; want a loss\n%s", r.Done, r.Victory, r.Observation)
+	}
+	g = openOwnStory(t, "infocom5.z5")
+	if r := step(t, g, "quit"); !r.Done || r.Victory || g.Machine().State() != zmachine.Halted {
+		t.Errorf("quit: done %v, victory %v, machine %v; want a halted loss", r.Done, r.Victory, g.Machine().State())
+	}
+}
+
+// TestLibraryEndings checks the Inform library's endings on a story of
+// its own: deadflag 2 a victory, 1 a death, 3 (a DeathMessage of the
+// game's, "*** You have escaped ***") over but not won; each still over
+// after a wrong answer to the final question, and playing again after
+// RESTART; a banner the game prints in play ends nothing.
+func TestLibraryEndings(t *testing.T) {
+	g := openOwnStory(t, "libend.z5")
+	if r := step(t, g, "examine sign"); r.Done || !strings.Contains(r.Observation, "*** You have won ***") {
+		t.Errorf("examine sign: done %v; want the game playing on past the sign's banner\n%s", r.Done, r.Observation)
+	}
+	for _, c := range []struct {
+		cmd     string
+		victory bool
+	}{{"win", true}, {"perish", false}, {"escape", false}} {
+		if r := step(t, g, c.cmd); !r.Done || r.Victory != c.victory {
+			t.Errorf("%s: done %v, victory %v; want over, victory %v\n%s", c.cmd, r.Done, r.Victory, c.victory, r.Observation)
+		}
+		if r := step(t, g, "xyzzy"); !r.Done || r.Victory != c.victory {
+			t.Errorf("%s, then a wrong answer: done %v, victory %v; want the ending to stand\n%s", c.cmd, r.Done, r.Victory, r.Observation)
+		}
+		if r := step(t, g, "restart"); r.Done || r.Info.Location != "Yard" {
+			t.Errorf("%s, then restart: done %v at %q; want playing in the Yard", c.cmd, r.Done, r.Info.Location)
+		}
 	}
 }
