@@ -64,8 +64,9 @@ type Game struct {
 	// va is the game's memory of the valid actions of recent states, made
 	// on first use; not shared with forks. vs is what valid actions knows
 	// of the story, made on first use; shared with forks.
-	va *validactions.Cache
-	vs *validactions.Story
+	va    *validactions.Cache
+	vs    *validactions.Story
+	vaCut bool // the last ValidActions ran out of its time budget
 
 	scoring Scoring // how score, moves and maximum are read
 	probes  int     // how many times detect has probed the game

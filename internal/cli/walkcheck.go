@@ -18,6 +18,7 @@ import (
 
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/game/validactions"
 	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
@@ -59,6 +60,8 @@ type actionCoverage struct {
 	MedianMS float64  `json:"median_ms"`
 	P90MS    float64  `json:"p90_ms"`
 	MaxMS    float64  `json:"max_ms"`
+	// CutShort counts the states whose call ran out of its time budget.
+	CutShort int `json:"cut_short"`
 }
 
 // checkWalkthrough replays f.file on story and compares each state with a
@@ -142,6 +145,9 @@ func checkWalkthrough(cmd *cobra.Command, story string, f walkCheckFlags, asJSON
 		if cov != nil {
 			fmt.Fprintf(out, "valid actions: the next command among them at %d of %d states (%.0f%%); per state median %.1f ms, p90 %.1f ms, max %.1f ms\n",
 				cov.Covered, cov.States, 100*float64(cov.Covered)/float64(max(cov.States, 1)), cov.MedianMS, cov.P90MS, cov.MaxMS)
+			if cov.CutShort > 0 {
+				fmt.Fprintf(out, "valid actions: %d calls cut short by the time budget (%v)\n", cov.CutShort, validactions.DefaultBudget)
+			}
 			for _, m := range cov.Missed {
 				fmt.Fprintf(out, "  not among them: %s\n", m)
 			}
@@ -212,6 +218,9 @@ func coverage(path string, seed int64, cmds []string) (*actionCoverage, error) {
 			return nil, fmt.Errorf("valid actions before command %d (%q): %w", i+1, c, err)
 		}
 		cov.States++
+		if g.ValidActionsCutShort() {
+			cov.CutShort++
+		}
 		want := game.CanonicalCommand(c)
 		covered := slices.ContainsFunc(acts, func(a string) bool { return game.CanonicalCommand(a) == want })
 		if !covered {
@@ -236,7 +245,8 @@ func coverage(path string, seed int64, cmds []string) (*actionCoverage, error) {
 }
 
 // sameWorld reports whether one of acts leads from g's state to the world
-// cmd leads to (the same state hash: "take egg" for "get egg"), trying
+// cmd leads to (the same world hash, objects and score: "take egg" for
+// "get egg", "down" for "d", though the parser's memory differs), trying
 // each on a fork of g.
 func sameWorld(g *game.Game, cmd string, acts []string) (bool, error) {
 	f, err := g.Fork()
@@ -247,12 +257,12 @@ func sameWorld(g *game.Game, cmd string, acts []string) (bool, error) {
 	if _, err := f.Step(cmd); err != nil {
 		return false, nil // a command the game cannot play leads nowhere
 	}
-	want := f.StateHash()
+	want := f.WorldHash()
 	for _, a := range acts {
 		if err := f.Restore(start); err != nil {
 			return false, err
 		}
-		if _, err := f.Step(a); err == nil && f.StateHash() == want {
+		if _, err := f.Step(a); err == nil && f.WorldHash() == want {
 			return true, nil
 		}
 	}
