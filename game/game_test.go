@@ -319,3 +319,17 @@ func TestEndTextAtPrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestLocationNames checks which names grue reports as a room and which
+// it reports as an unknown location instead: an object without a name, a
+// clock from a status line, a pronoun object.
+func TestLocationNames(t *testing.T) {
+	for name, want := range map[string]bool{
+		"West of House": true, "Maze": true, "": false, "object#43": false,
+		"10:23 am": false, "Time: 9:05": false, "it": false, "That": false, "them": false,
+	} {
+		if got := knownName(name); got != want {
+			t.Errorf("knownName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

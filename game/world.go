@@ -54,12 +54,16 @@ func (g *Game) roomOf(o uint16) uint16 {
 }
 
 // knownName reports whether name names a room: not empty, not the
-// "object#N" that stands for an object without a short name, and not a
-// clock ("10:23 am") taken from a status line.
+// "object#N" that stands for an object without a short name, not a
+// clock ("10:23 am") taken from a status line, and not a pronoun (the
+// Inform library's "it" and "that" objects, which a player found wrong
+// sits in: a location reported unknown rather than named "it").
 func knownName(name string) bool {
 	name = strings.TrimSpace(name)
-	return name != "" && !strings.HasPrefix(name, "object#") && !clockRE.MatchString(name)
+	return name != "" && !strings.HasPrefix(name, "object#") && !clockRE.MatchString(name) && !pronouns[strings.ToLower(name)]
 }
+
+var pronouns = map[string]bool{"it": true, "that": true, "this": true, "him": true, "her": true, "them": true, "those": true, "these": true, "you": true, "me": true}
 
 var clockRE = lazyregexp.New(`^(?i)(time:?\s*)?\d{1,2}:\d\d(\s*[ap]\.?m\.?)?$`)
 
