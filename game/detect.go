@@ -57,9 +57,13 @@ func (g *Game) initScoring() {
 	case g.story.Version() <= 3 && g.m.Version() <= 3:
 		flags, _ := g.m.PeekByte(0x01)
 		if flags&0x02 != 0 {
-			g.scoring.Method = "status line globals"
-			g.scoring.Reason = "a time game: its status line shows the time, not a score"
-			g.scoring.MovesGlobal = -1
+			// A time game: globals 1 and 2 are the hours and minutes
+			// the status line shows, not a score. Many keep a score
+			// all the same, which only SCORE prints (Cutthroats'
+			// "out of a possible 250", Seastalker's): the probe looks
+			// for it, away from the clock's globals.
+			g.timeGame = true
+			g.scoring.Reason = "a time game: its status line shows the time, and its SCORE command prints no score"
 			return
 		}
 		g.scoring.ScoreGlobal, g.scoring.MovesGlobal = 1, 2
@@ -496,6 +500,9 @@ func (g *Game) turnCounter(p *prober) int {
 		return -1
 	}
 	for gl := 0; gl < 240; gl++ {
+		if g.timeGame && (gl == 1 || gl == 2) {
+			continue // the clock's hours and minutes, not a turn count
+		}
 		v := g.m.Global(gl)
 		if after[gl] == v && once[gl] == v+1 && p.m.Global(gl) == v+2 {
 			return gl

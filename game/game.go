@@ -69,6 +69,9 @@ type Game struct {
 	vaCut bool // the last ValidActions ran out of its time budget
 
 	scoring Scoring // how score, moves and maximum are read
+	// timeGame reports a version 3 game whose status line shows the time
+	// (Flags 1 bit 1): globals 1 and 2 are its clock.
+	timeGame bool
 	probes  int     // how many times detect has probed the game
 	// storyKey identifies the story in opts.detections (when set).
 	storyKey detectKey

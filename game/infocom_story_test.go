@@ -21,6 +21,7 @@ var infocomStories = []struct {
 	{"infocom3.inf", "infocom3.z3", []string{"-q", "-w", "-v3", "-~S"}},
 	{"nomax.inf", "nomax.z5", []string{"-q", "-w", "-v5", "-~S"}},
 	{"time3.inf", "time3.z3", []string{"-q", "-w", "-v3", "-~S"}},
+	{"timescore3.inf", "timescore3.z3", []string{"-q", "-w", "-v3", "-~S"}},
 	{"infocom5.inf", "infocom5.z5", []string{"-q", "-w", "-v5", "-~S"}},
 	{"libend.inf", "libend.z5", []string{"-q", "-w", "-v5", "-~S", "+include_path=/usr/share/inform6/library"}},
 }
@@ -285,5 +286,22 @@ func TestLibraryEndings(t *testing.T) {
 		if r := step(t, g, "restart"); r.Done || r.Info.Location != "Yard" {
 			t.Errorf("%s, then restart: done %v at %q; want playing in the Yard", c.cmd, r.Done, r.Info.Location)
 		}
+	}
+}
+
+// TestTimeGameWithScore checks a version 3 time game that keeps a score
+// only SCORE prints, as Cutthroats (out of 250) and Seastalker do: the
+// header flag makes globals 1 and 2 the clock, not score and moves, and
+// the score, its maximum and the turns are found apart from them (grue
+// read such games as 0 out of 0).
+func TestTimeGameWithScore(t *testing.T) {
+	g := openOwnStory(t, "timescore3.z3")
+	if s := g.Scoring(); !s.HasScore || s.MaxScore != 250 || s.ScoreGlobal != 5 || s.MovesGlobal != 4 {
+		t.Errorf("scoring %+v: want the score in global 5 out of 250, the turns in global 4", s)
+	}
+	step(t, g, "wait")
+	r := step(t, g, "dive")
+	if i := r.Info; !i.ScoreKnown || i.Score != 25 || i.MaxScore != 250 || !i.MovesKnown || i.Moves != 2 {
+		t.Errorf("after dive: info %+v; want score 25 of 250 in 2 moves", i)
 	}
 }
