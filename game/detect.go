@@ -262,6 +262,29 @@ func (p *prober) run(cmd string, gl int, v uint16) (string, bool) {
 	return out, err == nil
 }
 
+// scoreKeys bounds the Returns that score gives a SCORE that waits before
+// it prints the score.
+const scoreKeys = 2
+
+// score plays SCORE as run does, and when the reply has no number yet and
+// the game waits for more (The Hitchhiker's Guide's "Put on your
+// peril-sensitive sunglasses now. (Hit RETURN or ENTER when ready.)", a
+// "[MORE]" pause), answers with Return and takes what follows as well.
+func (p *prober) score(gl int, v uint16) (string, bool) {
+	reply, ok := p.run("score", gl, v)
+	for i := 0; ok && i < scoreKeys && !numberRE.MatchString(reply); i++ {
+		if st := p.m.State(); st != zmachine.WaitLine && st != zmachine.WaitKey {
+			break
+		}
+		more, err := p.m.Step("")
+		if err != nil {
+			return reply, false
+		}
+		reply += "\n" + more
+	}
+	return reply, ok
+}
+
 // number is one number in a reply and what the words around it make it.
 type number struct {
 	value int
@@ -378,7 +401,7 @@ const probeValue = 4321
 // probeScore asks the fork for its SCORE and traces each number of the
 // reply to the global that holds it.
 func (g *Game) probeScore(p *prober) {
-	reply, ok := p.run("score", -1, 0)
+	reply, ok := p.score(-1, 0)
 	if !ok {
 		return
 	}
@@ -520,7 +543,7 @@ func (g *Game) traceGlobal(p *prober, value int, k numberKind) int {
 		if int(int16(g.m.Global(gl))) != value {
 			continue
 		}
-		reply, ok := p.run("score", gl, probeValue)
+		reply, ok := p.score(gl, probeValue)
 		if !ok {
 			continue
 		}

@@ -22,6 +22,7 @@ var infocomStories = []struct {
 	{"nomax.inf", "nomax.z5", []string{"-q", "-w", "-v5", "-~S"}},
 	{"time3.inf", "time3.z3", []string{"-q", "-w", "-v3", "-~S"}},
 	{"timescore3.inf", "timescore3.z3", []string{"-q", "-w", "-v3", "-~S"}},
+	{"sunglasses3.inf", "sunglasses3.z3", []string{"-q", "-w", "-v3", "-~S"}},
 	{"infocom5.inf", "infocom5.z5", []string{"-q", "-w", "-v5", "-~S"}},
 	{"libend.inf", "libend.z5", []string{"-q", "-w", "-v5", "-~S", "+include_path=/usr/share/inform6/library"}},
 }
@@ -303,5 +304,19 @@ func TestTimeGameWithScore(t *testing.T) {
 	r := step(t, g, "dive")
 	if i := r.Info; !i.ScoreKnown || i.Score != 25 || i.MaxScore != 250 || !i.MovesKnown || i.Moves != 2 {
 		t.Errorf("after dive: info %+v; want score 25 of 250 in 2 moves", i)
+	}
+}
+
+// TestScoreAfterReturn checks a game whose SCORE waits for RETURN before
+// it prints the score, as The Hitchhiker's Guide's does: the probe
+// answers the pause and finds the maximum, 400, in the line after (grue
+// read the Guide's maximum as 0).
+func TestScoreAfterReturn(t *testing.T) {
+	g := openOwnStory(t, "sunglasses3.z3")
+	if s := g.Scoring(); !s.HasScore || s.MaxScore != 400 || s.ScoreGlobal != 1 || s.MovesGlobal != 2 {
+		t.Errorf("scoring %+v: want the status line's score and turns, out of 400", s)
+	}
+	if r := step(t, g, "lie"); r.Info.Score != 12 || r.Info.MaxScore != 400 || r.Info.Moves != 1 {
+		t.Errorf("after lie: info %+v; want 12 of 400 in 1 move", r.Info)
 	}
 }

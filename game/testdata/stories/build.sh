@@ -11,3 +11,4 @@ INFORM=${INFORM:-inform6}
 "$INFORM" -q -w -v5 -~S infocom5.inf infocom5.z5
 "$INFORM" -q -w -v5 -~S +include_path=/usr/share/inform6/library libend.inf libend.z5
 "$INFORM" -q -w -v3 -~S timescore3.inf timescore3.z3
+"$INFORM" -q -w -v3 -~S sunglasses3.inf sunglasses3.z3
