@@ -72,7 +72,7 @@ type Game struct {
 	// timeGame reports a version 3 game whose status line shows the time
 	// (Flags 1 bit 1): globals 1 and 2 are its clock.
 	timeGame bool
-	probes  int     // how many times detect has probed the game
+	probes   int // how many times detect has probed the game
 	// storyKey identifies the story in opts.detections (when set).
 	storyKey detectKey
 	// opening is what the game printed in reply to keys before its first

@@ -101,23 +101,32 @@ func TestInfocomStoryScoreAndLocation(t *testing.T) {
 	if name := g.Machine().ObjectName(g.Player()); name != "player" {
 		t.Errorf("player %d %q, want the object called player", g.Player(), name)
 	}
-	want := []struct {
-		cmd          string
-		loc          string
-		score, moves int
-	}{
+	playing(t, g, []playState{
 		{"north", "Dark Cellar", 0, 1},
 		{"south", "Great Hall", 0, 2},
 		{"take", "Great Hall", 5, 3},
 		{"enter", "Great Hall", 5, 4},
 		{"exit", "Great Hall", 5, 5},
 		{"help", "Great Hall", 5, 6},
-	}
-	for _, w := range want {
+	})
+}
+
+// playState is a command and the location, score and moves after it.
+type playState struct {
+	cmd          string
+	loc          string
+	score, moves int
+}
+
+// playing plays each state's command on g and checks that the game plays
+// on, at that location, score and moves.
+func playing(t *testing.T, g *Game, states []playState) {
+	t.Helper()
+	for _, w := range states {
 		r := step(t, g, w.cmd)
-		if r.Info.Location != w.loc || r.Info.Score != w.score || r.Info.Moves != w.moves || r.Done {
-			t.Errorf("after %q: location %q, score %d, moves %d, done %v; want %q, %d, %d, playing",
-				w.cmd, r.Info.Location, r.Info.Score, r.Info.Moves, r.Done, w.loc, w.score, w.moves)
+		if r.Done || r.Info.Location != w.loc || r.Info.Score != w.score || r.Info.Moves != w.moves {
+			t.Errorf("after %q: done %v, location %q, score %d, moves %d; want playing at %q, %d, %d\n%s",
+				w.cmd, r.Done, r.Info.Location, r.Info.Score, r.Info.Moves, w.loc, w.score, w.moves, r.Observation)
 		}
 	}
 }
@@ -227,11 +236,7 @@ func TestInfocom5Story(t *testing.T) {
 	if s := g.Scoring(); !s.HasScore || s.MaxScore != 40 || s.ScoreGlobal != 8 || s.MovesGlobal != 6 {
 		t.Errorf("scoring %+v, want score in global 8, turns in global 6, out of 40", s)
 	}
-	for _, w := range []struct {
-		cmd          string
-		loc          string
-		score, moves int
-	}{
+	playing(t, g, []playState{
 		{"down", "Cargo Hold", 0, 1},
 		{"search", "Cargo Hold", 10, 2},
 		{"hint", "Cargo Hold", 10, 3},
@@ -239,13 +244,7 @@ func TestInfocom5Story(t *testing.T) {
 		{"ring", "Upper Deck", 10, 5},
 		{"wait", "Upper Deck", 10, 6},
 		{"wait", "Upper Deck", 10, 7},
-	} {
-		r := step(t, g, w.cmd)
-		if r.Done || r.Info.Location != w.loc || r.Info.Score != w.score || r.Info.Moves != w.moves {
-			t.Errorf("after %q: done %v, location %q, score %d, moves %d; want playing at %q, %d, %d\n%s",
-				w.cmd, r.Done, r.Info.Location, r.Info.Score, r.Info.Moves, w.loc, w.score, w.moves, r.Observation)
-		}
-	}
+	})
 	if r := step(t, g, "win"); !r.Done || !r.Victory || r.Info.Score != 40 {
 		t.Errorf("win: done %v, victory %v, score %d; want a victory at 40\n%s", r.Done, r.Victory, r.Info.Score, r.Observation)
 	}
