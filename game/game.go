@@ -107,6 +107,10 @@ type Info struct {
 	// its object number.
 	Location   string
 	LocationID uint16
+	// Container and ContainerID are the vehicle or container the player
+	// sits in inside that room ("" and 0 when none, or unknown).
+	Container   string
+	ContainerID uint16
 	// KeyExpected reports that the game waits for a single key (a "press
 	// SPACE to begin" or a menu), not a command: the next Step's action
 	// is typed key by key, so a one-character action is that key (" " is
@@ -597,7 +601,9 @@ func (g *Game) Victory() bool { return g.victory }
 // Info returns score, moves and location as they are now.
 func (g *Game) Info() Info {
 	name, id := g.Location()
+	in, inID := g.Container()
 	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id,
+		Container: in, ContainerID: inID,
 		ScoreKnown: g.scoring.HasScore && g.scoring.ScoreGlobal >= 0, MovesKnown: g.scoring.MovesGlobal >= 0,
 		KeyExpected: g.KeyExpected()}
 }

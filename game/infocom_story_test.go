@@ -319,3 +319,41 @@ func TestScoreAfterReturn(t *testing.T) {
 		t.Errorf("after lie: info %+v; want 12 of 400 in 1 move", r.Info)
 	}
 }
+
+// TestLocationWithContainer checks that the location stays the room while
+// the player sits in something there, and that the container is named
+// beside it.
+func TestLocationWithContainer(t *testing.T) {
+	g := openInfocom3(t)
+	r := step(t, g, "enter")
+	if i := r.Info; i.Location != "Great Hall" || i.Container != "wooden box" || i.ContainerID == 0 {
+		t.Errorf("in the box: location %q, container %q (%d); want the Great Hall and the wooden box", i.Location, i.Container, i.ContainerID)
+	}
+	r = step(t, g, "exit")
+	if i := r.Info; i.Location != "Great Hall" || i.Container != "" || i.ContainerID != 0 {
+		t.Errorf("out of the box: location %q, container %q (%d); want the Great Hall and no container", i.Location, i.Container, i.ContainerID)
+	}
+}
+
+// TestInformLocationWrongPlayer checks that an Inform game whose player
+// was found wrong, in no room with a name (here the library's compass, an
+// object out of play), still reports the room its status line names.
+func TestInformLocationWrongPlayer(t *testing.T) {
+	g := openOwnStory(t, "libend.z5")
+	if loc, _ := g.Location(); loc != "Yard" {
+		t.Fatalf("location %q, want Yard", loc)
+	}
+	compass := uint16(0)
+	for o := 1; o <= g.objects; o++ {
+		if g.m.ObjectName(uint16(o)) == "compass" {
+			compass = uint16(o)
+		}
+	}
+	if compass == 0 {
+		t.Fatal("no compass object")
+	}
+	g.player = compass
+	if loc, _ := g.Location(); loc != "Yard" {
+		t.Errorf("with the player taken for the compass: location %q, want Yard", loc)
+	}
+}
