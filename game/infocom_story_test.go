@@ -357,3 +357,33 @@ func TestInformLocationWrongPlayer(t *testing.T) {
 		t.Errorf("with the player taken for the compass: location %q, want Yard", loc)
 	}
 }
+
+// TestLibraryEndingsCorpus checks the endings of the corpus games whose
+// deadflag grue finds, on each game's own library: the flag set, a turn
+// ends the game where the library asks its final question (read apart
+// from the command prompt), a death and not a win, and a wrong answer to
+// the question leaves it over.
+func TestLibraryEndingsCorpus(t *testing.T) {
+	for _, name := range []string{"break-in", "bunny", "candy", "causality", "cavetrip", "cheater", "cia",
+		"death", "fable", "frozen", "lily", "mansion", "minster", "parallel", "piracy_2", "sherbet", "spot"} {
+		t.Run(name, func(t *testing.T) {
+			g := openCorpus(t, name)
+			eg := g.Scoring().EndGlobal
+			if eg < 0 {
+				t.Fatalf("no end flag found (scoring %+v)", g.Scoring())
+			}
+			if r := step(t, g, "wait"); r.Done {
+				t.Fatalf("over after a wait\n%s", r.Observation)
+			}
+			if err := g.Machine().SetGlobal(eg, 1); err != nil {
+				t.Fatal(err)
+			}
+			if r := step(t, g, "wait"); !r.Done || r.Victory {
+				t.Errorf("deadflag 1, then a turn: done %v, victory %v; want a death\n%s", r.Done, r.Victory, r.Observation)
+			}
+			if r := step(t, g, "xyzzy"); !r.Done || r.Victory {
+				t.Errorf("a wrong answer to the final question: done %v, victory %v; want the death to stand\n%s", r.Done, r.Victory, r.Observation)
+			}
+		})
+	}
+}
