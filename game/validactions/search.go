@@ -163,7 +163,8 @@ type Search struct {
 }
 
 // DefaultBudget is the wall time one Find may take unless Search.Budget
-// says otherwise.
+// says otherwise (twenty times as long in a build with the race detector,
+// which slows the Z-machine as much).
 const DefaultBudget = time.Second
 
 // Find returns the commands that change the world from the search's
@@ -185,7 +186,7 @@ func (g *Search) Find() ([]string, error) {
 	}
 	budget := g.Budget
 	if budget == 0 {
-		budget = DefaultBudget
+		budget = DefaultBudget * raceSlowdown
 	}
 	var deadline time.Time
 	if budget > 0 {
