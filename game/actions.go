@@ -16,8 +16,11 @@ import (
 // and what it costs. While the game waits for a key it offers Return ("")
 // and SPACE (" "), and while it asks yes or no (YesNoQuestion) "yes" and
 // "no". Asking again in a state the game has just asked in (up to 8
-// states back, the move counter aside) answers from memory.
+// states back, the move counter aside) answers from memory. A call takes
+// at most about a second: past it, the candidates not yet tried are left
+// out and ValidActionsCutShort says so.
 func (g *Game) ValidActions() ([]string, error) {
+	g.vaCut = false
 	if g.KeyExpected() {
 		// A game waiting for a key takes any key; Return and SPACE are
 		// the ones "press a key" screens and menus ask for.
@@ -28,8 +31,16 @@ func (g *Game) ValidActions() ([]string, error) {
 		// you like another game?": the answers are what the game takes.
 		return []string{"yes", "no"}, nil
 	}
-	return g.ValidActionsSearch().Find()
+	s := g.ValidActionsSearch()
+	acts, err := s.Find()
+	g.vaCut = s.CutShort
+	return acts, err
 }
+
+// ValidActionsCutShort reports that the last ValidActions ran out of its
+// time budget (validactions.DefaultBudget, a second) before it tried
+// every candidate, and so may lack valid actions.
+func (g *Game) ValidActionsCutShort() bool { return g.vaCut }
 
 // ValidActionsSearch returns the search that ValidActions runs from the
 // game's current state, for a caller that looks into it (its grammar, say:

@@ -57,9 +57,13 @@ func (g *Game) initScoring() {
 	case g.story.Version() <= 3 && g.m.Version() <= 3:
 		flags, _ := g.m.PeekByte(0x01)
 		if flags&0x02 != 0 {
-			g.scoring.Method = "status line globals"
-			g.scoring.Reason = "a time game: its status line shows the time, not a score"
-			g.scoring.MovesGlobal = -1
+			// A time game: globals 1 and 2 are the hours and minutes
+			// the status line shows, not a score. Many keep a score
+			// all the same, which only SCORE prints (Cutthroats'
+			// "out of a possible 250", Seastalker's): the probe looks
+			// for it, away from the clock's globals.
+			g.timeGame = true
+			g.scoring.Reason = "a time game: its status line shows the time, and its SCORE command prints no score"
 			return
 		}
 		g.scoring.ScoreGlobal, g.scoring.MovesGlobal = 1, 2
@@ -258,6 +262,29 @@ func (p *prober) run(cmd string, gl int, v uint16) (string, bool) {
 	return out, err == nil
 }
 
+// scoreKeys bounds the Returns that score gives a SCORE that waits before
+// it prints the score.
+const scoreKeys = 2
+
+// score plays SCORE as run does, and when the reply has no number yet and
+// the game waits for more (The Hitchhiker's Guide's "Put on your
+// peril-sensitive sunglasses now. (Hit RETURN or ENTER when ready.)", a
+// "[MORE]" pause), answers with Return and takes what follows as well.
+func (p *prober) score(gl int, v uint16) (string, bool) {
+	reply, ok := p.run("score", gl, v)
+	for i := 0; ok && i < scoreKeys && !numberRE.MatchString(reply); i++ {
+		if st := p.m.State(); st != zmachine.WaitLine && st != zmachine.WaitKey {
+			break
+		}
+		more, err := p.m.Step("")
+		if err != nil {
+			return reply, false
+		}
+		reply += "\n" + more
+	}
+	return reply, ok
+}
+
 // number is one number in a reply and what the words around it make it.
 type number struct {
 	value int
@@ -374,7 +401,7 @@ const probeValue = 4321
 // probeScore asks the fork for its SCORE and traces each number of the
 // reply to the global that holds it.
 func (g *Game) probeScore(p *prober) {
-	reply, ok := p.run("score", -1, 0)
+	reply, ok := p.score(-1, 0)
 	if !ok {
 		return
 	}
@@ -469,13 +496,8 @@ func (g *Game) endGlobal(p *prober, near int) int {
 // hasEndBanner reports whether a reply has the Inform library's end of
 // game banner, a line "*** You have died ***" or the like.
 func hasEndBanner(out string) bool {
-	for _, line := range strings.Split(out, "\n") {
-		line = strings.TrimSpace(line)
-		if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
-			return true
-		}
-	}
-	return false
+	banner, _ := endBanner(out)
+	return banner
 }
 
 // turnCounter finds the turn counter of a game whose SCORE does not print
@@ -501,6 +523,9 @@ func (g *Game) turnCounter(p *prober) int {
 		return -1
 	}
 	for gl := 0; gl < 240; gl++ {
+		if g.timeGame && (gl == 1 || gl == 2) {
+			continue // the clock's hours and minutes, not a turn count
+		}
 		v := g.m.Global(gl)
 		if after[gl] == v && once[gl] == v+1 && p.m.Global(gl) == v+2 {
 			return gl
@@ -518,7 +543,7 @@ func (g *Game) traceGlobal(p *prober, value int, k numberKind) int {
 		if int(int16(g.m.Global(gl))) != value {
 			continue
 		}
-		reply, ok := p.run("score", gl, probeValue)
+		reply, ok := p.score(gl, probeValue)
 		if !ok {
 			continue
 		}

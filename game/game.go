@@ -15,9 +15,11 @@ import (
 // Game is one running story as a research environment: it plays commands on
 // a Z-machine and reads score, moves, location, inventory and the whole
 // world from the machine's memory and object tree rather than from the text.
-// It ends the game on the catalog's death and victory texts for known games,
-// and on the Inform library's "*** You have died ***" and "*** You have won
-// ***" lines or the machine halting for any game.
+// It ends the game on the catalog's death and victory texts for known games;
+// any other game ends on the machine's evidence: it halts, or it shows an
+// ending (the Inform library's deadflag or "*** You have died ***" banner,
+// Infocom's final score and RESTART, RESTORE or QUIT question) while it
+// waits at a read that is not its command prompt's.
 //
 // [Open] and [New] start one; [Game.Step] plays a command and returns a
 // [StepResult]; [Game.Save], [Game.Restore], [Game.Undo] and [Game.Fork]
@@ -48,17 +50,29 @@ type Game struct {
 	victory bool
 	history history // states before each Step, for Undo and a failed Step
 
+	// promptPCs[:nPromptPCs] are the addresses after the read
+	// instructions at which the game has waited for a command while it
+	// played, endPC the one at which it was last judged over (0: none):
+	// an ending is only seen away from the command prompts (judgeOn).
+	promptPCs  [maxPromptPCs]uint32
+	nPromptPCs int
+	endPC      uint32
+
 	gmap      *Map // the map explored so far
 	mapShared bool // gmap is held by a State or a caller: copy before changing it
 
 	// va is the game's memory of the valid actions of recent states, made
 	// on first use; not shared with forks. vs is what valid actions knows
 	// of the story, made on first use; shared with forks.
-	va *validactions.Cache
-	vs *validactions.Story
+	va    *validactions.Cache
+	vs    *validactions.Story
+	vaCut bool // the last ValidActions ran out of its time budget
 
 	scoring Scoring // how score, moves and maximum are read
-	probes  int     // how many times detect has probed the game
+	// timeGame reports a version 3 game whose status line shows the time
+	// (Flags 1 bit 1): globals 1 and 2 are its clock.
+	timeGame bool
+	probes   int // how many times detect has probed the game
 	// storyKey identifies the story in opts.detections (when set).
 	storyKey detectKey
 	// opening is what the game printed in reply to keys before its first
@@ -93,6 +107,10 @@ type Info struct {
 	// its object number.
 	Location   string
 	LocationID uint16
+	// Container and ContainerID are the vehicle or container the player
+	// sits in inside that room ("" and 0 when none, or unknown).
+	Container   string
+	ContainerID uint16
 	// KeyExpected reports that the game waits for a single key (a "press
 	// SPACE to begin" or a menu), not a command: the next Step's action
 	// is typed key by key, so a one-character action is that key (" " is
@@ -212,6 +230,9 @@ func New(story *zmachine.Story, name string, opts ...Option) (*Game, error) {
 	}
 	g.intro = trimPrompt(intro)
 	g.reply = intro
+	if m.State() == zmachine.WaitLine && commandPrompt(intro) {
+		g.addPromptPC(m.PC())
+	}
 	g.initScoring()
 	if g.known {
 		g.player, g.rooms = g.entry.Player, g.entry.Rooms
@@ -341,85 +362,215 @@ func (g *Game) answerFilePrompts(out string) (string, error) {
 }
 
 // judge decides from a reply and the machine whether the game is over and
-// whether it was won.
-func (g *Game) judge(out string) (done, victory bool) { return g.judgeOn(g.m, out) }
-
-// judgeOn is judge for a reply of machine m, which plays g's story (a
-// worker machine of valid actions).
-func (g *Game) judgeOn(m *zmachine.Machine, out string) (done, victory bool) {
-	if m.State() == zmachine.Halted {
-		done = true
+// whether it was won, and remembers where the machine waits: the read
+// instructions of a game still playing (promptPCs) and the one of its
+// ending (endPC).
+func (g *Game) judge(out string) (done, victory bool) {
+	done, victory = g.judgeOn(g.m, out)
+	if g.m.State() != zmachine.WaitLine {
+		return done, victory
 	}
-	if g.known {
-		e := g.entry
-		if containsAny(out, e.VictoryTexts) {
-			return true, true
-		}
-		if containsAny(out, e.DeathTexts) {
-			return true, false
-		}
-		if containsAny(out, e.EndTexts) {
-			done = true
-		}
-		return done, done && e.MaxScore > 0 && g.scoreOn(m) >= e.MaxScore
+	pc := g.m.PC()
+	switch {
+	case done:
+		g.endPC = pc
+	case pc != g.endPC && commandPrompt(out):
+		g.addPromptPC(pc)
 	}
-	if eg := g.scoring.EndGlobal; eg >= 0 {
-		// The game's own end flag (the Inform library's deadflag).
-		switch v := m.Global(eg); v {
-		case 0:
-		case 2:
-			return true, true
-		default:
-			done = true
-		}
-	} else {
-		for _, line := range strings.Split(out, "\n") {
-			line = strings.TrimSpace(line)
-			if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
-				// The Inform library's end-of-game banner.
-				if strings.Contains(line, "You have won") {
-					return true, true
-				}
-				done = true
-			}
-		}
-	}
-	if !done && m.State() == zmachine.WaitLine && endQuestion(out) {
-		// Infocom's ending (no deadflag): the final score, then a
-		// question that waits for RESTART, RESTORE or QUIT.
-		done = true
-		if wonLine(out) {
-			return true, true
-		}
-	}
-	if done && m.State() == zmachine.Halted && wonLine(out) {
-		return true, true
-	}
-	// A game that ends with the full score is won.
-	victory = done && g.scoring.HasScore && g.scoring.MaxScore > 0 && g.scoreOn(m) >= g.scoring.MaxScore
 	return done, victory
 }
 
+// maxPromptPCs bounds the read instructions a Game remembers as its
+// command prompts.
+const maxPromptPCs = 8
+
+// addPromptPC remembers pc as the address after a read instruction at
+// which the game waits for a command while it plays.
+func (g *Game) addPromptPC(pc uint32) {
+	if g.isPromptPC(pc) || g.nPromptPCs >= maxPromptPCs {
+		return
+	}
+	g.promptPCs[g.nPromptPCs] = pc
+	g.nPromptPCs++
+}
+
+func (g *Game) isPromptPC(pc uint32) bool {
+	for _, p := range g.promptPCs[:g.nPromptPCs] {
+		if p == pc {
+			return true
+		}
+	}
+	return false
+}
+
+// commandPrompt reports whether a reply ends at a command prompt (">")
+// rather than at a question that waits for its answer.
+func commandPrompt(out string) bool {
+	out = strings.TrimRight(out, " \n")
+	if !strings.HasSuffix(out, ">") {
+		return false
+	}
+	out = strings.TrimRight(strings.TrimSuffix(out, ">"), " \n")
+	last := strings.TrimSpace(out[strings.LastIndex(out, "\n")+1:])
+	return !yesNo.MatchString(last) && !strings.HasSuffix(last, "?") && !endQuestionText(out)
+}
+
+// judgeOn is judge for a reply of machine m, which plays g's story (a
+// worker machine of valid actions).
+//
+// A game the catalog knows ends on the catalog's texts. Any other game
+// ends on the machine's evidence: it halted (QUIT), or it shows an ending
+// (the Inform library's deadflag set, its "*** ... ***" banner, or the
+// RESTART, RESTORE or QUIT question as the reply's last paragraph) while
+// it waits at a read instruction that is not one of the command prompts
+// it has played at: Infocom's FINISH and the library's AfterGameOver read
+// their answer apart from the parser. A flag or a text that looks like an
+// ending while the game waits at its command prompt ends nothing (a
+// global mistaken for deadflag, a sign that prints a banner, a hint that
+// names the three words).
+func (g *Game) judgeOn(m *zmachine.Machine, out string) (done, victory bool) {
+	if g.known {
+		return g.judgeCatalog(m, out)
+	}
+	halted := m.State() == zmachine.Halted
+	if !halted && m.State() != zmachine.WaitLine {
+		return false, false
+	}
+	shown, won := false, false
+	if eg := g.scoring.EndGlobal; eg >= 0 {
+		// The game's own end flag (the Inform library's deadflag): 1
+		// dead, 2 won, more for other endings.
+		switch v := m.Global(eg); v {
+		case 0:
+		case 2:
+			shown, won = true, true
+		default:
+			shown = true
+		}
+	}
+	if banner, bannerWon := endBanner(out); banner {
+		shown, won = true, won || bannerWon
+	}
+	if endQuestionText(out) {
+		shown = true
+	}
+	pc := m.PC()
+	switch {
+	case halted:
+	case !shown && (pc != g.endPC || g.endPC == 0 || !g.done):
+		return false, false
+	case shown && g.isPromptPC(pc):
+		// Waiting at the command prompt: the game plays on.
+		return false, false
+	}
+	if won || wonLine(out) {
+		return true, true
+	}
+	if !shown && pc == g.endPC {
+		// A wrong answer to the final question: still over, as it was.
+		return true, g.victory
+	}
+	// A game that ends with the full score is won: the maximum found, or
+	// the one the final score line gives ("Your score is 80 (out of 80
+	// points)").
+	score, maxv := g.scoreOn(m), g.scoring.MaxScore
+	if s, mx, ok := finalScore(out); ok {
+		if !g.scoring.HasScore || g.scoring.ScoreGlobal < 0 {
+			score = s
+		}
+		if maxv == 0 {
+			maxv = mx
+		}
+	}
+	return true, maxv > 0 && score >= maxv
+}
+
+// judgeCatalog is judgeOn for a game the catalog knows: its death,
+// victory and end texts, or the machine halting.
+func (g *Game) judgeCatalog(m *zmachine.Machine, out string) (done, victory bool) {
+	done = m.State() == zmachine.Halted
+	e := g.entry
+	if containsAny(out, e.VictoryTexts) {
+		return true, true
+	}
+	if containsAny(out, e.DeathTexts) {
+		return true, false
+	}
+	if containsAny(out, e.EndTexts) {
+		done = true
+	}
+	return done, done && e.MaxScore > 0 && g.scoreOn(m) >= e.MaxScore
+}
+
+// endBanner reports whether a reply has the Inform library's end of game
+// banner ("*** You have died ***") and whether it says the game was won.
+func endBanner(out string) (banner, won bool) {
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		if len(line) > 8 && strings.HasPrefix(line, "*** ") && strings.HasSuffix(line, " ***") {
+			banner = true
+			won = won || strings.Contains(line, "You have won")
+		}
+	}
+	return banner, won
+}
+
+// finalScore reads the last score line of a reply that prints both a
+// score and its maximum ("Your score is 80 (out of 80 points)", "you
+// scored 25 of a possible 25").
+func finalScore(out string) (score, maxv int, ok bool) {
+	for _, line := range strings.Split(out, "\n") {
+		if !scoreLineRE.MatchString(line) {
+			continue
+		}
+		s, mx := -1, -1
+		for _, n := range scoreNumbers(line) {
+			switch {
+			case n.kind == numScore && s < 0:
+				s = n.value
+			case n.kind == numMax && mx < 0:
+				mx = n.value
+			}
+		}
+		if s >= 0 && mx > 0 {
+			score, maxv, ok = s, mx, true
+		}
+	}
+	return score, maxv, ok
+}
+
 var (
-	endQuestionRE = lazyregexp.New(`(?i)\brestart\b.{0,160}\brestore\b.{0,160}\bquit\b[^.!]*[?:]\)?$`)
+	endQuestionRE = lazyregexp.New(`(?i)\brestart\b.{0,160}\brestore\b.{0,160}\bquit\b[^.!?]{0,40}(?:[?:]\)?|\.\))$`)
 	scoreLineRE   = lazyregexp.New(`(?i)\bscor(?:e|ed)\b[^\n]*\d`) // "Your score is 5", "you scored 60 out of"
 	wonRE         = lazyregexp.New(`(?i)\byou have won\b|\bcongratulations\b`)
 )
 
-// endQuestion reports whether a reply ends as an Infocom game's does once
-// it is over: a final score line, then the question that waits for
-// RESTART, RESTORE or QUIT ("(Type RESTART, RESTORE, or QUIT):", "Would
-// you like to RESTART, RESTORE a saved game or QUIT?") as the reply's last
-// paragraph. A mention of the three words anywhere else, or without the
-// score before it, is not the end: a game still playing never ends on it.
-func endQuestion(out string) bool {
+// endQuestionText reports whether a reply's last paragraph is the
+// question that waits for RESTART, RESTORE or QUIT once a game is over
+// ("(Type RESTART, RESTORE, or QUIT):", Planetfall's "(Type RESTART,
+// RESTORE, or QUIT.)", "Would you like to RESTART, RESTORE a saved game
+// or QUIT?").
+func endQuestionText(out string) bool {
 	out = strings.TrimRight(out, " \n>")
 	i := strings.LastIndex(out, "\n\n")
 	if i < 0 {
 		return false
 	}
 	last := strings.Join(strings.Fields(out[i+2:]), " ")
-	return endQuestionRE.MatchString(last) && scoreLineRE.MatchString(out[:i])
+	return endQuestionRE.MatchString(last)
+}
+
+// endQuestion reports whether a reply ends as an Infocom game's does once
+// it is over, by its text alone: a final score line, then the RESTART,
+// RESTORE or QUIT question as its last paragraph (endQuestionText). A
+// reference transcript is judged so; grue's own replies are judged by the
+// machine as well (judgeOn).
+func endQuestion(out string) bool {
+	if !endQuestionText(out) {
+		return false
+	}
+	out = strings.TrimRight(out, " \n>")
+	return scoreLineRE.MatchString(out[:strings.LastIndex(out, "\n\n")])
 }
 
 // wonLine reports whether a reply says the game was won.
@@ -450,7 +601,9 @@ func (g *Game) Victory() bool { return g.victory }
 // Info returns score, moves and location as they are now.
 func (g *Game) Info() Info {
 	name, id := g.Location()
+	in, inID := g.Container()
 	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id,
+		Container: in, ContainerID: inID,
 		ScoreKnown: g.scoring.HasScore && g.scoring.ScoreGlobal >= 0, MovesKnown: g.scoring.MovesGlobal >= 0,
 		KeyExpected: g.KeyExpected()}
 }

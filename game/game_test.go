@@ -299,26 +299,37 @@ func TestWorldObjects(t *testing.T) {
 	}
 }
 
-// TestInformEndings checks the generic end-of-game detection on a game the
-// catalog does not know.
-func TestInformEndings(t *testing.T) {
+// TestEndTextAtPrompt checks that texts that look like endings end
+// nothing while the game waits at its command prompt (a game prints such
+// texts in play: a sign, a hint); the endings themselves are seen where
+// the game reads its final answer (TestInfocom5Story, TestLibraryEndings).
+func TestEndTextAtPrompt(t *testing.T) {
 	g := openTest(t, "praxix.z5")
 	if _, ok := g.Entry(); ok {
 		t.Fatal("praxix is not in the catalog")
 	}
-	for _, tc := range []struct {
-		text          string
-		done, victory bool
-	}{
-		{"You fall.\n\n    *** You have died ***\n\n", true, false},
-		{"The crowd cheers.\n\n    *** You have won ***\n", true, true},
-		{"    *** You have been eaten ***\n", true, false},
-		{"Nothing happens. *** is not a banner ***, really.", false, false},
-		{"Taken.", false, false},
+	for _, text := range []string{
+		"You fall.\n\n    *** You have died ***\n\n",
+		"The crowd cheers.\n\n    *** You have won ***\n",
+		"Your score is 5.\n\nWould you like to RESTART, RESTORE a saved game or QUIT?\n>",
+		"Taken.",
 	} {
-		done, victory := g.judge(tc.text)
-		if done != tc.done || victory != tc.victory {
-			t.Errorf("judge(%q) = %v, %v; want %v, %v", tc.text, done, victory, tc.done, tc.victory)
+		if done, victory := g.judge(text); done || victory {
+			t.Errorf("judge(%q) at the command prompt = %v, %v; want playing", text, done, victory)
+		}
+	}
+}
+
+// TestLocationNames checks which names grue reports as a room and which
+// it reports as an unknown location instead: an object without a name, a
+// clock from a status line, a pronoun object.
+func TestLocationNames(t *testing.T) {
+	for name, want := range map[string]bool{
+		"West of House": true, "Maze": true, "": false, "object#43": false,
+		"10:23 am": false, "Time: 9:05": false, "it": false, "That": false, "them": false,
+	} {
+		if got := knownName(name); got != want {
+			t.Errorf("knownName(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

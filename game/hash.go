@@ -7,7 +7,17 @@ import "hash/fnv"
 // give equal hashes, whatever way the game reached them; a move changes it,
 // since the move counter is a global. Properties, the stack and the random
 // number generator are not hashed.
-func (g *Game) StateHash() uint64 {
+func (g *Game) StateHash() uint64 { return g.hashOf(true) }
+
+// WorldHash is StateHash without the globals other than the score's (when
+// known): the objects' attributes and tree links, and the score. Two
+// commands that leave the same world behind ("get lamp" and "take
+// lantern", "d" and "down") give equal WorldHashes though the parser's
+// memory of the words typed differs; it is what valid actions count as a
+// change of the world.
+func (g *Game) WorldHash() uint64 { return g.hashOf(false) }
+
+func (g *Game) hashOf(globals bool) uint64 {
 	h := fnv.New64a()
 	table, _ := g.m.PeekWord(0x0a)
 	start, size, header := uint32(table)+31*2, uint32(9), uint32(7)
@@ -23,6 +33,9 @@ func (g *Game) StateHash() uint64 {
 		}
 	}
 	for n := 0; n < 240; n++ {
+		if !globals && n != g.scoring.ScoreGlobal {
+			continue
+		}
 		v := g.m.Global(n)
 		buf = append(buf, byte(v>>8), byte(v))
 	}

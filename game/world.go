@@ -13,7 +13,8 @@ func (g *Game) Player() uint16 { return g.player }
 // Location returns the room the player is in, or "" and 0 when it cannot
 // be known. In a version 3 game it is always global 0's object, the room
 // the status line names (Infocom's HERE, the Inform library's location):
-// the player may be in a vehicle or a container there. In a later game it
+// the player may be in a vehicle or a container there (Container names
+// it). In a later game it
 // is the room holding the player: the player's parent in the object tree,
 // or the room holding it when the player is inside something (a boat, a
 // vehicle); when the player object is unknown it falls back to global 0,
@@ -21,12 +22,21 @@ func (g *Game) Player() uint16 { return g.player }
 // short name is empty, "object#N", and the status line names no room
 // either) is not known: it is reported as "" and 0 rather than named by
 // its number.
+//
+// When the player found is in no room with a name (out of play, in a
+// pronoun object: a player found wrong), the room the status line names is
+// the location, when it is one object that holds something.
 func (g *Game) Location() (name string, id uint16) {
 	switch {
 	case g.story.Version() <= 3 || g.player == 0:
 		id = g.m.Global(0)
 	default:
 		id = g.roomOf(g.player)
+		if !g.namedRoom(id) {
+			if here := g.statusRoom(); g.roomLike(here) {
+				id = here
+			}
+		}
 	}
 	if id == 0 || int(id) > g.objects {
 		return "", 0
@@ -36,6 +46,42 @@ func (g *Game) Location() (name string, id uint16) {
 		return "", 0
 	}
 	return name, id
+}
+
+// namedRoom reports whether object o is an object of the tree with a
+// name that can be a room's (knownName).
+func (g *Game) namedRoom(o uint16) bool {
+	return o != 0 && int(o) <= g.objects && knownName(g.roomName(o))
+}
+
+// roomLike reports whether object o could be a room the player is in: an
+// object of the tree without a parent (or under the rooms' parent), with
+// a name, that holds something.
+func (g *Game) roomLike(o uint16) bool {
+	if o == 0 || int(o) > g.objects {
+		return false
+	}
+	p, _, c := g.m.Object(o)
+	return (p == 0 || p == g.rooms) && c != 0 && knownName(g.m.ObjectName(o))
+}
+
+// Container is the vehicle or container the player sits in inside the
+// room (Location), "" and 0 when the player stands in the room itself or
+// is unknown: Zork's boat, a chair.
+func (g *Game) Container() (name string, id uint16) {
+	if g.player == 0 {
+		return "", 0
+	}
+	_, room := g.Location()
+	p, _, _ := g.m.Object(g.player)
+	if p == 0 || p == room || room == 0 || !g.within(g.player, room, 4) {
+		return "", 0
+	}
+	name = g.m.ObjectName(p)
+	if !knownName(name) {
+		return "", 0
+	}
+	return name, p
 }
 
 // roomOf is the room holding object o: its parent, or the outermost
@@ -54,12 +100,16 @@ func (g *Game) roomOf(o uint16) uint16 {
 }
 
 // knownName reports whether name names a room: not empty, not the
-// "object#N" that stands for an object without a short name, and not a
-// clock ("10:23 am") taken from a status line.
+// "object#N" that stands for an object without a short name, not a
+// clock ("10:23 am") taken from a status line, and not a pronoun (the
+// Inform library's "it" and "that" objects, which a player found wrong
+// sits in: a location reported unknown rather than named "it").
 func knownName(name string) bool {
 	name = strings.TrimSpace(name)
-	return name != "" && !strings.HasPrefix(name, "object#") && !clockRE.MatchString(name)
+	return name != "" && !strings.HasPrefix(name, "object#") && !clockRE.MatchString(name) && !pronouns[strings.ToLower(name)]
 }
+
+var pronouns = map[string]bool{"it": true, "that": true, "this": true, "him": true, "her": true, "them": true, "those": true, "these": true, "you": true, "me": true}
 
 var clockRE = lazyregexp.New(`^(?i)(time:?\s*)?\d{1,2}:\d\d(\s*[ap]\.?m\.?)?$`)
 

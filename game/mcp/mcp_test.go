@@ -211,6 +211,9 @@ func TestMCPTextFormats(t *testing.T) {
 	if r.IsError || !strings.Contains(r.Text, "drop lantern") || !strings.HasPrefix(r.Text, "Valid actions: ") {
 		t.Errorf("valid_actions = %+v", r)
 	}
+	if cut, ok := r.Structured["cut_short"].(bool); !ok || cut || strings.Contains(r.Text, "cut short") {
+		t.Errorf("valid_actions in a small state: cut_short %v (%v), text %q; want a whole search that says so", r.Structured["cut_short"], ok, r.Text)
+	}
 }
 
 // TestMCPToolErrors: bad input comes back as tool errors with clear text.

@@ -582,7 +582,11 @@ func (s *Server) validActions(ctx context.Context, ss *session, req mcpgo.CallTo
 	if len(acts) > 0 {
 		text = "Valid actions: " + strings.Join(acts, ", ")
 	}
-	return ss.result(text, 0, map[string]any{"actions": items})
+	cut := ss.g.ValidActionsCutShort()
+	if cut {
+		text += "\n(cut short: the search ran out of its time budget; there may be more)"
+	}
+	return ss.result(text, 0, map[string]any{"actions": items, "cut_short": cut})
 }
 
 // gameChoice reads reset_game's and new_game's game and seed arguments:

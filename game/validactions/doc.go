@@ -55,5 +55,8 @@
 // idle worker machines: [Story]) is shared by a game and its forks and
 // forgotten with them. A candidate that runs past 2 million instructions
 // is a loop, not a valid action; a state where even waiting loops has no
-// valid actions to find, and [Search.Find] says so.
+// valid actions to find, and [Search.Find] says so. A Find takes at most
+// about [DefaultBudget] (a second; [Search.Budget]): past it, the
+// candidates not yet tried are left out, the answer is not cached, and
+// [Search.CutShort] says so.
 package validactions

@@ -1,6 +1,10 @@
 package validactions
 
-import "github.com/grue-lab/grue/game/zmachine"
+import (
+	"time"
+
+	"github.com/grue-lab/grue/game/zmachine"
+)
 
 // What the tests (package validactions_test, which opens games with
 // package game) look at inside a search.
@@ -15,9 +19,12 @@ const (
 	KindLit     = kindLit
 )
 
-func (g *Search) Relevant() []uint16                        { return g.relevant() }
-func (g *Search) Hash(rel []uint16) uint64                  { return g.hash(rel) }
-func (g *Search) Run(cands []string) ([]string, error)      { return g.run(cands) }
+func (g *Search) Relevant() []uint16       { return g.relevant() }
+func (g *Search) Hash(rel []uint16) uint64 { return g.hash(rel) }
+func (g *Search) Run(cands []string) ([]string, error) {
+	acts, _, err := g.run(cands, time.Time{})
+	return acts, err
+}
 func (g *Search) Candidates(prune bool) []string            { return g.candidates(prune) }
 func (g *Search) CandidatesWith(prune, rules bool) []string { return g.candidatesWith(prune, rules) }
 func (g *Search) Vocab() *Vocabulary                        { return g.vocab() }

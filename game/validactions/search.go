@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/grue-lab/grue/game/zmachine"
 )
@@ -150,7 +151,21 @@ type Search struct {
 	Story *Story
 	// Cache is the game's memory of its recent answers, its own.
 	Cache *Cache
+	// Budget bounds the wall time of one Find: once it is spent, the
+	// candidates not yet tried are left out, and Find returns what the
+	// ones tried found, with CutShort set. 0 means DefaultBudget; a
+	// negative Budget sets no bound.
+	Budget time.Duration
+	// CutShort reports that the last Find ran out of its Budget before it
+	// tried every candidate: its answer may lack valid actions. A cut
+	// answer is not remembered in the Cache.
+	CutShort bool
 }
+
+// DefaultBudget is the wall time one Find may take unless Search.Budget
+// says otherwise (twenty times as long in a build with the race detector,
+// which slows the Z-machine as much).
+const DefaultBudget = time.Second
 
 // Find returns the commands that change the world from the search's
 // state, one for each distinct outcome, in a fixed order (moves first,
@@ -164,22 +179,35 @@ func (g *Search) Find() ([]string, error) {
 	if st := g.Machine.State(); st != zmachine.WaitLine {
 		return nil, fmt.Errorf("%s: valid actions: the machine is %v, not waiting for a command", g.Name, st)
 	}
+	g.CutShort = false
 	cache, key := g.Cache, g.stateKey()
 	if acts, ok := cache.get(key); ok {
 		return acts, nil
 	}
-	acts, err := g.run(g.candidates(true))
+	budget := g.Budget
+	if budget == 0 {
+		budget = DefaultBudget * raceSlowdown
+	}
+	var deadline time.Time
+	if budget > 0 {
+		deadline = time.Now().Add(budget)
+	}
+	acts, cut, err := g.run(g.candidates(true), deadline)
 	if err != nil {
 		return nil, err
 	}
-	cache.put(key, acts)
+	g.CutShort = cut
+	if !cut {
+		cache.put(key, acts)
+	}
 	return acts, nil
 }
 
 // run tries the candidates cands from the current state (which waits
 // for a command) and returns those that change the world, one for each
-// distinct outcome.
-func (g *Search) run(cands []string) ([]string, error) {
+// distinct outcome. Past deadline (when not zero) it tries no more
+// candidates, and reports that it was cut short.
+func (g *Search) run(cands []string, deadline time.Time) ([]string, bool, error) {
 	g.Cache.runs++
 	snap := g.Machine.Snapshot()
 	rel := g.relevant()
@@ -227,20 +255,21 @@ func (g *Search) run(cands []string) ([]string, error) {
 	}
 	m0, err := g.worker(pool)
 	if err != nil {
-		return nil, fmt.Errorf("%s: valid actions: %w", g.Name, err)
+		return nil, false, fmt.Errorf("%s: valid actions: %w", g.Name, err)
 	}
 	w0 := *g
 	w0.Machine = m0
 	waitHash, ok := try(m0, &w0, waitCmd)
 	pool.Put(m0)
 	if firstErr != nil {
-		return nil, fmt.Errorf("%s: valid actions: %w", g.Name, firstErr)
+		return nil, false, fmt.Errorf("%s: valid actions: %w", g.Name, firstErr)
 	}
 	if !ok {
-		return nil, fmt.Errorf("%s: valid actions: the game does not come back from %q in this state (it runs past %d instructions)", g.Name, waitCmd, budget)
+		return nil, false, fmt.Errorf("%s: valid actions: the game does not come back from %q in this state (it runs past %d instructions)", g.Name, waitCmd, budget)
 	}
 
 	var next atomic.Int64
+	var cut atomic.Bool
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -255,6 +284,10 @@ func (g *Search) run(cands []string) ([]string, error) {
 			wgame := *g
 			wgame.Machine = m
 			for {
+				if !deadline.IsZero() && time.Now().After(deadline) {
+					cut.Store(true)
+					return
+				}
 				i := int(next.Add(1)) - 1
 				if i >= len(cands) {
 					return
@@ -266,7 +299,7 @@ func (g *Search) run(cands []string) ([]string, error) {
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return nil, fmt.Errorf("%s: valid actions: %w", g.Name, firstErr)
+		return nil, false, fmt.Errorf("%s: valid actions: %w", g.Name, firstErr)
 	}
 
 	hashes := make([]uint64, len(outs))
@@ -274,7 +307,7 @@ func (g *Search) run(cands []string) ([]string, error) {
 	for i, o := range outs {
 		hashes[i], oks[i] = o.hash, o.ok
 	}
-	return pick(cands, hashes, oks, base, waitHash), nil
+	return pick(cands, hashes, oks, base, waitHash), cut.Load() && int(next.Load()) < len(cands), nil
 }
 
 // pick keeps, of the candidates cands whose outcomes are hashes (where

@@ -2,6 +2,7 @@ package validactions_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/grue-lab/grue/game"
 )
@@ -157,4 +158,34 @@ func BenchmarkValidActions(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(n), "ms/state")
 	b.ReportMetric(float64(actions)/float64(n), "actions/state")
+}
+
+// TestBudgetCutsShort checks the time budget of a search: with a budget
+// too small to try any candidate after waiting, Find returns what it
+// found (nothing here) and says it was cut short, and does not remember
+// the cut answer; with no budget, and with the default one, the same
+// state is searched whole.
+func TestBudgetCutsShort(t *testing.T) {
+	g := openTest(t, "zork1.z3")
+	s := g.ValidActionsSearch()
+	s.Budget = time.Nanosecond
+	acts, err := s.Find()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.CutShort || len(acts) != 0 {
+		t.Errorf("a 1 ns budget: %q, cut short %v; want nothing, cut short", acts, s.CutShort)
+	}
+	s = g.ValidActionsSearch()
+	s.Budget = -1
+	acts, err = s.Find()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.CutShort || !contains(acts, "open mailbox") {
+		t.Errorf("no budget: %q, cut short %v; want the whole search", acts, s.CutShort)
+	}
+	if acts, err = g.ValidActions(); err != nil || g.ValidActionsCutShort() || !contains(acts, "open mailbox") {
+		t.Errorf("the default budget: %q, %v, cut short %v; want the whole search (West of House takes milliseconds)", acts, err, g.ValidActionsCutShort())
+	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/stories"
+	"github.com/grue-lab/grue/game/validactions"
 	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
@@ -53,12 +54,21 @@ type walkCheckReport struct {
 // the valid actions of the state it was played from, or one of them led
 // to the same world, and what finding them cost a state.
 type actionCoverage struct {
-	States   int      `json:"states"`
-	Covered  int      `json:"covered"`
-	Missed   []string `json:"missed,omitempty"` // "N: command", the first 20
-	MedianMS float64  `json:"median_ms"`
-	P90MS    float64  `json:"p90_ms"`
-	MaxMS    float64  `json:"max_ms"`
+	States  int `json:"states"`
+	Covered int `json:"covered"`
+	// Changing counts the states whose next command changes the world
+	// (its objects or score, otherwise than waiting a turn does: what
+	// valid actions count as a change), CoveredChanging those of them
+	// where it was covered: the issue's measure, since a valid action is
+	// by definition a command that changes the world.
+	Changing        int      `json:"world_changing"`
+	CoveredChanging int      `json:"covered_changing"`
+	Missed          []string `json:"missed,omitempty"` // "N: command" of the world-changing states, the first 20
+	MedianMS        float64  `json:"median_ms"`
+	P90MS           float64  `json:"p90_ms"`
+	MaxMS           float64  `json:"max_ms"`
+	// CutShort counts the states whose call ran out of its time budget.
+	CutShort int `json:"cut_short"`
 }
 
 // checkWalkthrough replays f.file on story and compares each state with a
@@ -140,10 +150,15 @@ func checkWalkthrough(cmd *cobra.Command, story string, f walkCheckFlags, asJSON
 			fmt.Fprintln(out, "location not checked: the reference prints no room headings (dfrotz prints no bold text, and Inform games print their headings in bold)")
 		}
 		if cov != nil {
-			fmt.Fprintf(out, "valid actions: the next command among them at %d of %d states (%.0f%%); per state median %.1f ms, p90 %.1f ms, max %.1f ms\n",
-				cov.Covered, cov.States, 100*float64(cov.Covered)/float64(max(cov.States, 1)), cov.MedianMS, cov.P90MS, cov.MaxMS)
+			fmt.Fprintf(out, "valid actions: the next command among them at %d of %d states (%.0f%%), at %d of the %d where it changes the world (%.0f%%); per state median %.1f ms, p90 %.1f ms, max %.1f ms\n",
+				cov.Covered, cov.States, 100*float64(cov.Covered)/float64(max(cov.States, 1)),
+				cov.CoveredChanging, cov.Changing, 100*float64(cov.CoveredChanging)/float64(max(cov.Changing, 1)),
+				cov.MedianMS, cov.P90MS, cov.MaxMS)
+			if cov.CutShort > 0 {
+				fmt.Fprintf(out, "valid actions: %d calls cut short by the time budget (%v)\n", cov.CutShort, validactions.DefaultBudget)
+			}
 			for _, m := range cov.Missed {
-				fmt.Fprintf(out, "  not among them: %s\n", m)
+				fmt.Fprintf(out, "  not among them, though it changes the world: %s\n", m)
 			}
 		}
 	}
@@ -212,6 +227,9 @@ func coverage(path string, seed int64, cmds []string) (*actionCoverage, error) {
 			return nil, fmt.Errorf("valid actions before command %d (%q): %w", i+1, c, err)
 		}
 		cov.States++
+		if g.ValidActionsCutShort() {
+			cov.CutShort++
+		}
 		want := game.CanonicalCommand(c)
 		covered := slices.ContainsFunc(acts, func(a string) bool { return game.CanonicalCommand(a) == want })
 		if !covered {
@@ -219,10 +237,20 @@ func coverage(path string, seed int64, cmds []string) (*actionCoverage, error) {
 				return nil, err
 			}
 		}
+		changing, err := changesWorld(g, c)
+		if err != nil {
+			return nil, err
+		}
 		if covered {
 			cov.Covered++
-		} else if len(cov.Missed) < 20 {
-			cov.Missed = append(cov.Missed, fmt.Sprintf("%d: %s", i+1, c))
+		}
+		if changing {
+			cov.Changing++
+			if covered {
+				cov.CoveredChanging++
+			} else if len(cov.Missed) < 20 {
+				cov.Missed = append(cov.Missed, fmt.Sprintf("%d: %s", i+1, c))
+			}
 		}
 		if _, err := g.Step(c); err != nil {
 			return nil, fmt.Errorf("walkthrough command %d (%q): %w", i+1, c, err)
@@ -235,8 +263,34 @@ func coverage(path string, seed int64, cmds []string) (*actionCoverage, error) {
 	return cov, nil
 }
 
+// changesWorld reports whether cmd, played from g's state, changes the
+// world (WorldHash) otherwise than waiting a turn does, or ends the game.
+func changesWorld(g *game.Game, cmd string) (bool, error) {
+	f, err := g.Fork()
+	if err != nil {
+		return false, err
+	}
+	start, before := f.Save(), f.WorldHash()
+	r, err := f.Step(cmd)
+	if err != nil {
+		return false, nil
+	}
+	after := f.WorldHash()
+	if r.Done {
+		return true, nil
+	}
+	if err := f.Restore(start); err != nil {
+		return false, err
+	}
+	if _, err := f.Step("wait"); err != nil {
+		return after != before, nil
+	}
+	return after != before && after != f.WorldHash(), nil
+}
+
 // sameWorld reports whether one of acts leads from g's state to the world
-// cmd leads to (the same state hash: "take egg" for "get egg"), trying
+// cmd leads to (the same world hash, objects and score: "take egg" for
+// "get egg", "down" for "d", though the parser's memory differs), trying
 // each on a fork of g.
 func sameWorld(g *game.Game, cmd string, acts []string) (bool, error) {
 	f, err := g.Fork()
@@ -247,12 +301,12 @@ func sameWorld(g *game.Game, cmd string, acts []string) (bool, error) {
 	if _, err := f.Step(cmd); err != nil {
 		return false, nil // a command the game cannot play leads nowhere
 	}
-	want := f.StateHash()
+	want := f.WorldHash()
 	for _, a := range acts {
 		if err := f.Restore(start); err != nil {
 			return false, err
 		}
-		if _, err := f.Step(a); err == nil && f.StateHash() == want {
+		if _, err := f.Step(a); err == nil && f.WorldHash() == want {
 			return true, nil
 		}
 	}

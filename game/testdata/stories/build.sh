@@ -8,3 +8,7 @@ INFORM=${INFORM:-inform6}
 "$INFORM" -q -w -v3 -~S infocom3.inf infocom3.z3
 "$INFORM" -q -w -v5 -~S nomax.inf nomax.z5
 "$INFORM" -q -w -v3 -~S time3.inf time3.z3
+"$INFORM" -q -w -v5 -~S infocom5.inf infocom5.z5
+"$INFORM" -q -w -v5 -~S +include_path=/usr/share/inform6/library libend.inf libend.z5
+"$INFORM" -q -w -v3 -~S timescore3.inf timescore3.z3
+"$INFORM" -q -w -v3 -~S sunglasses3.inf sunglasses3.z3
