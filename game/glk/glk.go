@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 )
 
 // Memory is what Glk needs of the VM: main memory (big-endian words) and
@@ -51,6 +52,8 @@ type Options struct {
 	Files FileStore
 	// Resources are the story's Blorb resources, nil for none.
 	Resources Resources
+	// Now is the clock the date functions read; nil means the host's.
+	Now func() time.Time
 }
 
 // Errors Call returns that are no fault.
@@ -225,7 +228,7 @@ func (g *Glk) Waiting() InputKind {
 // does not echo it (the terminal does); a newline ends it if it holds one.
 func (g *Glk) SendLine(s string) error {
 	switch g.st.waiting {
-	case InputLine, InputFileName:
+	case InputLine, InputFileName, InputChar: // a line for a key: its first character, as cheapglk reads keys
 	default:
 		return fmt.Errorf("glk: the story waits for no line (it waits for %v)", g.st.waiting)
 	}
@@ -233,8 +236,9 @@ func (g *Glk) SendLine(s string) error {
 	return nil
 }
 
-// SendKey gives the story the key it waits for: a character, or '\n' or
-// '\r' for the Return key.
+// SendKey gives the story the key it waits for: a character, '\n' or
+// '\r' for the Return key, or a negative number for a Glk key code
+// (keycode_Left is -2, as a 32-bit value 0xFFFFFFFE).
 func (g *Glk) SendKey(r rune) error {
 	if g.st.waiting != InputChar {
 		return fmt.Errorf("glk: the story waits for no key (it waits for %v)", g.st.waiting)

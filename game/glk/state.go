@@ -104,14 +104,15 @@ type state struct {
 	// creation order, for the iterate functions
 	winOrder, strOrder, frefOrder, schanOrder []uint32
 
-	root    uint32
-	mainWin uint32
-	current *stream
-	timer   uint32
-	waiting InputKind
-	pending *pendingInput
-	out     strings.Builder
-	exited  bool
+	root      uint32
+	mainWin   uint32
+	current   *stream
+	timer     uint32
+	waiting   InputKind
+	pending   *pendingInput
+	out       strings.Builder
+	exited    bool
+	tempCount int
 }
 
 func newState() *state {
@@ -145,6 +146,7 @@ func (s *state) clone() *state {
 		timer:      s.timer,
 		waiting:    s.waiting,
 		exited:     s.exited,
+		tempCount:  s.tempCount,
 	}
 	for id, w := range s.windows {
 		w2 := *w

@@ -1,0 +1,427 @@
+package glk
+
+import (
+	"errors"
+	"fmt"
+)
+
+type funcEntry struct {
+	sel   uint32
+	name  string
+	proto string
+}
+
+// A parsed prototype: the arguments of one Glk function.
+type protoArg struct {
+	ref, passin, passout, nullok, array, retained, ret bool
+	typ                                                byte // 'I', 'C', 'Q', 'S', 'U', '['
+	sub                                                byte // 'u', 's', 'n', or the class letter
+	fields                                             []protoArg
+}
+
+type function struct {
+	sel    uint32
+	name   string
+	args   []protoArg // without the return value
+	ret    *protoArg
+	nvargs int // the Glulx arguments wanted
+	impl   func(g *Glk, a []garg) (uint32, error)
+}
+
+// garg is one Glk argument, parsed: a plain value, an object id, a
+// reference (null or not, its value in and out), an array (address and
+// length), a structure (its fields), a string.
+type garg struct {
+	null   bool     // a reference, array or structure passed as 0
+	u      uint32   // the value (in and out), an object id
+	addr   uint32   // the address of a reference, array or structure
+	n      uint32   // an array's length
+	fields []uint32 // a structure's fields
+	s      []byte   // an S string
+	us     []uint32 // a U string
+}
+
+var funcBySel = map[uint32]*function{}
+
+func init() {
+	for _, e := range functions {
+		f, err := parseProto(e)
+		if err != nil {
+			// The table is ours; a prototype that does not parse is
+			// left out and calls to it refused.
+			continue
+		}
+		f.impl = impls[e.name]
+		funcBySel[e.sel] = f
+	}
+}
+
+func parseProto(e funcEntry) (*function, error) {
+	p := e.proto
+	n := 0
+	i := 0
+	for i < len(p) && p[i] >= '0' && p[i] <= '9' {
+		n = n*10 + int(p[i]-'0')
+		i++
+	}
+	if i == 0 {
+		return nil, fmt.Errorf("prototype %q has no count", p)
+	}
+	f := &function{sel: e.sel, name: e.name}
+	for k := 0; k < n; k++ {
+		a, j, err := parseArg(p, i)
+		if err != nil {
+			return nil, err
+		}
+		i = j
+		if a.ret {
+			ra := a
+			f.ret = &ra
+			continue
+		}
+		f.args = append(f.args, a)
+		if a.array {
+			f.nvargs += 2
+		} else {
+			f.nvargs++
+		}
+	}
+	if i < len(p) && p[i] == ':' {
+		i++
+	}
+	if i != len(p) {
+		return nil, fmt.Errorf("prototype %q: junk at the end", p)
+	}
+	return f, nil
+}
+
+func parseArg(p string, i int) (protoArg, int, error) {
+	a := protoArg{nullok: true}
+	for ; i < len(p); i++ {
+		switch p[i] {
+		case '<':
+			a.ref, a.passout = true, true
+			continue
+		case '>':
+			a.ref, a.passin = true, true
+			continue
+		case '&':
+			a.ref, a.passin, a.passout = true, true, true
+			continue
+		case '+':
+			a.nullok = false
+			continue
+		case ':':
+			a.ref, a.passout, a.nullok, a.ret = true, true, false, true
+			continue
+		case '#':
+			a.array = true
+			continue
+		case '!':
+			a.retained = true
+			continue
+		}
+		break
+	}
+	if i >= len(p) {
+		return a, i, errors.New("prototype ends in an argument's prefix")
+	}
+	a.typ = p[i]
+	i++
+	switch a.typ {
+	case 'I', 'C', 'Q':
+		if i >= len(p) {
+			return a, i, errors.New("prototype ends in a type")
+		}
+		a.sub = p[i]
+		i++
+	case 'S', 'U':
+	case '[':
+		n := 0
+		for i < len(p) && p[i] >= '0' && p[i] <= '9' {
+			n = n*10 + int(p[i]-'0')
+			i++
+		}
+		for k := 0; k < n; k++ {
+			fa, j, err := parseArg(p, i)
+			if err != nil {
+				return a, j, err
+			}
+			a.fields = append(a.fields, fa)
+			i = j
+		}
+		if i >= len(p) || p[i] != ']' {
+			return a, i, errors.New("structure without ]")
+		}
+		i++
+	default:
+		return a, i, fmt.Errorf("unknown type %q", a.typ)
+	}
+	return a, i, nil
+}
+
+func funcName(sel uint32) string {
+	if f, ok := funcBySel[sel]; ok {
+		return "glk_" + f.name
+	}
+	return fmt.Sprintf("glk function 0x%X", sel)
+}
+
+// Bounds of what a call may ask of memory.
+const (
+	maxString = 1 << 20 // characters of an S or U argument
+)
+
+func (g *Glk) call(sel uint32, vargs []uint32) (uint32, error) {
+	if g.st.exited {
+		return 0, fmt.Errorf("glk: %s: called after glk_exit", funcName(sel))
+	}
+	f, ok := funcBySel[sel]
+	if !ok || f.impl == nil {
+		return 0, fmt.Errorf("glk: unknown Glk function 0x%X", sel)
+	}
+	if len(vargs) != f.nvargs {
+		return 0, fmt.Errorf("glk: glk_%s: wrong number of arguments (%d, wants %d)", f.name, len(vargs), f.nvargs)
+	}
+	a, err := g.parseArgs(f, vargs)
+	if err != nil {
+		return 0, fmt.Errorf("glk: glk_%s: %w", f.name, err)
+	}
+	ret, err := f.impl(g, a)
+	if err != nil {
+		if errors.Is(err, ErrWait) || errors.Is(err, ErrExit) {
+			return 0, err
+		}
+		return 0, fmt.Errorf("glk: glk_%s: %w", f.name, err)
+	}
+	if err := g.unparseArgs(f, a); err != nil {
+		return 0, fmt.Errorf("glk: glk_%s: %w", f.name, err)
+	}
+	return ret, nil
+}
+
+func (g *Glk) memSize() (uint32, bool) {
+	if s, ok := g.mem.(Sizer); ok {
+		return s.Size(), true
+	}
+	return 0, false
+}
+
+func (g *Glk) readRef(addr uint32) (uint32, error) {
+	if addr == 0xFFFFFFFF {
+		return g.mem.Pop()
+	}
+	return g.mem.Load32(addr)
+}
+
+func (g *Glk) writeRef(addr, v uint32) error {
+	if addr == 0xFFFFFFFF {
+		return g.mem.Push(v)
+	}
+	return g.mem.Store32(addr, v)
+}
+
+func (g *Glk) parseArgs(f *function, vargs []uint32) ([]garg, error) {
+	out := make([]garg, len(f.args))
+	vi := 0
+	for k := range f.args {
+		pa := &f.args[k]
+		a := &out[k]
+		v := vargs[vi]
+		vi++
+		if pa.array {
+			a.addr, a.n = v, vargs[vi]
+			vi++
+		}
+		if pa.ref && v == 0 {
+			if !pa.nullok {
+				return nil, fmt.Errorf("argument %d: zero passed invalidly", k+1)
+			}
+			a.null = true
+			continue
+		}
+		switch {
+		case pa.typ == '[':
+			a.addr = v
+			a.fields = make([]uint32, len(pa.fields))
+			if pa.passin {
+				for i := range a.fields {
+					x, err := g.readField(v, i)
+					if err != nil {
+						return nil, fmt.Errorf("argument %d: %w", k+1, err)
+					}
+					a.fields[i] = x
+				}
+			}
+		case pa.array:
+			if err := g.checkArray(pa, a); err != nil {
+				return nil, fmt.Errorf("argument %d: %w", k+1, err)
+			}
+		default:
+			x := v
+			if pa.ref {
+				a.addr = v
+				x = 0
+				if pa.passin {
+					var err error
+					if x, err = g.readRef(v); err != nil {
+						return nil, fmt.Errorf("argument %d: %w", k+1, err)
+					}
+				}
+			}
+			switch pa.typ {
+			case 'I':
+				a.u = x
+			case 'C':
+				a.u = x & 0xFF
+				if pa.sub == 's' {
+					a.u = uint32(int32(int8(x)))
+				}
+			case 'Q':
+				if x != 0 && !g.exists(pa.sub, x) {
+					return nil, fmt.Errorf("argument %d: reference to nonexistent Glk object %d", k+1, x)
+				}
+				a.u = x
+			case 'S':
+				s, err := g.cString(x)
+				if err != nil {
+					return nil, fmt.Errorf("argument %d: %w", k+1, err)
+				}
+				a.s = s
+			case 'U':
+				s, err := g.uString(x)
+				if err != nil {
+					return nil, fmt.Errorf("argument %d: %w", k+1, err)
+				}
+				a.us = s
+			}
+		}
+	}
+	return out, nil
+}
+
+func (g *Glk) readField(addr uint32, i int) (uint32, error) {
+	if addr == 0xFFFFFFFF {
+		return g.mem.Pop()
+	}
+	return g.mem.Load32(addr + uint32(i)*4)
+}
+
+func (g *Glk) writeField(addr uint32, i int, v uint32) error {
+	if addr == 0xFFFFFFFF {
+		return g.mem.Push(v)
+	}
+	return g.mem.Store32(addr+uint32(i)*4, v)
+}
+
+// checkArray checks an array against the end of memory, when the VM
+// tells it, cutting a character array that runs past it as glulxe does.
+func (g *Glk) checkArray(pa *protoArg, a *garg) error {
+	end, ok := g.memSize()
+	if !ok {
+		return nil
+	}
+	size := uint64(4)
+	if pa.typ == 'C' {
+		size = 1
+		if a.n > end || uint64(a.addr)+uint64(a.n) > uint64(end) {
+			if a.addr <= end {
+				a.n = end - a.addr
+			}
+		}
+	} else if pa.typ == 'I' {
+		if a.n > end/4 || a.addr > end || a.n > (end-a.addr)/4 {
+			if a.addr <= end {
+				a.n = (end - a.addr) / 4
+			}
+		}
+	}
+	if uint64(a.addr)+uint64(a.n)*size > uint64(end) {
+		return fmt.Errorf("array of %d at 0x%X is beyond the end of memory 0x%X", a.n, a.addr, end)
+	}
+	return nil
+}
+
+func (g *Glk) cString(addr uint32) ([]byte, error) {
+	b, err := g.mem.Load8(addr)
+	if err != nil {
+		return nil, err
+	}
+	if b != 0xE0 {
+		return nil, fmt.Errorf("string argument at 0x%X must be unencoded (type 0xE0, not 0x%02X)", addr, b)
+	}
+	var s []byte
+	for a := addr + 1; ; a++ {
+		c, err := g.mem.Load8(a)
+		if err != nil {
+			return nil, err
+		}
+		if c == 0 {
+			return s, nil
+		}
+		if len(s) >= maxString {
+			return nil, fmt.Errorf("string argument at 0x%X is longer than %d", addr, maxString)
+		}
+		s = append(s, c)
+	}
+}
+
+func (g *Glk) uString(addr uint32) ([]uint32, error) {
+	b, err := g.mem.Load8(addr)
+	if err != nil {
+		return nil, err
+	}
+	if b != 0xE2 {
+		return nil, fmt.Errorf("Unicode string argument at 0x%X must be unencoded (type 0xE2, not 0x%02X)", addr, b)
+	}
+	var s []uint32
+	for a := addr + 4; ; a += 4 {
+		c, err := g.mem.Load32(a)
+		if err != nil {
+			return nil, err
+		}
+		if c == 0 {
+			return s, nil
+		}
+		if len(s) >= maxString {
+			return nil, fmt.Errorf("Unicode string argument at 0x%X is longer than %d", addr, maxString)
+		}
+		s = append(s, c)
+	}
+}
+
+func (g *Glk) unparseArgs(f *function, a []garg) error {
+	for k := range f.args {
+		pa := &f.args[k]
+		x := &a[k]
+		if x.null || pa.array || !pa.passout {
+			continue
+		}
+		if pa.typ == '[' {
+			for i, v := range x.fields {
+				if err := g.writeField(x.addr, i, v); err != nil {
+					return fmt.Errorf("argument %d: %w", k+1, err)
+				}
+			}
+			continue
+		}
+		if pa.ref {
+			if err := g.writeRef(x.addr, x.u); err != nil {
+				return fmt.Errorf("argument %d: %w", k+1, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Names lists the Glk functions Call knows, as "0xSEL name", for
+// documentation and tests.
+func Names() []string {
+	var out []string
+	for _, e := range functions {
+		if f, ok := funcBySel[e.sel]; ok && f.impl != nil {
+			out = append(out, fmt.Sprintf("0x%04X %s", e.sel, e.name))
+		}
+	}
+	return out
+}
