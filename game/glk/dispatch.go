@@ -51,7 +51,6 @@ func init() {
 			// left out and calls to it refused.
 			continue
 		}
-		f.impl = impls[e.name]
 		funcBySel[e.sel] = f
 	}
 }

@@ -419,6 +419,10 @@ func init() {
 		"date_to_simple_time_utc":   func(g *Glk, a []garg) (uint32, error) { return g.dateToSimple(a, false) },
 		"date_to_simple_time_local": func(g *Glk, a []garg) (uint32, error) { return g.dateToSimple(a, true) },
 	}
+	// dispatch.go's init, which runs first, parsed the prototypes
+	for _, f := range funcBySel {
+		f.impl = impls[f.name]
+	}
 }
 
 // winFn, strFn and frefFn wrap a function of a window, stream or file
