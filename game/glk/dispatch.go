@@ -186,7 +186,9 @@ func (g *Glk) call(sel uint32, vargs []uint32) (uint32, error) {
 	if err != nil {
 		return 0, fmt.Errorf("glk: glk_%s: %w", f.name, err)
 	}
+	g.calling = f.name
 	ret, err := f.impl(g, a)
+	g.calling = ""
 	if err != nil {
 		if errors.Is(err, ErrWait) || errors.Is(err, ErrExit) {
 			return 0, err

@@ -110,7 +110,7 @@ func init() {
 		}),
 		"window_set_arrangement": winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
 			if w.typ != wintypePair {
-				return 0, nil
+				return 0, g.warn("window_set_arrangement: not a Pair window.")
 			}
 			key := a[3].u
 			if key != 0 {
@@ -129,8 +129,9 @@ func init() {
 		"window_get_arrangement": winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
 			if w.typ == wintypePair {
 				a[1].u, a[2].u, a[3].u = w.method, w.size, w.key
+				return 0, nil
 			}
-			return 0, nil
+			return 0, g.warn("window_get_arrangement: not a Pair window.")
 		}),
 		"window_get_type":    winFn(func(g *Glk, w *window, a []garg) (uint32, error) { return w.typ, nil }),
 		"window_get_parent":  winFn(func(g *Glk, w *window, a []garg) (uint32, error) { return w.parent, nil }),
@@ -139,8 +140,9 @@ func init() {
 		"window_move_cursor": winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
 			if w.typ == wintypeTextGrid {
 				w.curX, w.curY = int(min(a[1].u, maxGrid+1)), int(min(a[2].u, maxGrid+1))
+				return 0, nil
 			}
-			return 0, nil
+			return 0, g.warn("window_move_cursor: cannot move cursor in a TextBuffer window.")
 		}),
 		"window_get_stream": winFn(func(g *Glk, w *window, a []garg) (uint32, error) { return w.stream, nil }),
 		"window_set_echo_stream": winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
@@ -194,7 +196,7 @@ func init() {
 		},
 		"stream_close": strFn(func(g *Glk, s *stream, a []garg) (uint32, error) {
 			if s.typ == strWindow {
-				return 0, nil // cheapglk: a window's stream is not closed
+				return 0, g.warn("stream_close: cannot close window stream")
 			}
 			if !a[1].null {
 				a[1].fields[0], a[1].fields[1] = s.readcount, s.writecnt
@@ -316,7 +318,10 @@ func init() {
 				clear(a[1].fields)
 			}
 			w := g.win(a[0])
-			if w == nil || !w.lineReq {
+			if w == nil {
+				return 0, g.warnNull(a)
+			}
+			if !w.lineReq {
 				return 0, nil
 			}
 			if err := g.finishLine(w); err != nil {
@@ -328,13 +333,19 @@ func init() {
 			return 0, nil
 		},
 		"request_char_event": winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
-			if !w.lineReq && !w.charReq && w.typ != wintypePair {
+			if w.lineReq || w.charReq {
+				return 0, g.warn("request_char_event: window already has keyboard request")
+			}
+			if w.typ != wintypePair {
 				w.charReq, w.charUni = true, false
 			}
 			return 0, nil
 		}),
 		"request_char_event_uni": winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
-			if !w.lineReq && !w.charReq && w.typ != wintypePair {
+			if w.lineReq || w.charReq {
+				return 0, g.warn("request_char_event: window already has keyboard request")
+			}
+			if w.typ != wintypePair {
 				w.charReq, w.charUni = true, true
 			}
 			return 0, nil
@@ -432,7 +443,7 @@ func winFn(f func(g *Glk, w *window, a []garg) (uint32, error)) implFunc {
 	return func(g *Glk, a []garg) (uint32, error) {
 		w := g.win(a[0])
 		if w == nil {
-			return 0, nil
+			return 0, g.warnNull(a)
 		}
 		return f(g, w, a)
 	}
@@ -442,7 +453,7 @@ func strFn(f func(g *Glk, s *stream, a []garg) (uint32, error)) implFunc {
 	return func(g *Glk, a []garg) (uint32, error) {
 		s := g.str(a[0])
 		if s == nil {
-			return 0, nil
+			return 0, g.warnNull(a)
 		}
 		return f(g, s, a)
 	}
@@ -452,10 +463,59 @@ func frefFn(f func(g *Glk, r *fileref, a []garg) (uint32, error)) implFunc {
 	return func(g *Glk, a []garg) (uint32, error) {
 		r := g.fref(a[0])
 		if r == nil {
-			return 0, nil
+			return 0, g.warnNull(a)
 		}
 		return f(g, r, a)
 	}
+}
+
+// warn prints what cheapglk prints when the story does what it should
+// not: "Glk library error: " and the message, in the main text.
+func (g *Glk) warn(msg string) error {
+	for _, c := range "Glk library error: " + msg + "\n" {
+		if err := g.outputRune(uint32(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nullWarnings are cheapglk's messages for a null object argument.
+var nullWarnings = map[string]string{
+	"put_char_stream": "put_char_stream: invalid ref", "put_char_stream_uni": "put_char_stream: invalid ref",
+	"put_string_stream": "put_string_stream: invalid ref", "put_buffer_stream": "put_string_stream: invalid ref",
+	"put_string_stream_uni": "put_string_stream: invalid ref", "put_buffer_stream_uni": "put_string_stream: invalid ref",
+	"request_char_event_uni": "request_char_event: invalid id", "request_line_event_uni": "request_line_event: invalid id",
+	"stream_open_file_uni": "stream_open_file: invalid fileref id.", "stream_open_file": "stream_open_file: invalid fileref id.",
+	"window_set_echo_stream": "window_set_echo_stream: invalid window id.",
+	"fileref_get_rock":       "fileref_get_rock: invalid ref.", "stream_close": "stream_close: invalid ref.",
+	"stream_get_rock": "stream_get_rock: invalid ref.", "set_window": "set_window: invalid id.",
+}
+
+// nullWarning is cheapglk's message for a null object argument of the
+// function called.
+func nullWarning(name string) string {
+	if m, ok := nullWarnings[name]; ok {
+		return m
+	}
+	switch {
+	case strings.HasPrefix(name, "window_"):
+		return name + ": invalid id."
+	case strings.HasPrefix(name, "schannel_"):
+		return name + ": invalid id."
+	case strings.HasPrefix(name, "request_"), strings.HasPrefix(name, "cancel_"):
+		return name + ": invalid id"
+	}
+	return name + ": invalid ref"
+}
+
+func (g *Glk) warnNull(a []garg) error {
+	if g.calling == "" || strings.HasPrefix(g.calling, "style_") || strings.Contains(g.calling, "hyperlink") ||
+		strings.HasPrefix(g.calling, "image_") || g.calling == "set_echo_line_event" || g.calling == "set_terminators_line_event" ||
+		g.calling == "window_flow_break" {
+		return nil
+	}
+	return g.warn(nullWarning(g.calling))
 }
 
 func (g *Glk) gestalt(id, val uint32, first *uint32) uint32 {
@@ -719,7 +779,10 @@ func (g *Glk) endOfInput() error {
 }
 
 func (g *Glk) requestLine(w *window, buf garg, uni bool) error {
-	if w.lineReq || w.charReq || w.typ == wintypePair {
+	if w.lineReq || w.charReq {
+		return g.warn("request_line_event: window already has keyboard request")
+	}
+	if w.typ == wintypePair {
 		return nil
 	}
 	if uni {

@@ -106,6 +106,8 @@ type Glk struct {
 	mem  Memory
 	opts Options
 	st   *state
+	// calling is the function Call runs, for cheapglk's warnings
+	calling string
 }
 
 // New returns the Glk library of a game whose memory and stack mem gives.

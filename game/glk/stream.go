@@ -209,8 +209,16 @@ func (g *Glk) putCharDepth(s *stream, c uint32, uni bool, depth int) error {
 		}
 	case strWindow:
 		w := g.st.windows[s.win]
-		if w == nil || w.lineReq {
-			return nil // cheapglk: no printing to a window awaiting a line
+		if w == nil {
+			return nil
+		}
+		if w.lineReq {
+			// cheapglk prints nothing to a window awaiting a line, but says so
+			msg := "put_char: window has pending line request"
+			if uni {
+				msg = "put_char_uni: window has pending line request"
+			}
+			return g.warn(msg)
 		}
 		switch w.typ {
 		case wintypeTextBuffer:

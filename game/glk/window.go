@@ -279,7 +279,10 @@ func (g *Glk) windowSize(w *window) (uint32, uint32) {
 func (g *Glk) windowClear(w *window) error {
 	switch w.typ {
 	case wintypeTextBuffer:
-		if w.lineReq || w.id != g.st.mainWin {
+		if w.lineReq {
+			return g.warn("window_clear: window has pending line request")
+		}
+		if w.id != g.st.mainWin {
 			return nil
 		}
 		for i := 0; i < g.opts.Height; i++ {
