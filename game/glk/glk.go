@@ -52,6 +52,14 @@ type Options struct {
 	Files FileStore
 	// Resources are the story's Blorb resources, nil for none.
 	Resources Resources
+	// OneWindow opens only what cheapglk opens: the one text buffer
+	// window. Every other window_open answers 0, so that a story runs
+	// exactly as under glulxe over cheapglk, down to what it does when
+	// it has no status window (some Inform 7 games then print
+	// differently, and after many turns stop with a run-time problem);
+	// [Glk.StatusLine] is then always "". Without it, grue keeps one text
+	// grid as the status line.
+	OneWindow bool
 	// Now is the clock the date functions read; nil means the host's.
 	Now func() time.Time
 }

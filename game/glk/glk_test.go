@@ -168,6 +168,25 @@ func TestStatusGridIsNotMainText(t *testing.T) {
 	}
 }
 
+func TestOneWindowAsCheapglk(t *testing.T) {
+	m := newMem(0x1000)
+	g := New(m, Options{OneWindow: true})
+	win := call(t, g, "window_open", 0, 0, 0, wintypeTextBuffer, 201)
+	if win == 0 {
+		t.Fatal("no main window")
+	}
+	for _, typ := range []uint32{wintypeTextGrid, wintypeGraphics, wintypeTextBuffer} {
+		if w := call(t, g, "window_open", win, winmethodAbove|winmethodFixed, 1, typ, 202); w != 0 {
+			t.Errorf("window of type %d opened beside the main one", typ)
+		}
+	}
+	// What the story then does with the status window it has not got:
+	call(t, g, "window_move_cursor", 0, 0, 0)
+	if got := g.TakeOutput(); got != "Glk library error: window_move_cursor: invalid id.\n" {
+		t.Errorf("move_cursor on no window printed %q, want cheapglk's warning", got)
+	}
+}
+
 func TestLineInput(t *testing.T) {
 	g, m, win := setup(t)
 	call(t, g, "request_line_event", win, 0x300, 10, 0)

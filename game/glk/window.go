@@ -146,7 +146,7 @@ func (g *Glk) windowOpen(split, method, size, wintype, rock uint32) (uint32, err
 		return w.id, nil
 	}
 	old := s.windows[split]
-	if old == nil || old.typ == wintypePair {
+	if old == nil || old.typ == wintypePair || g.opts.OneWindow {
 		return 0, nil
 	}
 	switch wintype {
