@@ -610,7 +610,7 @@ func (vm *VM) loop() {
 			case 0x215:
 				r = (a - math.Mod(a, b)) / b
 			case 0x21B:
-				r = powd(a, b)
+				r = dpow(a, b)
 			case 0x226:
 				r = math.Atan2(a, b)
 			}
@@ -631,15 +631,15 @@ func (vm *VM) loop() {
 			case 0x218:
 				r = math.Sqrt(a)
 			case 0x219:
-				r = math.Exp(a)
+				r = dexp(a)
 			case 0x21A:
-				r = math.Log(a)
+				r = dlog(a)
 			case 0x220:
-				r = math.Sin(a)
+				r = dsin(a)
 			case 0x221:
-				r = math.Cos(a)
+				r = dcos(a)
 			case 0x222:
-				r = math.Tan(a)
+				r = dtan(a)
 			case 0x223:
 				r = math.Asin(a)
 			case 0x224:

@@ -19,16 +19,3 @@ func powf(a, b float32) float32 {
 	}
 	return float32(math.Pow(float64(a), float64(b)))
 }
-
-// powd is glulx_pow.
-func powd(a, b float64) float64 {
-	switch {
-	case a == 1:
-		return 1
-	case b == 0:
-		return 1
-	case a == -1 && math.IsInf(b, 0):
-		return 1
-	}
-	return math.Pow(a, b)
-}

@@ -41,6 +41,10 @@ type Options struct {
 // DefaultBudget is the instruction budget of a Run when Options.Budget is 0.
 const DefaultBudget = 200_000_000
 
+// MaxStorySize is the largest Glulx story file grue reads (64 MiB; the
+// largest Inform 7 games with their Blorb resources are some tens of MiB).
+const MaxStorySize = 64 << 20
+
 // DefaultMaxMemory is the bound on main memory when Options.MaxMemory is 0.
 const DefaultMaxMemory = 256 << 20
 

@@ -15,8 +15,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/glulx"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
 // readStory finds a story by path or name and reads it; the default
@@ -29,8 +31,12 @@ func readStory(story string) (path string, data []byte, err error) {
 		}
 		return "", nil, err
 	}
-	// A named pipe, a device or a huge file is refused at once.
-	data, err = game.ReadStoryFile(path)
+	// A named pipe, a device or a huge file is refused at once. A Glulx
+	// story may be larger than a Z-machine one (glulx.MaxStorySize).
+	data, err = boundedfile.ReadFile(path, glulx.MaxStorySize)
+	if err != nil || (len(data) > game.MaxStorySize && !isGlulx(data)) {
+		data, err = game.ReadStoryFile(path)
+	}
 	return path, data, err
 }
 
@@ -94,6 +100,16 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 	path, data, err := readStory(story)
 	if err != nil {
 		return err
+	}
+	if isGlulx(data) {
+		w, h := o.width, o.height
+		if !changed("width") {
+			w = 80
+		}
+		if !changed("height") {
+			h = 24
+		}
+		return playGlulx(path, data, o.seed, w, h, cmd.InOrStdin(), cmd.OutOrStdout())
 	}
 	st, err := zmachine.LoadInPlace(data) // read for it, or the built-in story's, which nothing writes
 	if err != nil {
