@@ -32,6 +32,7 @@ const (
 )
 
 var (
+	lowerCaser = cases.Lower(language.Und)
 	upperCaser = cases.Upper(language.Und)
 	titleCaser = cases.Title(language.Und, cases.NoLower)
 )
@@ -45,7 +46,7 @@ func mapRune(c uint32, to int) []uint32 {
 	var s string
 	switch to {
 	case caseLower:
-		return []uint32{uint32(unicode.ToLower(rune(c)))}
+		s = lowerCaser.String(string(rune(c)))
 	case caseUpper:
 		s = upperCaser.String(string(rune(c)))
 	case caseTitle:
