@@ -31,9 +31,10 @@ func glulxe(t *testing.T) string {
 }
 
 // runGlulxe plays a script on the reference and returns its stdout.
-func runGlulxe(t *testing.T, bin, story string, seed int, lines []string) []byte {
+func runGlulxe(t *testing.T, bin, story string, seed int, lines []string, flags ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(bin, "-q", "-w", "80", "--rngseed", fmt.Sprint(seed), story)
+	args := append([]string{"-q", "-w", "80", "--rngseed", fmt.Sprint(seed)}, flags...)
+	cmd := exec.Command(bin, append(args, story)...)
 	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
 	var out bytes.Buffer
 	cmd.Stdout = &out
@@ -55,6 +56,14 @@ func runGrue(t *testing.T, story string, seed int, lines []string) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
+	return play(m, lines)
+}
+
+func newMachine(data []byte) (*glulx.Machine, error) {
+	return glulx.NewMachine(data, glulx.MachineOptions{Seed: 1})
+}
+
+func play(m *glulx.Machine, lines []string) ([]byte, error) {
 	var out strings.Builder
 	text, err := m.Start()
 	out.WriteString(text)
