@@ -540,7 +540,22 @@ func (g *Glk) gestalt(id, val uint32, first *uint32) uint32 {
 	return 0
 }
 
+// busyWindow reports whether s is the stream of a window awaiting a
+// line, to which cheapglk prints nothing; a buffer it refuses with one
+// warning (put_buffer), not one a character.
+func (g *Glk) busyWindow(s *stream) bool {
+	if s == nil || !s.writable || s.typ != strWindow {
+		return false
+	}
+	w := g.st.windows[s.win]
+	return w != nil && w.lineReq
+}
+
 func (g *Glk) putBytes(s *stream, b []byte) error {
+	if g.busyWindow(s) {
+		s.writecnt += uint32(len(b))
+		return g.warn("put_buffer: window has pending line request")
+	}
 	for _, c := range b {
 		if err := g.putChar(s, uint32(c), false); err != nil {
 			return err
@@ -561,6 +576,10 @@ func (g *Glk) putUni(s *stream, us []uint32) error {
 func (g *Glk) putArray(s *stream, a garg, uni bool) error {
 	if s == nil || !s.writable {
 		return nil
+	}
+	if !uni && g.busyWindow(s) {
+		s.writecnt += a.n
+		return g.warn("put_buffer: window has pending line request")
 	}
 	for i := uint32(0); i < a.n; i++ {
 		var c uint32
@@ -827,6 +846,27 @@ func (g *Glk) inputWindow() *window {
 // maxLine is the most of a line cheapglk reads (fgets into 255 bytes).
 const maxLine = 254
 
+// fgetsLine splits what the host sent as fgets(buf, 255) reads it: the
+// line (its newline cut), and what is left for the next read ("" for
+// nothing). Each character counts as one byte, as Latin-1 input does.
+func fgetsLine(s string) (line, rest string) {
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	runes := []rune(s)
+	n := 0
+	for n < len(runes) && n < maxLine {
+		n++
+		if runes[n-1] == '\n' {
+			break
+		}
+	}
+	line, rest = string(runes[:n]), string(runes[n:])
+	line = strings.TrimSuffix(line, "\n")
+	line = strings.TrimSuffix(line, "\r")
+	return line, rest
+}
+
 func (g *Glk) selectEvent(a []garg) (uint32, error) {
 	ev := a[0].fields
 	w := g.inputWindow()
@@ -846,6 +886,15 @@ func (g *Glk) selectEvent(a []garg) (uint32, error) {
 	g.st.pending, g.st.waiting = nil, InputNone
 	if p.eof {
 		return 0, g.endOfInput()
+	}
+	if !p.isKey {
+		// cheapglk reads a line with fgets into 255 bytes: a longer line
+		// comes in pieces of 254, the rest read by the next request
+		var rest string
+		p.line, rest = fgetsLine(p.line)
+		if rest != "" {
+			g.st.pending = &pendingInput{line: rest}
+		}
 	}
 	clear(ev)
 	if w.charReq {
@@ -876,14 +925,7 @@ func (g *Glk) selectEvent(a []garg) (uint32, error) {
 	if p.isKey {
 		line = string(p.key)
 	}
-	if i := strings.IndexAny(line, "\n"); i >= 0 {
-		line = line[:i]
-	}
-	line = strings.TrimSuffix(line, "\r")
 	runes := []rune(line)
-	if len(runes) > maxLine {
-		runes = runes[:maxLine]
-	}
 	n := min(uint32(len(runes)), w.lineLen)
 	for i := uint32(0); i < n; i++ {
 		c := uint32(runes[i])

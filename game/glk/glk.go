@@ -234,8 +234,12 @@ func (g *Glk) Waiting() InputKind {
 }
 
 // SendLine gives the story the line it waits for (line input, or a file
-// name for fileref_create_by_prompt). The line is not echoed, as cheapglk
-// does not echo it (the terminal does); a newline ends it if it holds one.
+// name for fileref_create_by_prompt; for a key, the line's first
+// character, or Return for an empty line, as cheapglk reads keys). The
+// line is not echoed, as cheapglk does not echo it (the terminal does).
+// As cheapglk reads lines with fgets into 255 bytes, a line of more than
+// 254 characters, or text after a newline, is read in pieces: the rest
+// answers the story's next input request.
 func (g *Glk) SendLine(s string) error {
 	switch g.st.waiting {
 	case InputLine, InputFileName, InputChar: // a line for a key: its first character, as cheapglk reads keys

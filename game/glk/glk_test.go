@@ -502,3 +502,37 @@ func FuzzCall(f *testing.F) {
 		}
 	})
 }
+
+func TestLongLineComesInPieces(t *testing.T) {
+	g, m, win := setup(t)
+	long := strings.Repeat("x", 300)
+	call(t, g, "request_line_event", win, 0x1000, 400, 0)
+	g.Call(sel(t, "select"), []uint32{0x400})
+	g.SendLine(long)
+	call(t, g, "select", 0x400)
+	if n, _ := m.Load32(0x408); n != 254 {
+		t.Errorf("first piece %d characters, want 254 (cheapglk's fgets into 255 bytes)", n)
+	}
+	// The rest answers the next request without waiting.
+	call(t, g, "request_line_event", win, 0x1000, 400, 0)
+	call(t, g, "select", 0x400)
+	if n, _ := m.Load32(0x408); n != 46 {
+		t.Errorf("second piece %d characters, want 46", n)
+	}
+	call(t, g, "request_line_event", win, 0x1000, 400, 0)
+	if _, err := g.Call(sel(t, "select"), []uint32{0x400}); !errors.Is(err, ErrWait) {
+		t.Errorf("third request: %v, want a wait", err)
+	}
+}
+
+func TestPrintingToAWindowAwaitingALine(t *testing.T) {
+	g, m, win := setup(t)
+	call(t, g, "request_line_event", win, 0x1000, 10, 0)
+	call(t, g, "put_string", m.cstr(0x100, "abc"))
+	call(t, g, "put_char", 'd')
+	want := "Glk library error: put_buffer: window has pending line request\n" +
+		"Glk library error: put_char: window has pending line request\n"
+	if got := g.TakeOutput(); got != want {
+		t.Errorf("printed %q, want cheapglk's warnings %q", got, want)
+	}
+}
