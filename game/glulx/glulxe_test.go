@@ -36,6 +36,7 @@ func runGlulxe(t *testing.T, bin, story string, seed int, lines []string, flags 
 	args := append([]string{"-q", "-w", "80", "--rngseed", fmt.Sprint(seed)}, flags...)
 	cmd := exec.Command(bin, append(args, story)...)
 	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	cmd.Dir = t.TempDir() // where cheapglk writes saved games
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
@@ -163,6 +164,30 @@ func TestCorpusAgainstGlulxe(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestSaveRestoreAgainstGlulxe saves, plays on, restores and plays
+// again, on grue and on glulxe, and requires the same text: the save
+// opcode's Quetzal file goes out through a Glk file stream and comes back.
+func TestSaveRestoreAgainstGlulxe(t *testing.T) {
+	bin := glulxe(t)
+	script := []string{"", "", "in", "take lamp", "save", "one", "out", "north", "restore", "one", "look", "inventory", "restore", "nosuchfile", "score"}
+	for _, name := range []string{"Advent-i641.ulx", "i7-min-6G60.ulx", "The_Dungeon.gblorb"} {
+		t.Run(name, func(t *testing.T) {
+			story := testgames.Path(t, filepath.Join("glulx", "corpus", name))
+			want := statusless(runGlulxe(t, bin, story, 1, script))
+			got, err := runGrue(t, story, 1, script)
+			if err != nil {
+				t.Errorf("grue: %v", err)
+			}
+			if !bytes.Equal(want, got) {
+				t.Errorf("%s differs from glulxe at %s", name, firstDiff(want, got))
+			}
+			if !bytes.Contains(got, []byte("Ok.")) {
+				t.Errorf("%s: no save or restore said Ok.:\n%s", name, got)
+			}
+		})
 	}
 }
 
