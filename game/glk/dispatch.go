@@ -203,7 +203,7 @@ func (g *Glk) call(sel uint32, vargs []uint32) (uint32, error) {
 
 func (g *Glk) memSize() (uint32, bool) {
 	if s, ok := g.mem.(Sizer); ok {
-		return s.Size(), true
+		return s.MemSize(), true
 	}
 	return 0, false
 }

@@ -12,7 +12,7 @@ import (
 // (glkop.c's ReadMemory and WriteMemory: a read pops, a write pushes).
 // Every method refuses an address outside memory with an error.
 //
-// A Memory may also implement [Sizer]; Call then checks an array against
+// A Memory may also implement [Sizer] (as the Glulx VM does); Call then checks an array against
 // the end of memory before it touches anything, and cuts a character
 // array that runs past it, as glulxe does.
 type Memory interface {
@@ -27,7 +27,7 @@ type Memory interface {
 // Sizer is what a [Memory] implements to tell the end of memory (glulxe's
 // endmem), which Call uses to check arrays before it uses them.
 type Sizer interface {
-	Size() uint32
+	MemSize() uint32
 }
 
 // Resources are the Blorb resources of the story, as the VM loaded them.
@@ -60,6 +60,14 @@ type Options struct {
 	// [Glk.StatusLine] is then always "". Without it, grue keeps one text
 	// grid as the status line.
 	OneWindow bool
+	// GameFile, when not nil, is the story file as the host read it: Glk
+	// starts with it open as a read-only binary file stream of rock 1,
+	// the first stream, as glulxe's Unix start-up opens it
+	// (glkunix_stream_open_pathname) before the story runs. Inform 7
+	// stories find it when they recover their Glk objects at start-up,
+	// and behave differently when it is missing. The bytes are not copied
+	// and must not change.
+	GameFile []byte
 	// Now is the clock the date functions read; nil means the host's.
 	Now func() time.Time
 }
@@ -129,7 +137,13 @@ func New(mem Memory, opts Options) *Glk {
 	if opts.Files == nil {
 		opts.Files = NewMemFiles()
 	}
-	return &Glk{mem: mem, opts: opts, st: newState()}
+	g := &Glk{mem: mem, opts: opts, st: newState()}
+	if opts.GameFile != nil {
+		if s, err := g.newStream(strFile, true, false, 1); err == nil {
+			s.binary, s.data, s.dpos, s.fileName = true, opts.GameFile, len(opts.GameFile), ""
+		}
+	}
+	return g
 }
 
 // SetMemory replaces the memory Glk reads and writes (for a VM that

@@ -59,7 +59,7 @@ func (m *fakeMem) Pop() (uint32, error) {
 
 type sizedMem struct{ *fakeMem }
 
-func (m sizedMem) Size() uint32 { return uint32(len(m.b)) }
+func (m sizedMem) MemSize() uint32 { return uint32(len(m.b)) }
 
 // cstr puts an unencoded Glulx string at addr.
 func (m *fakeMem) cstr(addr uint32, s string) uint32 {
@@ -534,5 +534,28 @@ func TestPrintingToAWindowAwaitingALine(t *testing.T) {
 		"Glk library error: put_char: window has pending line request\n"
 	if got := g.TakeOutput(); got != want {
 		t.Errorf("printed %q, want cheapglk's warnings %q", got, want)
+	}
+}
+
+func TestGameFileStream(t *testing.T) {
+	m := newMem(0x1000)
+	story := []byte("Glul\x00\x03\x01\x02")
+	g := New(m, Options{GameFile: story})
+	id := call(t, g, "stream_iterate", 0, 0x100)
+	if id == 0 {
+		t.Fatal("no stream at start-up")
+	}
+	if rock, _ := m.Load32(0x100); rock != 1 {
+		t.Errorf("game file stream's rock %d, want 1 as glulxe opens it", rock)
+	}
+	call(t, g, "stream_set_position", id, 0, seekmodeStart)
+	if c := call(t, g, "get_char_stream", id); c != 'G' {
+		t.Errorf("first byte %q", rune(c))
+	}
+	if call(t, g, "put_char_stream", id, 'x'); story[0] != 'G' {
+		t.Error("the game file was written")
+	}
+	if New(m, Options{}).st.strOrder != nil {
+		t.Error("a stream without GameFile")
 	}
 }

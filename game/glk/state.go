@@ -161,7 +161,9 @@ func (s *state) clone() *state {
 	for id, st := range s.streams {
 		st2 := *st
 		st2.ubuf = slices.Clone(st.ubuf)
-		st2.data = slices.Clone(st.data)
+		if st.writable {
+			st2.data = slices.Clone(st.data) // read-only bytes (resources, the game file) are shared
+		}
 		c.streams[id] = &st2
 	}
 	for id, f := range s.frefs {
