@@ -214,6 +214,7 @@ func (vm *VM) store(desttype, addr, v uint32) {
 	case 1:
 		vm.w4(addr, v)
 	case 2:
+		vm.checkS(addr+vm.localsbase, 4)
 		vm.sw4(addr+vm.localsbase, v)
 	case 3:
 		vm.push(v)
@@ -229,6 +230,7 @@ func (vm *VM) storeS(desttype, addr, v uint32) {
 	case 1:
 		vm.w2(addr, v)
 	case 2:
+		vm.checkS(addr+vm.localsbase, 2)
 		vm.sw2(addr+vm.localsbase, v)
 	case 3:
 		vm.push(v)

@@ -16,7 +16,9 @@ import (
 
 // glulxe builds the reference interpreter (glulxe over cheapglk) with the
 // script beside the shared games, skipping (failing under CI) without it.
-func glulxe(t *testing.T) string {
+func glulxe(t *testing.T) string { return glulxeBin(t) }
+
+func glulxeBin(t testing.TB) string {
 	t.Helper()
 	script := filepath.Join(testgames.Dir(), "..", "reference", "glulx", "build-glulxe")
 	if _, err := os.Stat(script); err != nil {

@@ -124,6 +124,7 @@ func (vm *VM) operands(ol *oplist, val, dt *[8]uint32) {
 					vm.pc++
 				}
 				addr += vm.localsbase
+				vm.checkS(addr, uint32(ol.size))
 				switch ol.size {
 				case 4:
 					val[i] = vm.s4(addr)
