@@ -208,19 +208,11 @@ func (g *Glk) memSize() (uint32, bool) {
 	return 0, false
 }
 
-func (g *Glk) readRef(addr uint32) (uint32, error) {
-	if addr == 0xFFFFFFFF {
-		return g.mem.Pop()
-	}
-	return g.mem.Load32(addr)
-}
+// readRef and writeRef read and write a reference argument: a word of
+// memory, or of the stack for 0xFFFFFFFF (a read pops, a write pushes).
+func (g *Glk) readRef(addr uint32) (uint32, error) { return g.readField(addr, 0) }
 
-func (g *Glk) writeRef(addr, v uint32) error {
-	if addr == 0xFFFFFFFF {
-		return g.mem.Push(v)
-	}
-	return g.mem.Store32(addr, v)
-}
+func (g *Glk) writeRef(addr, v uint32) error { return g.writeField(addr, 0, v) }
 
 func (g *Glk) parseArgs(f *function, vargs []uint32) ([]garg, error) {
 	out := make([]garg, len(f.args))

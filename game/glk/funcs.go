@@ -332,24 +332,8 @@ func init() {
 			}
 			return 0, nil
 		},
-		"request_char_event": winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
-			if w.lineReq || w.charReq {
-				return 0, g.warn("request_char_event: window already has keyboard request")
-			}
-			if w.typ != wintypePair {
-				w.charReq, w.charUni = true, false
-			}
-			return 0, nil
-		}),
-		"request_char_event_uni": winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
-			if w.lineReq || w.charReq {
-				return 0, g.warn("request_char_event: window already has keyboard request")
-			}
-			if w.typ != wintypePair {
-				w.charReq, w.charUni = true, true
-			}
-			return 0, nil
-		}),
+		"request_char_event":     requestChar(false),
+		"request_char_event_uni": requestChar(true),
 		"cancel_char_event": winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
 			w.charReq = false
 			return 0, nil
@@ -437,35 +421,40 @@ func init() {
 }
 
 // winFn, strFn and frefFn wrap a function of a window, stream or file
-// ref given as the first argument: a null one does nothing, as cheapglk
-// does (with a warning).
+// ref given as the first argument: a null one does nothing but print
+// cheapglk's warning.
 func winFn(f func(g *Glk, w *window, a []garg) (uint32, error)) implFunc {
-	return func(g *Glk, a []garg) (uint32, error) {
-		w := g.win(a[0])
-		if w == nil {
-			return 0, g.warnNull(a)
-		}
-		return f(g, w, a)
-	}
+	return objFn((*Glk).win, f)
 }
 
 func strFn(f func(g *Glk, s *stream, a []garg) (uint32, error)) implFunc {
-	return func(g *Glk, a []garg) (uint32, error) {
-		s := g.str(a[0])
-		if s == nil {
-			return 0, g.warnNull(a)
-		}
-		return f(g, s, a)
-	}
+	return objFn((*Glk).str, f)
 }
 
 func frefFn(f func(g *Glk, r *fileref, a []garg) (uint32, error)) implFunc {
+	return objFn((*Glk).fref, f)
+}
+
+// requestChar is request_char_event, or its Unicode form.
+func requestChar(uni bool) implFunc {
+	return winFn(func(g *Glk, w *window, a []garg) (uint32, error) {
+		if w.lineReq || w.charReq {
+			return 0, g.warn("request_char_event: window already has keyboard request")
+		}
+		if w.typ != wintypePair {
+			w.charReq, w.charUni = true, uni
+		}
+		return 0, nil
+	})
+}
+
+func objFn[T any](get func(*Glk, garg) *T, f func(*Glk, *T, []garg) (uint32, error)) implFunc {
 	return func(g *Glk, a []garg) (uint32, error) {
-		r := g.fref(a[0])
-		if r == nil {
+		o := get(g, a[0])
+		if o == nil {
 			return 0, g.warnNull(a)
 		}
-		return f(g, r, a)
+		return f(g, o, a)
 	}
 }
 

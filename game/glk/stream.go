@@ -373,6 +373,19 @@ func (w elemWriter) put(i uint32, c uint32) error {
 	return w.g.mem.Store8(w.addr+i, byte(c))
 }
 
+// memAvail cuts n to what a memory stream holds after its position (its
+// whole buffer, not only up to its end of data, as cheapglk reads).
+func (s *stream) memAvail(n uint32) uint32 {
+	size := s.bufLen
+	if s.unicode {
+		size = uint32(len(s.ubuf))
+	}
+	if s.pos >= size {
+		return 0
+	}
+	return min(n, size-s.pos)
+}
+
 // getBuffer reads up to n characters into the array at addr.
 func (g *Glk) getBuffer(s *stream, addr, n uint32, uni bool) (uint32, error) {
 	if s == nil || !s.readable {
@@ -381,15 +394,7 @@ func (g *Glk) getBuffer(s *stream, addr, n uint32, uni bool) (uint32, error) {
 	w := elemWriter{g, addr, uni}
 	var count uint32
 	if s.typ == strMemory {
-		size := s.bufLen
-		if s.unicode {
-			size = uint32(len(s.ubuf))
-		}
-		if s.pos >= size {
-			n = 0
-		} else if n > size-s.pos {
-			n = size - s.pos
-		}
+		n = s.memAvail(n)
 		for ; count < n; count++ {
 			c, _, err := g.getChar(s, true)
 			if err != nil {
@@ -426,15 +431,7 @@ func (g *Glk) getLine(s *stream, addr, n uint32, uni bool) (uint32, error) {
 	n--
 	var count uint32
 	if s.typ == strMemory {
-		size := s.bufLen
-		if s.unicode {
-			size = uint32(len(s.ubuf))
-		}
-		if s.pos >= size {
-			n = 0
-		} else if n > size-s.pos {
-			n = size - s.pos
-		}
+		n = s.memAvail(n)
 	}
 	byteFgets := s.typ == strFile && !s.unicode && !uni
 	nul := false
