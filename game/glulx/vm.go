@@ -112,11 +112,9 @@ type VM struct {
 	state   RunState
 	pending *pendingGlk
 
-	args          []uint32
-	count         uint64
-	budget        int
-	strCache      *strNode
-	strCacheTable uint32
+	count    uint64
+	budget   int
+	strCache *strNode
 }
 
 // pendingGlk is a glk call that waits for input: repeated after the host
