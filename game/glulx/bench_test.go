@@ -65,3 +65,39 @@ func BenchmarkVsGlulxe(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSnapshot measures a snapshot and a restore of an Inform 7
+// game in play (the TextWorld game, the largest RAM of the corpus).
+func BenchmarkSnapshot(b *testing.B) {
+	data, err := os.ReadFile(testgames.Path(b, filepath.Join("glulx", "corpus", "tw-cooking-hard-68kvf8x7TBd9Iq0P.ulx")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := newMachine(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := m.Start(); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range benchScript()[:20] {
+		if _, err := m.Step(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("RAM %d bytes", len(m.VM().RAM()))
+	b.Run("snapshot", func(b *testing.B) {
+		for range b.N {
+			_ = m.Snapshot()
+		}
+		b.ReportMetric(float64(m.Snapshot().Size()), "bytes")
+	})
+	s := m.Snapshot()
+	b.Run("restore", func(b *testing.B) {
+		for range b.N {
+			if err := m.Restore(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
