@@ -175,6 +175,9 @@ func (g *Glk) call(sel uint32, vargs []uint32) (uint32, error) {
 	if g.st.exited {
 		return 0, fmt.Errorf("glk: %s: called after glk_exit", funcName(sel))
 	}
+	if r, err, ok := g.fastCall(sel, vargs); ok {
+		return r, err
+	}
 	f, ok := funcBySel[sel]
 	if !ok || f.impl == nil {
 		return 0, fmt.Errorf("glk: unknown Glk function 0x%X", sel)
@@ -199,6 +202,51 @@ func (g *Glk) call(sel uint32, vargs []uint32) (uint32, error) {
 		return 0, fmt.Errorf("glk: glk_%s: %w", f.name, err)
 	}
 	return ret, nil
+}
+
+// fastCall runs the functions glulxe's perform_glk runs without the
+// prototypes (the commonest: printing a character, the current stream),
+// as it runs them: a stream id that names no stream is a null stream
+// (cheapglk's warning), not a fault. ok is false for the others.
+func (g *Glk) fastCall(sel uint32, a []uint32) (r uint32, err error, ok bool) {
+	want := -1
+	switch sel {
+	case 0x47, 0x80, 0xA0, 0xA1, 0x128: // stream_set_current, put_char, char_to_lower/upper, put_char_uni
+		want = 1
+	case 0x48: // stream_get_current
+		want = 0
+	case 0x81, 0x12B: // put_char_stream, put_char_stream_uni
+		want = 2
+	default:
+		return 0, nil, false
+	}
+	if len(a) != want {
+		return 0, fmt.Errorf("glk: %s: wrong number of arguments (%d, wants %d)", funcName(sel), len(a), want), true
+	}
+	switch sel {
+	case 0x47:
+		g.st.current = g.st.streams[a[0]]
+	case 0x48:
+		r = g.CurrentStream()
+	case 0x80:
+		err = g.putChar(g.st.current, a[0]&0xFF, false)
+	case 0x128:
+		err = g.putChar(g.st.current, a[0], true)
+	case 0xA0:
+		r = uint32(latin1Lower(byte(a[0])))
+	case 0xA1:
+		r = uint32(latin1Upper(byte(a[0])))
+	case 0x81, 0x12B:
+		s := g.st.streams[a[0]]
+		if s == nil {
+			return 0, g.warn("put_char_stream: invalid ref"), true
+		}
+		err = g.putChar(s, a[1], sel == 0x12B)
+	}
+	if err != nil {
+		err = fmt.Errorf("glk: %s: %w", funcName(sel), err)
+	}
+	return r, err, true
 }
 
 func (g *Glk) memSize() (uint32, bool) {

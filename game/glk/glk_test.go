@@ -559,3 +559,20 @@ func TestGameFileStream(t *testing.T) {
 		t.Error("a stream without GameFile")
 	}
 }
+
+// TestFastPathsAsGlulxe: glulxe runs put_char_stream without the
+// prototypes, so a stream id that names nothing is cheapglk's null
+// stream warning, where the prototype path refuses the call.
+func TestFastPathsAsGlulxe(t *testing.T) {
+	g, _, _ := setup(t)
+	call(t, g, "put_char_stream", 9999, 'x')
+	if got := g.TakeOutput(); got != "Glk library error: put_char_stream: invalid ref\n" {
+		t.Errorf("put_char_stream to no stream printed %q", got)
+	}
+	if _, err := g.Call(sel(t, "put_string_stream"), []uint32{9999, 0}); err == nil {
+		t.Error("put_string_stream to no stream accepted")
+	}
+	if _, err := g.Call(sel(t, "put_char"), nil); err == nil {
+		t.Error("put_char without its argument accepted")
+	}
+}
