@@ -42,3 +42,23 @@ func BenchmarkSnapshotRestore(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCallPutBuffer is a call through the prototypes: put_buffer
+// of ten characters to the current stream.
+func BenchmarkCallPutBuffer(b *testing.B) {
+	m := newMem(0x1000)
+	g := New(m, Options{})
+	win, _ := g.Call(0x23, []uint32{0, 0, 0, wintypeTextBuffer, 0})
+	g.Call(0x2F, []uint32{win})
+	copy(m.b[0x100:], "0123456789")
+	args := []uint32{0x100, 10}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := g.Call(0x84, args); err != nil {
+			b.Fatal(err)
+		}
+		if i%1000 == 0 {
+			g.TakeOutput()
+		}
+	}
+}
