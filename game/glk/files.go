@@ -21,11 +21,12 @@ type FileStore interface {
 	Remove(name string) error
 }
 
-// MaxFileSize bounds one file a story writes (64 MiB), and MaxFiles the
-// number of files a [MemFiles] holds.
+// MaxFileSize bounds one file a story writes (64 MiB), MaxFiles the
+// number of files a [MemFiles] holds and MaxMemFiles their bytes.
 const (
 	MaxFileSize = 64 << 20
 	MaxFiles    = 256
+	MaxMemFiles = 256 << 20
 )
 
 // MemFiles is a [FileStore] in memory: the session's file slots, lost
@@ -34,6 +35,7 @@ const (
 type MemFiles struct {
 	mu    sync.Mutex
 	files map[string][]byte
+	size  int // bytes of all files
 }
 
 // NewMemFiles returns an empty [MemFiles].
@@ -57,9 +59,14 @@ func (m *MemFiles) WriteFile(name string, data []byte) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.files[name]; !ok && len(m.files) >= MaxFiles {
+	old, ok := m.files[name]
+	if !ok && len(m.files) >= MaxFiles {
 		return fmt.Errorf("glk: file %q: already %d files", name, MaxFiles)
 	}
+	if m.size-len(old)+len(data) > MaxMemFiles {
+		return fmt.Errorf("glk: file %q: the session's files would be over %d bytes", name, MaxMemFiles)
+	}
+	m.size += len(data) - len(old)
 	m.files[name] = append([]byte(nil), data...)
 	return nil
 }
@@ -71,6 +78,7 @@ func (m *MemFiles) Remove(name string) error {
 	if _, ok := m.files[name]; !ok {
 		return fmt.Errorf("glk: file %q: %w", name, fs.ErrNotExist)
 	}
+	m.size -= len(m.files[name])
 	delete(m.files, name)
 	return nil
 }

@@ -599,13 +599,15 @@ func (g *Glk) loadWords(addr, n uint32) ([]uint32, error) {
 	if n > maxUniArray {
 		return nil, fmt.Errorf("array of %d words is over the %d-word limit", n, maxUniArray)
 	}
-	out := make([]uint32, n)
-	for i := range out {
-		v, err := g.mem.Load32(addr + uint32(i)*4)
+	// grown as it is read, so that a length beyond memory costs no more
+	// than memory holds
+	out := make([]uint32, 0, min(n, 1024))
+	for i := uint32(0); i < n; i++ {
+		v, err := g.mem.Load32(addr + i*4)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = v
+		out = append(out, v)
 	}
 	return out, nil
 }

@@ -2,6 +2,10 @@ package glk
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -574,5 +578,52 @@ func TestFastPathsAsGlulxe(t *testing.T) {
 	}
 	if _, err := g.Call(sel(t, "put_char"), nil); err == nil {
 		t.Error("put_char without its argument accepted")
+	}
+}
+
+func TestMemFilesBounds(t *testing.T) {
+	f := NewMemFiles()
+	big := make([]byte, MaxFileSize)
+	for i := 0; i < MaxMemFiles/MaxFileSize; i++ {
+		if err := f.WriteFile(fmt.Sprint(i), big); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.WriteFile("one more", []byte("x")); err == nil {
+		t.Error("files beyond MaxMemFiles accepted")
+	}
+	if err := f.WriteFile("0", []byte("x")); err != nil {
+		t.Errorf("replacing a file by a smaller one: %v", err)
+	}
+	if err := f.WriteFile("too big", make([]byte, MaxFileSize+1)); err == nil {
+		t.Error("a file over MaxFileSize accepted")
+	}
+}
+
+func TestDirFilesConfined(t *testing.T) {
+	dir := t.TempDir()
+	d, err := NewDirFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, name := range []string{"../escape", "/etc/passwd", "..", "a/b"} {
+		if err := d.WriteFile(name, []byte("x")); err == nil {
+			t.Errorf("wrote %q outside the folder's plain names", name)
+		}
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "link")); err == nil {
+		if _, err := d.ReadFile("link"); err == nil {
+			t.Error("read a file outside the folder through a link")
+		}
+	}
+	if err := d.WriteFile("save.glksave", []byte("data")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := d.ReadFile("save.glksave"); err != nil || string(b) != "data" {
+		t.Errorf("read back %q %v", b, err)
+	}
+	if _, err := d.ReadFile("missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
 	}
 }
