@@ -29,6 +29,9 @@ const (
 	MaxMemFiles = 256 << 20
 )
 
+// memFilesLimit is MaxMemFiles, lowered by tests.
+var memFilesLimit = MaxMemFiles
+
 // MemFiles is a [FileStore] in memory: the session's file slots, lost
 // when the process ends. The zero value is not ready; use [NewMemFiles].
 // It is safe for concurrent use.
@@ -63,8 +66,8 @@ func (m *MemFiles) WriteFile(name string, data []byte) error {
 	if !ok && len(m.files) >= MaxFiles {
 		return fmt.Errorf("glk: file %q: already %d files", name, MaxFiles)
 	}
-	if m.size-len(old)+len(data) > MaxMemFiles {
-		return fmt.Errorf("glk: file %q: the session's files would be over %d bytes", name, MaxMemFiles)
+	if m.size-len(old)+len(data) > memFilesLimit {
+		return fmt.Errorf("glk: file %q: the session's files would be over %d bytes", name, memFilesLimit)
 	}
 	m.size += len(data) - len(old)
 	m.files[name] = append([]byte(nil), data...)

@@ -582,9 +582,11 @@ func TestFastPathsAsGlulxe(t *testing.T) {
 }
 
 func TestMemFilesBounds(t *testing.T) {
+	defer func(n int) { memFilesLimit = n }(memFilesLimit)
+	memFilesLimit = 4 << 20
 	f := NewMemFiles()
-	big := make([]byte, MaxFileSize)
-	for i := 0; i < MaxMemFiles/MaxFileSize; i++ {
+	big := make([]byte, 1<<20)
+	for i := 0; i < 4; i++ {
 		if err := f.WriteFile(fmt.Sprint(i), big); err != nil {
 			t.Fatal(err)
 		}
