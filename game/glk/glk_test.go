@@ -629,3 +629,69 @@ func TestDirFilesConfined(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestEveryFunctionWithValidArguments calls each function of the
+// dispatch table with real objects, arrays in memory, strings and
+// references, in turn on memory and on the stack: each is accepted.
+func TestEveryFunctionWithValidArguments(t *testing.T) {
+	for _, onStack := range []bool{false, true} {
+		for _, e := range functions {
+			f := funcBySel[e.sel]
+			if f == nil {
+				continue
+			}
+			g, m, win := setup(t)
+			str := call(t, g, "stream_open_memory", 0x2000, 64, filemodeReadWrite, 0)
+			fref := call(t, g, "fileref_create_temp", fileusageData, 0)
+			m.cstr(0x3000, "hello")
+			m.b[0x3100] = 0xE2
+			m.Store32(0x3104, 'h')
+			m.Store32(0x3108, 0)
+			var args []uint32
+			pops := 0
+			for _, a := range f.args {
+				switch {
+				case a.array:
+					args = append(args, 0x4000, 8)
+				case a.typ == '[':
+					addr := uint32(0x5000)
+					if onStack {
+						addr = 0xFFFFFFFF
+						if a.passin {
+							pops += len(a.fields)
+						}
+					}
+					args = append(args, addr)
+				case a.ref:
+					addr := uint32(0x5100 + 4*len(args))
+					if onStack {
+						addr = 0xFFFFFFFF
+						if a.passin {
+							pops++
+						}
+					}
+					args = append(args, addr)
+				case a.typ == 'Q':
+					args = append(args, map[byte]uint32{'a': win, 'b': str, 'c': fref, 'd': 0}[a.sub])
+				case a.typ == 'S':
+					args = append(args, 0x3000)
+				case a.typ == 'U':
+					args = append(args, 0x3100)
+				default:
+					args = append(args, 1)
+				}
+			}
+			for i := 0; i < pops; i++ {
+				m.Push(1)
+			}
+			if e.name == "select" {
+				// select with no input request is refused: it would wait forever
+				call(t, g, "request_line_event", win, 0x6000, 10, 0)
+			}
+			_, err := g.Call(e.sel, args)
+			if err != nil && !errors.Is(err, ErrWait) && !errors.Is(err, ErrExit) {
+				t.Errorf("%s%v (stack %v): %v", e.name, args, onStack, err)
+			}
+		}
+	}
+}
