@@ -1,5 +1,7 @@
 package glulx
 
+import "encoding/binary"
+
 // saveundo/restoreundo: each state keeps RAM as its difference from the
 // story's original memory (zero runs coded as in Quetzal's CMem), the
 // stack up to its pointer and the heap summary, so that an Inform 7 game
@@ -20,57 +22,93 @@ func (vm *VM) orig(a uint32) byte {
 	return 0
 }
 
+// origRAM is the original memory from ramstart to the header's end of
+// memory (the game file's RAM, then zeros), made once.
+func (vm *VM) origRAM() []byte {
+	if vm.orig0 == nil {
+		o := make([]byte, vm.hdr.EndMem-vm.ramstart)
+		copy(o, vm.image[vm.ramstart:vm.hdr.ExtStart])
+		vm.orig0 = o
+	}
+	return vm.orig0
+}
+
 // diffRAM codes RAM against the original memory: a nonzero byte is the
 // XOR of the two, a zero is followed by the run length minus one of zero
-// XORs (at most 256), and trailing zeros are left out.
+// XORs (at most 256), and trailing zeros are left out. Equal stretches are
+// skipped eight bytes at a time.
 func (vm *VM) diffRAM() []byte {
 	var out []byte
 	run := 0
-	for a := vm.ramstart; a < vm.endmem; a++ {
-		x := vm.mem[a] ^ vm.orig(a)
-		if x == 0 {
-			run++
-			continue
-		}
+	ram := vm.mem[vm.ramstart:vm.endmem]
+	orig := vm.origRAM()
+	flush := func() {
 		for run > 0 {
 			n := min(run, 256)
 			out = append(out, 0, byte(n-1))
 			run -= n
 		}
-		out = append(out, x)
+	}
+	i := 0
+	for i < len(ram) {
+		if i+8 <= len(orig) && binary.LittleEndian.Uint64(ram[i:]) == binary.LittleEndian.Uint64(orig[i:]) {
+			run += 8
+			i += 8
+			continue
+		}
+		var o byte
+		if i < len(orig) {
+			o = orig[i]
+		}
+		if x := ram[i] ^ o; x == 0 {
+			run++
+		} else {
+			flush()
+			out = append(out, x)
+		}
+		i++
 	}
 	return out
 }
 
-// undiffRAM applies a diffRAM code to memory, keeping the protected range.
+// undiffRAM applies a diffRAM code to memory, keeping the protected
+// range; false for a code that runs past the end of memory.
 func (vm *VM) undiffRAM(code []byte) bool {
-	i := 0
-	run := 0
-	for a := vm.ramstart; a < vm.endmem; a++ {
-		ch := vm.orig(a)
-		switch {
-		case i >= len(code):
-		case run > 0:
-			run--
-		default:
-			c := code[i]
-			i++
-			if c == 0 {
-				if i >= len(code) {
-					return false
-				}
-				run = int(code[i])
-				i++
-			} else {
-				ch ^= c
+	var kept []byte
+	ps, pe := max(vm.protectStart, vm.ramstart), min(vm.protectEnd, vm.endmem)
+	if ps < pe {
+		kept = append(kept, vm.mem[ps:pe]...)
+	}
+	ram := vm.mem[vm.ramstart:vm.endmem]
+	n := copy(ram, vm.origRAM())
+	clear(ram[n:])
+	ok := true
+	p := 0
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		if c == 0 {
+			if i+1 >= len(code) {
+				ok = false
+				break
 			}
-		}
-		if a >= vm.protectStart && a < vm.protectEnd {
+			i++
+			p += int(code[i]) + 1
 			continue
 		}
-		vm.mem[a] = ch
+		if p >= len(ram) {
+			ok = false
+			break
+		}
+		ram[p] ^= c
+		p++
 	}
-	return i >= len(code)
+	if p > len(ram) {
+		ok = false
+	}
+	if kept != nil {
+		copy(vm.mem[ps:pe], kept)
+	}
+	return ok
 }
 
 func (vm *VM) saveUndo() uint32 {

@@ -115,6 +115,7 @@ type VM struct {
 	count    uint64
 	budget   int
 	strCache *strNode
+	orig0    []byte // origRAM's cache
 }
 
 // pendingGlk is a glk call that waits for input: repeated after the host
