@@ -14,14 +14,6 @@ type undoState struct {
 	heap   []uint32
 }
 
-// orig is the original memory byte at a (zero beyond the game file).
-func (vm *VM) orig(a uint32) byte {
-	if a < vm.hdr.ExtStart {
-		return vm.image[a]
-	}
-	return 0
-}
-
 // origRAM is the original memory from ramstart to the header's end of
 // memory (the game file's RAM, then zeros), made once.
 func (vm *VM) origRAM() []byte {
