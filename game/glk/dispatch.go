@@ -413,7 +413,7 @@ func (g *Glk) uString(addr uint32) ([]uint32, error) {
 		return nil, err
 	}
 	if b != 0xE2 {
-		return nil, fmt.Errorf("Unicode string argument at 0x%X must be unencoded (type 0xE2, not 0x%02X)", addr, b)
+		return nil, fmt.Errorf("a Unicode string argument at 0x%X must be unencoded (type 0xE2, not 0x%02X)", addr, b)
 	}
 	var s []uint32
 	for a := addr + 4; ; a += 4 {
@@ -425,7 +425,7 @@ func (g *Glk) uString(addr uint32) ([]uint32, error) {
 			return s, nil
 		}
 		if len(s) >= maxString {
-			return nil, fmt.Errorf("Unicode string argument at 0x%X is longer than %d", addr, maxString)
+			return nil, fmt.Errorf("a Unicode string argument at 0x%X is longer than %d", addr, maxString)
 		}
 		s = append(s, c)
 	}

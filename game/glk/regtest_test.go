@@ -77,10 +77,6 @@ func parseRegtest(path string) (game string, tests []regTest, err error) {
 			if strings.HasPrefix(ln, "!") {
 				c.not, ln = true, strings.TrimSpace(ln[1:])
 			}
-			if strings.HasPrefix(ln, "{") {
-				// a check of a window or event grue's plain text has not got
-				// ({hyperlink=1}, {graphics}...): kept as text, it fails and says so
-			}
 			if strings.HasPrefix(ln, "/") {
 				re, err := regexp.Compile(ln[1:])
 				if err != nil {

@@ -48,13 +48,11 @@ type window struct {
 	grid         [][]uint32
 	curX, curY   int
 	// input requests
-	lineReq, charReq  bool
-	lineUni, charUni  bool
-	lineBuf, lineLen  uint32
-	lineUbuf          []uint32 // a Unicode line buffer's retained copy
-	echoLine          bool
-	terminators       []uint32
-	mouseReq, linkReq bool
+	lineReq, charReq bool
+	lineUni, charUni bool
+	lineBuf, lineLen uint32
+	lineUbuf         []uint32 // a Unicode line buffer's retained copy
+	terminators      []uint32
 }
 
 type stream struct {
@@ -83,8 +81,10 @@ type fileref struct {
 	textmode bool
 }
 
+// schannel is a sound channel; none is ever made (gestalt Sound is 0),
+// but the iterate and rock functions read the table.
 type schannel struct {
-	id, rock uint32
+	rock uint32
 }
 
 type pendingInput struct {
