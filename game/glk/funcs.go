@@ -158,10 +158,6 @@ func init() {
 			g.st.current = g.st.streams[g.win(a[0]).stream]
 			return 0, nil
 		},
-		"window_flow_break":           noop,
-		"window_erase_rect":           noop,
-		"window_fill_rect":            noop,
-		"window_set_background_color": noop,
 
 		// streams
 		"stream_iterate": func(g *Glk, a []garg) (uint32, error) {
@@ -338,25 +334,11 @@ func init() {
 			w.charReq = false
 			return 0, nil
 		}),
-		"request_mouse_event":     winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
-		"cancel_mouse_event":      winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
-		"request_timer_events":    noop,
-		"request_hyperlink_event": winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
-		"cancel_hyperlink_event":  winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
-		"set_hyperlink":           noop,
-		"set_hyperlink_stream":    strFn(func(*Glk, *stream, []garg) (uint32, error) { return 0, nil }),
-		"set_echo_line_event":     winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
-		"set_terminators_line_event": winFn(func(*Glk, *window, []garg) (uint32, error) {
-			return 0, nil // gestalt LineTerminators is 0: no key but Return ends a line
-		}),
+		"request_mouse_event":  winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
+		"cancel_mouse_event":   winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
+		"request_timer_events": noop,
 
-		// graphics: refused (gestalt 0), nothing drawn
-		"image_get_info":        func(g *Glk, a []garg) (uint32, error) { return 0, nil },
-		"image_draw":            winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
-		"image_draw_scaled":     winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
-		"image_draw_scaled_ext": winFn(func(*Glk, *window, []garg) (uint32, error) { return 0, nil }),
-
-		// sound: refused (gestalt 0); channels can be made, they play nothing
+		// graphics, hyperlinks and sound: see alwaysWarn; no channel is made
 		"schannel_iterate": func(g *Glk, a []garg) (uint32, error) {
 			id := iterate(g.st.schanOrder, a[0].u, false)
 			if c := g.st.schans[id]; c != nil {
@@ -366,12 +348,6 @@ func init() {
 			}
 			return id, nil
 		},
-		"schannel_get_rock": func(g *Glk, a []garg) (uint32, error) {
-			if c := g.st.schans[a[0].u]; c != nil {
-				return c.rock, nil
-			}
-			return 0, nil
-		},
 		"schannel_create":     func(g *Glk, a []garg) (uint32, error) { return 0, nil },
 		"schannel_create_ext": func(g *Glk, a []garg) (uint32, error) { return 0, nil },
 		"schannel_destroy": func(g *Glk, a []garg) (uint32, error) {
@@ -379,15 +355,6 @@ func init() {
 			g.st.schanOrder = removeID(g.st.schanOrder, a[0].u)
 			return 0, nil
 		},
-		"schannel_play_multi":     func(g *Glk, a []garg) (uint32, error) { return 0, nil },
-		"schannel_play":           func(g *Glk, a []garg) (uint32, error) { return 0, nil },
-		"schannel_play_ext":       func(g *Glk, a []garg) (uint32, error) { return 0, nil },
-		"schannel_stop":           noop,
-		"schannel_set_volume":     noop,
-		"sound_load_hint":         noop,
-		"schannel_set_volume_ext": noop,
-		"schannel_pause":          noop,
-		"schannel_unpause":        noop,
 
 		// Unicode
 		"buffer_to_lower_case_uni": func(g *Glk, a []garg) (uint32, error) {
@@ -414,10 +381,48 @@ func init() {
 		"date_to_simple_time_utc":   func(g *Glk, a []garg) (uint32, error) { return g.dateToSimple(a, false) },
 		"date_to_simple_time_local": func(g *Glk, a []garg) (uint32, error) { return g.dateToSimple(a, true) },
 	}
+	for name, msg := range alwaysWarn {
+		impls[name] = func(g *Glk, a []garg) (uint32, error) { return 0, g.warn(msg) }
+	}
+	impls["schannel_play_multi"] = func(g *Glk, a []garg) (uint32, error) {
+		if a[0].n != a[1].n {
+			return 0, g.warn("schannel_play_multi: channel count does not match sound count.")
+		}
+		return 0, nil
+	}
 	// dispatch.go's init, which runs first, parsed the prototypes
 	for _, f := range funcBySel {
 		f.impl = impls[f.name]
 	}
+}
+
+// alwaysWarn are the functions cheapglk answers with a warning whatever
+// the arguments: graphics, hyperlinks, line echo and terminators, and
+// sound channels (there are none).
+var alwaysWarn = map[string]string{
+	"image_draw":                  "image_draw: graphics not supported.",
+	"image_draw_scaled":           "image_draw_scaled: graphics not supported.",
+	"image_draw_scaled_ext":       "image_draw_scaled_ext: graphics not supported.",
+	"image_get_info":              "image_get_info: graphics not supported.",
+	"window_flow_break":           "window_flow_break: graphics not supported.",
+	"window_erase_rect":           "window_erase_rect: graphics not supported.",
+	"window_fill_rect":            "window_fill_rect: graphics not supported.",
+	"window_set_background_color": "window_set_background_color: graphics not supported.",
+	"set_hyperlink":               "set_hyperlink: hyperlinks not supported.",
+	"set_hyperlink_stream":        "set_hyperlink_stream: hyperlinks not supported.",
+	"request_hyperlink_event":     "request_hyperlink_event: hyperlinks not supported.",
+	"cancel_hyperlink_event":      "cancel_hyperlink_event: hyperlinks not supported.",
+	"set_echo_line_event":         "set_echo_line_event: not supported.",
+	"set_terminators_line_event":  "set_terminators_line_event: not supported.",
+	"schannel_get_rock":           "schannel_get_rock: invalid id.",
+	"schannel_play":               "schannel_play: invalid id.",
+	"schannel_play_ext":           "schannel_play_ext: invalid id.",
+	"schannel_stop":               "schannel_stop: invalid id.",
+	"schannel_set_volume":         "schannel_set_volume: invalid id.",
+	"sound_load_hint":             "schannel_sound_load_hint: invalid id.",
+	"schannel_pause":              "schannel_pause: invalid id.",
+	"schannel_unpause":            "schannel_unpause: invalid id.",
+	"schannel_set_volume_ext":     "schannel_set_volume_ext: invalid id.",
 }
 
 // winFn, strFn and frefFn wrap a function of a window, stream or file
@@ -499,10 +504,8 @@ func nullWarning(name string) string {
 }
 
 func (g *Glk) warnNull(a []garg) error {
-	if g.calling == "" || strings.HasPrefix(g.calling, "style_") || strings.Contains(g.calling, "hyperlink") ||
-		strings.HasPrefix(g.calling, "image_") || g.calling == "set_echo_line_event" || g.calling == "set_terminators_line_event" ||
-		g.calling == "window_flow_break" {
-		return nil
+	if g.calling == "" || strings.HasPrefix(g.calling, "style_") {
+		return nil // cheapglk's style functions do not look at the window
 	}
 	return g.warn(nullWarning(g.calling))
 }

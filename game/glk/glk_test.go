@@ -695,3 +695,20 @@ func TestEveryFunctionWithValidArguments(t *testing.T) {
 		}
 	}
 }
+
+func TestUnsupportedFunctionsWarnAsCheapglk(t *testing.T) {
+	g, _, win := setup(t)
+	call(t, g, "set_hyperlink", 1)
+	call(t, g, "image_draw", win, 0, 0, 0)
+	call(t, g, "schannel_play", 0, 1)
+	call(t, g, "request_timer_events", 100) // cheapglk says nothing
+	want := "Glk library error: set_hyperlink: hyperlinks not supported.\n" +
+		"Glk library error: image_draw: graphics not supported.\n" +
+		"Glk library error: schannel_play: invalid id.\n"
+	if got := g.TakeOutput(); got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+	if call(t, g, "schannel_create", 0) != 0 {
+		t.Error("a sound channel was made")
+	}
+}
