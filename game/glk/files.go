@@ -86,6 +86,18 @@ func (m *MemFiles) Remove(name string) error {
 	return nil
 }
 
+// Clone returns a copy of the store, for a fork of the game whose files
+// must not be the original's.
+func (m *MemFiles) Clone() *MemFiles {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := &MemFiles{files: make(map[string][]byte, len(m.files)), size: m.size}
+	for n, b := range m.files {
+		c.files[n] = b // never changed in place: WriteFile replaces
+	}
+	return c
+}
+
 // Names lists the files, sorted.
 func (m *MemFiles) Names() []string {
 	m.mu.Lock()

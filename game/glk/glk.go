@@ -253,7 +253,10 @@ func (g *Glk) Waiting() InputKind {
 // line is not echoed, as cheapglk does not echo it (the terminal does).
 // As cheapglk reads lines with fgets into 255 bytes, a line of more than
 // 254 characters, or text after a newline, is read in pieces: the rest
-// answers the story's next input request.
+// answers the story's next input request. Each character of s is one
+// character of the line (cheapglk run with -ui: it reads UTF-8; without,
+// it would read each byte of a non-ASCII character as one Latin-1
+// character); one a byte buffer cannot hold is '?'.
 func (g *Glk) SendLine(s string) error {
 	switch g.st.waiting {
 	case InputLine, InputFileName, InputChar: // a line for a key: its first character, as cheapglk reads keys

@@ -712,3 +712,17 @@ func TestUnsupportedFunctionsWarnAsCheapglk(t *testing.T) {
 		t.Error("a sound channel was made")
 	}
 }
+
+func TestMemFilesClone(t *testing.T) {
+	f := NewMemFiles()
+	f.WriteFile("a", []byte("one"))
+	c := f.Clone()
+	c.WriteFile("a", []byte("two"))
+	c.WriteFile("b", []byte("new"))
+	if b, _ := f.ReadFile("a"); string(b) != "one" {
+		t.Errorf("the original's file changed with the clone's: %q", b)
+	}
+	if names := f.Names(); len(names) != 1 {
+		t.Errorf("the original has %v", names)
+	}
+}

@@ -188,7 +188,8 @@ func (s *state) clone() *state {
 
 // State is a copy of the whole Glk state: windows, streams, file refs,
 // input requests, the main window's untaken text. Files in the
-// [FileStore] are not part of it.
+// [FileStore] are not part of it (a fork that must not share them gets
+// its own store, [MemFiles.Clone]).
 type State struct {
 	s *state
 }
