@@ -235,10 +235,15 @@ func init() {
 		},
 		"fileref_get_rock": frefFn(func(g *Glk, f *fileref, a []garg) (uint32, error) { return f.rock, nil }),
 		"fileref_delete_file": frefFn(func(g *Glk, f *fileref, a []garg) (uint32, error) {
-			g.opts.Files.Remove(f.name) // cheapglk ignores unlink's failure
+			if !f.unusable {
+				g.opts.Files.Remove(f.name) // cheapglk ignores unlink's failure
+			}
 			return 0, nil
 		}),
 		"fileref_does_file_exist": frefFn(func(g *Glk, f *fileref, a []garg) (uint32, error) {
+			if f.unusable {
+				return 0, nil
+			}
 			_, err := g.opts.Files.ReadFile(f.name)
 			return boolU(err == nil), nil
 		}),
@@ -712,7 +717,7 @@ func cleanName(name []byte) string {
 }
 
 func (g *Glk) newFref(name string, usage, rock uint32) (uint32, error) {
-	if checkName(name) != nil {
+	if name != "" && checkName(name) != nil {
 		return 0, nil
 	}
 	id, err := g.newID(classFileref)
@@ -765,14 +770,21 @@ func (g *Glk) createByPrompt(a []garg) (uint32, error) {
 	if line == "" {
 		return 0, nil
 	}
-	if i := strings.LastIndexByte(line, '/'); i >= 0 {
-		line = line[i+1:] // confined to the store: the last element only
-	}
-	if !strings.Contains(line, ".") {
+	if !strings.Contains(line[strings.LastIndexByte(line, '/')+1:], ".") {
 		line += suffixFor(usage)
 	}
 	if checkName(line) != nil {
-		return 0, nil
+		// A path (cheapglk would open it on the host) names no file of
+		// the store: as a file that cannot be opened, it is not there to
+		// read, and writing it fails with cheapglk's warning.
+		if fmode == filemodeRead {
+			return 0, nil
+		}
+		id, err := g.newFref("", usage, rock)
+		if err == nil && id != 0 {
+			g.st.frefs[id].name, g.st.frefs[id].unusable = line, true
+		}
+		return id, err
 	}
 	if fmode == filemodeRead {
 		if _, err := g.opts.Files.ReadFile(line); err != nil {

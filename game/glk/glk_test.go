@@ -359,8 +359,21 @@ func TestSavePrompt(t *testing.T) {
 	if g.TakeOutput() != "" {
 		t.Error("the prompt was printed twice")
 	}
-	if fr := g.st.frefs[f]; fr == nil || fr.name != "passwd.glksave" {
-		t.Errorf("file ref %+v, want passwd.glksave confined to the store", fr)
+	if s := call(t, g, "stream_open_file", f, filemodeWrite, 0); s != 0 {
+		t.Error("a host path opened")
+	}
+	if got := g.TakeOutput(); got != "Glk library error: stream_open_file: unable to open file.\n" {
+		t.Errorf("opening a host path printed %q", got)
+	}
+	if n := g.opts.Files.(*MemFiles).Names(); len(n) != 0 {
+		t.Errorf("files %v", n)
+	}
+	g.Call(sel(t, "fileref_create_by_prompt"), []uint32{fileusageSavedGame, filemodeWrite, 0})
+	g.TakeOutput()
+	g.SendLine("  game one  ")
+	f = call(t, g, "fileref_create_by_prompt", fileusageSavedGame, filemodeWrite, 0)
+	if fr := g.st.frefs[f]; fr == nil || fr.name != "game one.glksave" {
+		t.Errorf("file ref %+v, want \"game one.glksave\" (trimmed, suffixed)", fr)
 	}
 }
 

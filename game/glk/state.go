@@ -79,6 +79,7 @@ type fileref struct {
 	name     string
 	usage    uint32
 	textmode bool
+	unusable bool // a host path named at a prompt: no file of the store
 }
 
 // schannel is a sound channel; none is ever made (gestalt Sound is 0),

@@ -92,6 +92,12 @@ func (g *Glk) openFile(f *fileref, fmode uint32, rock uint32, uni bool) (uint32,
 	default:
 		return 0, fmt.Errorf("illegal file mode %d", fmode)
 	}
+	if f.unusable {
+		if fmode == filemodeRead {
+			return 0, nil
+		}
+		return 0, g.warn("stream_open_file: unable to open file.")
+	}
 	var data []byte
 	if fmode != filemodeWrite {
 		b, err := g.opts.Files.ReadFile(f.name)
