@@ -739,3 +739,65 @@ func TestMemFilesClone(t *testing.T) {
 		t.Errorf("the original has %v", names)
 	}
 }
+
+// FuzzCallSequence plays sequences of calls chosen from the dispatch
+// table, their arguments drawn towards what makes calls meet: the ids
+// of objects that exist, addresses in memory, the stack, small numbers.
+func FuzzCallSequence(f *testing.F) {
+	f.Add([]byte{35, 0, 1, 2, 3, 4, 47, 5, 128, 6, 192, 7})
+	f.Add([]byte{67, 9, 9, 9, 9, 71, 1, 130, 8, 68, 1, 1})
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		m := newMem(0x2000)
+		g := New(sizedMem{m}, Options{GameFile: []byte("Glul")})
+		pick := func(b byte) uint32 {
+			switch b % 8 {
+			case 0:
+				return 0
+			case 1:
+				return 1 + uint32(b/8)%4 // windows
+			case 2:
+				return 121 + uint32(b/8)%6 // streams
+			case 3:
+				return 241 + uint32(b/8)%3 // file refs
+			case 4:
+				return 0xFFFFFFFF
+			case 5:
+				return 0x100 * uint32(b/8)
+			case 6:
+				return uint32(b)
+			}
+			return uint32(b) << 24
+		}
+		for i := 0; i+1 < len(raw) && i < 400; {
+			e := functions[int(raw[i])%len(functions)]
+			i++
+			fn := funcBySel[e.sel]
+			n := 0
+			if fn != nil {
+				n = fn.nvargs
+			}
+			args := make([]uint32, n)
+			for k := range args {
+				if i < len(raw) {
+					args[k] = pick(raw[i])
+					i++
+				}
+			}
+			if len(m.stack) < 8 {
+				m.Push(uint32(i))
+			}
+			_, err := g.Call(e.sel, args)
+			if err != nil && strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("%s%v: %v", e.name, args, err)
+			}
+			if errors.Is(err, ErrWait) {
+				g.SendLine("go north")
+			}
+			if i%7 == 0 {
+				g.Restore(g.Snapshot())
+			}
+			g.TakeOutput()
+			g.StatusLine()
+		}
+	})
+}

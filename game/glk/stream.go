@@ -150,13 +150,14 @@ func (s *stream) fileWrite(b ...byte) error {
 	if len(s.data)+len(b) > MaxFileSize && s.dpos+len(b) > len(s.data) {
 		return fmt.Errorf("file %q would be over %d bytes", s.fileName, MaxFileSize)
 	}
+	if s.dpos > len(s.data) {
+		// written past the end after a seek: the gap reads as zeros
+		s.data = append(s.data, make([]byte, s.dpos-len(s.data))...)
+	}
 	for _, c := range b {
 		if s.dpos < len(s.data) {
 			s.data[s.dpos] = c
 		} else {
-			for len(s.data) < s.dpos {
-				s.data = append(s.data, 0)
-			}
 			s.data = append(s.data, c)
 		}
 		s.dpos++
