@@ -801,3 +801,79 @@ func FuzzCallSequence(f *testing.F) {
 		}
 	})
 }
+
+type fakeResources map[uint32]struct {
+	typ  string
+	data []byte
+}
+
+func (r fakeResources) DataResource(n uint32) (string, []byte, bool) {
+	x, ok := r[n]
+	return x.typ, x.data, ok
+}
+
+func TestResourceStreams(t *testing.T) {
+	m := newMem(0x1000)
+	res := fakeResources{
+		1: {"TEXT", []byte("h\xc3\xa9llo\nworld\n")},
+		2: {"BINA", []byte{0, 0, 0x26, 0x3A, 0, 0, 0, 'x'}},
+		3: {"PICT", []byte("no")},
+	}
+	g := New(sizedMem{m}, Options{Resources: res})
+	// A text resource read as Unicode is UTF-8.
+	s := call(t, g, "stream_open_resource_uni", 1, 0)
+	if c := call(t, g, "get_char_stream_uni", s); c != 'h' {
+		t.Errorf("first %q", rune(c))
+	}
+	if c := call(t, g, "get_char_stream_uni", s); c != 0xE9 {
+		t.Errorf("second %#x, want é decoded from UTF-8", c)
+	}
+	// A binary one is big-endian words.
+	b := call(t, g, "stream_open_resource_uni", 2, 0)
+	if n := call(t, g, "get_buffer_stream_uni", b, 0x100, 5); n != 2 {
+		t.Errorf("read %d words, want 2", n)
+	}
+	if c, _ := m.Load32(0x100); c != 0x263A {
+		t.Errorf("first word %#x", c)
+	}
+	// As bytes, a text resource is its bytes.
+	s = call(t, g, "stream_open_resource", 1, 0)
+	if n := call(t, g, "get_line_stream", s, 0x200, 50); n != 7 || string(m.b[0x200:0x207]) != "h\xc3\xa9llo\n" {
+		t.Errorf("line %d %q", n, m.b[0x200:0x207])
+	}
+	if call(t, g, "put_char_stream", s, 'x'); call(t, g, "stream_get_position", s) != 7 {
+		t.Error("a resource stream was written")
+	}
+	if call(t, g, "stream_open_resource", 3, 0) != 0 || call(t, g, "stream_open_resource", 9, 0) != 0 {
+		t.Error("a picture or a missing resource opened as a data stream")
+	}
+}
+
+func TestUnicodeFileStreams(t *testing.T) {
+	g, m, _ := setup(t)
+	for _, c := range []struct {
+		usage uint32
+		want  string
+	}{
+		{fileusageData | fileusageTextMode, "\xe2\x98\xbaA"}, // text: UTF-8
+		{fileusageData, "\x00\x00\x26\x3a\x00\x00\x00\x41"},  // binary: big-endian words
+	} {
+		f := call(t, g, "fileref_create_by_name", c.usage, m.cstr(0x100, "u"), 0)
+		s := call(t, g, "stream_open_file_uni", f, filemodeWrite, 0)
+		call(t, g, "put_char_stream_uni", s, 0x263A)
+		call(t, g, "put_char_stream", s, 'A')
+		call(t, g, "stream_close", s, 0)
+		got, _ := g.opts.Files.ReadFile("u.glkdata")
+		if string(got) != c.want {
+			t.Errorf("usage %#x wrote %q, want %q", c.usage, got, c.want)
+		}
+		s = call(t, g, "stream_open_file_uni", f, filemodeRead, 0)
+		if ch := call(t, g, "get_char_stream_uni", s); ch != 0x263A {
+			t.Errorf("usage %#x read back %#x", c.usage, ch)
+		}
+		if p := call(t, g, "stream_get_position", s); c.usage == fileusageData && p != 1 {
+			t.Errorf("position %d words, want 1", p)
+		}
+		call(t, g, "stream_close", s, 0)
+	}
+}
