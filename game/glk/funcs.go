@@ -170,20 +170,12 @@ func init() {
 			return id, nil
 		},
 		"stream_get_rock": strFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return s.rock, nil }),
-		"stream_open_file": func(g *Glk, a []garg) (uint32, error) {
-			f := g.fref(a[0])
-			if f == nil {
-				return 0, nil
-			}
+		"stream_open_file": frefFn(func(g *Glk, f *fileref, a []garg) (uint32, error) {
 			return g.openFile(f, a[1].u, a[2].u, false)
-		},
-		"stream_open_file_uni": func(g *Glk, a []garg) (uint32, error) {
-			f := g.fref(a[0])
-			if f == nil {
-				return 0, nil
-			}
+		}),
+		"stream_open_file_uni": frefFn(func(g *Glk, f *fileref, a []garg) (uint32, error) {
 			return g.openFile(f, a[1].u, a[2].u, true)
-		},
+		}),
 		"stream_open_memory":     func(g *Glk, a []garg) (uint32, error) { return g.openMemory(a[0], a[1].u, a[2].u, false) },
 		"stream_open_memory_uni": func(g *Glk, a []garg) (uint32, error) { return g.openMemory(a[0], a[1].u, a[2].u, true) },
 		"stream_open_resource":   func(g *Glk, a []garg) (uint32, error) { return g.openResource(a[0].u, a[1].u, false) },
@@ -250,7 +242,10 @@ func init() {
 		"fileref_create_from_fileref": func(g *Glk, a []garg) (uint32, error) {
 			f := g.fref(a[1])
 			if f == nil {
-				return 0, nil
+				return 0, g.warn("fileref_create_from_fileref: invalid ref")
+			}
+			if f.unusable {
+				return g.newUnusableFref(f.name, a[0].u, a[2].u)
 			}
 			return g.newFref(f.name, a[0].u, a[2].u)
 		},
@@ -278,24 +273,24 @@ func init() {
 		}),
 
 		// input from streams
-		"get_char_stream": strFn(func(g *Glk, s *stream, a []garg) (uint32, error) {
+		"get_char_stream": getFn(func(g *Glk, s *stream, a []garg) (uint32, error) {
 			c, ok, err := g.getChar(s, false)
 			if !ok {
 				return 0xFFFFFFFF, err
 			}
 			return c, err
 		}),
-		"get_char_stream_uni": strFn(func(g *Glk, s *stream, a []garg) (uint32, error) {
+		"get_char_stream_uni": getFn(func(g *Glk, s *stream, a []garg) (uint32, error) {
 			c, ok, err := g.getChar(s, true)
 			if !ok {
 				return 0xFFFFFFFF, err
 			}
 			return c, err
 		}),
-		"get_line_stream":       strFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return g.getLine(s, a[1].addr, a[1].n, false) }),
-		"get_line_stream_uni":   strFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return g.getLine(s, a[1].addr, a[1].n, true) }),
-		"get_buffer_stream":     strFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return g.getBuffer(s, a[1].addr, a[1].n, false) }),
-		"get_buffer_stream_uni": strFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return g.getBuffer(s, a[1].addr, a[1].n, true) }),
+		"get_line_stream":       getFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return g.getLine(s, a[1].addr, a[1].n, false) }),
+		"get_line_stream_uni":   getFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return g.getLine(s, a[1].addr, a[1].n, true) }),
+		"get_buffer_stream":     getFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return g.getBuffer(s, a[1].addr, a[1].n, false) }),
+		"get_buffer_stream_uni": getFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return g.getBuffer(s, a[1].addr, a[1].n, true) }),
 
 		"char_to_lower": func(g *Glk, a []garg) (uint32, error) { return uint32(latin1Lower(byte(a[0].u))), nil },
 		"char_to_upper": func(g *Glk, a []garg) (uint32, error) { return uint32(latin1Upper(byte(a[0].u))), nil },
@@ -439,6 +434,17 @@ func winFn(f func(g *Glk, w *window, a []garg) (uint32, error)) implFunc {
 
 func strFn(f func(g *Glk, s *stream, a []garg) (uint32, error)) implFunc {
 	return objFn((*Glk).str, f)
+}
+
+// getFn is strFn for the get functions: for a null stream cheapglk
+// answers -1.
+func getFn(f func(g *Glk, s *stream, a []garg) (uint32, error)) implFunc {
+	return func(g *Glk, a []garg) (uint32, error) {
+		if g.str(a[0]) == nil {
+			return 0xFFFFFFFF, g.warnNull(a)
+		}
+		return strFn(f)(g, a)
+	}
 }
 
 func frefFn(f func(g *Glk, r *fileref, a []garg) (uint32, error)) implFunc {
@@ -729,6 +735,16 @@ func (g *Glk) newFref(name string, usage, rock uint32) (uint32, error) {
 	return id, nil
 }
 
+// newUnusableFref makes a file ref of a host path, which names no file
+// of the store.
+func (g *Glk) newUnusableFref(path string, usage, rock uint32) (uint32, error) {
+	id, err := g.newFref("", usage, rock)
+	if err == nil && id != 0 {
+		g.st.frefs[id].name, g.st.frefs[id].unusable = path, true
+	}
+	return id, err
+}
+
 func (g *Glk) createByPrompt(a []garg) (uint32, error) {
 	usage, fmode, rock := a[0].u, a[1].u, a[2].u
 	p := g.st.pending
@@ -780,11 +796,7 @@ func (g *Glk) createByPrompt(a []garg) (uint32, error) {
 		if fmode == filemodeRead {
 			return 0, nil
 		}
-		id, err := g.newFref("", usage, rock)
-		if err == nil && id != 0 {
-			g.st.frefs[id].name, g.st.frefs[id].unusable = line, true
-		}
-		return id, err
+		return g.newUnusableFref(line, usage, rock)
 	}
 	if fmode == filemodeRead {
 		if _, err := g.opts.Files.ReadFile(line); err != nil {

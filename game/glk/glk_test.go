@@ -877,3 +877,20 @@ func TestUnicodeFileStreams(t *testing.T) {
 		call(t, g, "stream_close", s, 0)
 	}
 }
+
+func TestNullStreamAnswers(t *testing.T) {
+	g, _, _ := setup(t)
+	for _, name := range []string{"get_char_stream", "get_char_stream_uni"} {
+		if r := call(t, g, name, 0); r != 0xFFFFFFFF {
+			t.Errorf("%s(null) = %#x, want -1 as cheapglk", name, r)
+		}
+	}
+	if r := call(t, g, "get_buffer_stream", 0, 0x100, 4); r != 0xFFFFFFFF {
+		t.Errorf("get_buffer_stream(null) = %#x, want -1", r)
+	}
+	g.TakeOutput()
+	call(t, g, "stream_open_file", 0, filemodeRead, 0)
+	if got := g.TakeOutput(); got != "Glk library error: stream_open_file: invalid fileref id.\n" {
+		t.Errorf("stream_open_file(null) printed %q", got)
+	}
+}
