@@ -75,7 +75,6 @@ func consts() {
 	})
 }
 
-var negNaN = math.Float64frombits(0xFFF8000000000000)
 
 // sinCos returns sin x and cos x at bigPrec bits (x finite).
 func sinCos(x float64) (*big.Float, *big.Float) {
@@ -136,10 +135,10 @@ func f64of(f *big.Float) float64 {
 
 func dsin(x float64) float64 {
 	if math.IsInf(x, 0) {
-		return negNaN
+		return defaultNaN
 	}
 	if math.IsNaN(x) || x == 0 {
-		return x
+		return cnan(x, x)
 	}
 	s, _ := sinCos(x)
 	return f64of(s)
@@ -147,10 +146,10 @@ func dsin(x float64) float64 {
 
 func dcos(x float64) float64 {
 	if math.IsInf(x, 0) {
-		return negNaN
+		return defaultNaN
 	}
 	if math.IsNaN(x) {
-		return x
+		return cnan(x, x)
 	}
 	_, c := sinCos(x)
 	return f64of(c)
@@ -158,10 +157,10 @@ func dcos(x float64) float64 {
 
 func dtan(x float64) float64 {
 	if math.IsInf(x, 0) {
-		return negNaN
+		return defaultNaN
 	}
 	if math.IsNaN(x) || x == 0 {
-		return x
+		return cnan(x, x)
 	}
 	s, c := sinCos(x)
 	return f64of(newF(bigPrec).Quo(s, c))
@@ -213,7 +212,7 @@ func bigExp(y *big.Float) float64 {
 func dexp(x float64) float64 {
 	switch {
 	case math.IsNaN(x):
-		return x
+		return cnan(x, x)
 	case math.IsInf(x, 1):
 		return x
 	case math.IsInf(x, -1):
@@ -227,9 +226,9 @@ func dexp(x float64) float64 {
 func dlog(x float64) float64 {
 	switch {
 	case math.IsNaN(x):
-		return x
+		return cnan(x, x)
 	case x < 0:
-		return negNaN
+		return defaultNaN
 	case x == 0:
 		return math.Inf(-1)
 	case math.IsInf(x, 1):
@@ -248,12 +247,12 @@ func dpow(a, b float64) float64 {
 	case a == -1 && math.IsInf(b, 0):
 		return 1
 	case math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) || a == 0:
-		return math.Pow(a, b)
+		return cnan(math.Pow(a, b), a, b)
 	}
 	neg := false
 	if a < 0 {
 		if b != math.Trunc(b) {
-			return negNaN
+			return defaultNaN
 		}
 		a = -a
 		neg = math.Mod(b, 2) != 0

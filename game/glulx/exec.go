@@ -494,7 +494,7 @@ func (vm *VM) loop() {
 			vm.store(dt[2], val[2], u32(f32(val[0])/f32(val[1])))
 		case 0x1A4:
 			a, b := f32(val[0]), f32(val[1])
-			r := float32(math.Mod(float64(a), float64(b)))
+			r := f2(math.Mod, a, b)
 			q := u32((a - r) / b)
 			if q == 0 || q == 0x80000000 {
 				q = (val[0] ^ val[1]) & 0x80000000
@@ -518,19 +518,19 @@ func (vm *VM) loop() {
 		case 0x1AB:
 			vm.store(dt[2], val[2], u32(powf(f32(val[0]), f32(val[1]))))
 		case 0x1B0:
-			vm.store(dt[1], val[1], u32(float32(math.Sin(float64(f32(val[0]))))))
+			vm.store(dt[1], val[1], u32(f1(math.Sin, f32(val[0]))))
 		case 0x1B1:
-			vm.store(dt[1], val[1], u32(float32(math.Cos(float64(f32(val[0]))))))
+			vm.store(dt[1], val[1], u32(f1(math.Cos, f32(val[0]))))
 		case 0x1B2:
-			vm.store(dt[1], val[1], u32(float32(math.Tan(float64(f32(val[0]))))))
+			vm.store(dt[1], val[1], u32(f1(math.Tan, f32(val[0]))))
 		case 0x1B3:
-			vm.store(dt[1], val[1], u32(float32(math.Asin(float64(f32(val[0]))))))
+			vm.store(dt[1], val[1], u32(float32(asinC(float64(f32(val[0]))))))
 		case 0x1B4:
-			vm.store(dt[1], val[1], u32(float32(math.Acos(float64(f32(val[0]))))))
+			vm.store(dt[1], val[1], u32(float32(acosC(float64(f32(val[0]))))))
 		case 0x1B5:
-			vm.store(dt[1], val[1], u32(float32(math.Atan(float64(f32(val[0]))))))
+			vm.store(dt[1], val[1], u32(f1(math.Atan, f32(val[0]))))
 		case 0x1B6:
-			vm.store(dt[2], val[2], u32(float32(math.Atan2(float64(f32(val[0])), float64(f32(val[1]))))))
+			vm.store(dt[2], val[2], u32(f2(math.Atan2, f32(val[0]), f32(val[1]))))
 		case 0x1C9:
 			if fIsInf(val[0]) {
 				jump = val[1]
@@ -606,13 +606,13 @@ func (vm *VM) loop() {
 			case 0x213:
 				r = a / b
 			case 0x214:
-				r = math.Mod(a, b)
+				r = cnan(math.Mod(a, b), a, b)
 			case 0x215:
-				r = (a - math.Mod(a, b)) / b
+				r = (a - cnan(math.Mod(a, b), a, b)) / b
 			case 0x21B:
 				r = dpow(a, b)
 			case 0x226:
-				r = math.Atan2(a, b)
+				r = cnan(math.Atan2(a, b), a, b)
 			}
 			hi, lo := u64(r)
 			if opcode == 0x215 && (hi == 0 || hi == 0x80000000) && lo == 0 {
@@ -641,11 +641,11 @@ func (vm *VM) loop() {
 			case 0x222:
 				r = dtan(a)
 			case 0x223:
-				r = math.Asin(a)
+				r = asinC(a)
 			case 0x224:
-				r = math.Acos(a)
+				r = acosC(a)
 			case 0x225:
-				r = math.Atan(a)
+				r = cnan(math.Atan(a), a)
 			}
 			hi, lo := u64(r)
 			vm.store(dt[2], val[2], lo)
