@@ -75,7 +75,6 @@ func consts() {
 	})
 }
 
-
 // sinCos returns sin x and cos x at bigPrec bits (x finite).
 func sinCos(x float64) (*big.Float, *big.Float) {
 	consts()
