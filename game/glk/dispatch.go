@@ -3,6 +3,8 @@ package glk
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 type funcEntry struct {
@@ -356,31 +358,56 @@ func (g *Glk) writeField(addr uint32, i int, v uint32) error {
 }
 
 // checkArray checks an array against the end of memory, when the VM
-// tells it, cutting a character array that runs past it as glulxe does.
+// tells it, as glulxe's parse_glk_args does: a character or integer
+// array that runs past the end is cut there with glulxe's warning (its
+// 32-bit arithmetic and all), then verify_array_addresses refuses what
+// still falls outside memory.
 func (g *Glk) checkArray(pa *protoArg, a *garg) error {
 	end, ok := g.memSize()
 	if !ok {
 		return nil
 	}
-	size := uint64(4)
-	if pa.typ == 'C' {
+	size := uint32(4)
+	long := false
+	switch pa.typ {
+	case 'C':
 		size = 1
-		if a.n > end || uint64(a.addr)+uint64(a.n) > uint64(end) {
-			if a.addr <= end {
-				a.n = end - a.addr
-			}
-		}
-	} else if pa.typ == 'I' {
-		if a.n > end/4 || a.addr > end || a.n > (end-a.addr)/4 {
-			if a.addr <= end {
-				a.n = (end - a.addr) / 4
-			}
-		}
+		long = a.n > end || a.addr+a.n > end
+	case 'I':
+		long = a.n > end/4 || a.n > (end-a.addr)/4
 	}
-	if uint64(a.addr)+uint64(a.n)*size > uint64(end) {
-		return fmt.Errorf("array of %d at 0x%X is beyond the end of memory 0x%X", a.n, a.addr, end)
+	if long {
+		if err := g.PrintError("Glulxe warning: Memory access was much too long -- perhaps a print_to_array call with only one argument (" + hexnum(int32(a.n)) + ")\n"); err != nil {
+			return err
+		}
+		a.n = (end - a.addr) / size
+	}
+	// verify_array_addresses
+	if a.addr >= end {
+		return fmt.Errorf("memory access out of range (array at 0x%X)", a.addr)
+	}
+	if a.n == 0 {
+		return nil
+	}
+	bytes := a.n * size
+	switch {
+	case bytes < a.n:
+		return fmt.Errorf("memory access way too long (array at 0x%X)", a.addr)
+	case bytes > end || a.addr+bytes < a.addr:
+		return fmt.Errorf("memory access much too long (array at 0x%X)", a.addr)
+	case a.addr+bytes > end:
+		return fmt.Errorf("memory access too long (array at 0x%X)", a.addr)
 	}
 	return nil
+}
+
+// hexnum writes a number as glulxe's stream_hexnum does: signed,
+// upper-case hexadecimal, no prefix.
+func hexnum(v int32) string {
+	if v < 0 {
+		return "-" + strings.ToUpper(strconv.FormatUint(uint64(-int64(v)), 16))
+	}
+	return strings.ToUpper(strconv.FormatUint(uint64(v), 16))
 }
 
 func (g *Glk) cString(addr uint32) ([]byte, error) {

@@ -241,6 +241,32 @@ func (r *streamReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// PrintError prints s where glulxe prints its errors and warnings
+// ("Glulxe fatal error: ...", "Glulxe warning: ..."): its error window,
+// which under cheapglk is the root window, the main one (glulxe's
+// get_error_win opens a window first when there is none, rock 1), and
+// through that window's stream, as glk_put_string does.
+func (g *Glk) PrintError(s string) error {
+	w := g.st.windows[g.st.mainWin]
+	if w == nil && g.st.root == 0 {
+		id, err := g.windowOpen(0, 0, 0, wintypeTextBuffer, 1)
+		if err != nil {
+			return err
+		}
+		w = g.st.windows[id]
+	}
+	if w == nil {
+		return nil
+	}
+	str := g.st.streams[w.stream]
+	for _, c := range []byte(s) {
+		if err := g.putChar(str, uint32(c), false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Waiting is the input the story waits for: what the last Call that
 // returned [ErrWait] needs.
 func (g *Glk) Waiting() InputKind {

@@ -894,3 +894,20 @@ func TestNullStreamAnswers(t *testing.T) {
 		t.Errorf("stream_open_file(null) printed %q", got)
 	}
 }
+
+func TestArrayPastMemoryWarnsAsGlulxe(t *testing.T) {
+	g, _, _ := setup(t)
+	// print_to_array with one argument: a length of 0x7FFFFFFB
+	call(t, g, "put_buffer", 0xFFF0, 0x7FFFFFFB)
+	want := "Glulxe warning: Memory access was much too long -- perhaps a print_to_array call with only one argument (7FFFFFFB)\n" +
+		strings.Repeat("\x00", 16)
+	if got := g.TakeOutput(); got != want {
+		t.Errorf("printed %q, want glulxe's warning then the 16 bytes left", got)
+	}
+	if _, err := g.Call(sel(t, "put_buffer"), []uint32{0x10000, 0}); err == nil {
+		t.Error("an empty array at the end of memory accepted (glulxe: out of range)")
+	}
+	if got := hexnum(-26); got != "-1A" {
+		t.Errorf("hexnum(-26) = %q", got)
+	}
+}
