@@ -481,15 +481,3 @@ func (g *Glk) unparseArgs(f *function, a []garg) error {
 	}
 	return nil
 }
-
-// Names lists the Glk functions Call knows, as "0xSEL name", for
-// documentation and tests.
-func Names() []string {
-	var out []string
-	for _, e := range functions {
-		if f, ok := funcBySel[e.sel]; ok && f.impl != nil {
-			out = append(out, fmt.Sprintf("0x%04X %s", e.sel, e.name))
-		}
-	}
-	return out
-}

@@ -911,3 +911,48 @@ func TestArrayPastMemoryWarnsAsGlulxe(t *testing.T) {
 		t.Errorf("hexnum(-26) = %q", got)
 	}
 }
+
+func TestWindowTree(t *testing.T) {
+	g, m, win := setup(t)
+	st := call(t, g, "window_open", win, winmethodAbove|winmethodFixed, 1, wintypeTextGrid, 2)
+	gr := call(t, g, "window_open", win, winmethodLeft|winmethodProportional, 25, wintypeGraphics, 3)
+	root := call(t, g, "window_get_root")
+	if call(t, g, "window_get_type", root) != wintypePair {
+		t.Fatal("the root is no pair window")
+	}
+	p := call(t, g, "window_get_parent", gr)
+	if call(t, g, "window_get_parent", win) != p || call(t, g, "window_get_sibling", gr) != win {
+		t.Error("the graphics window is not the main one's sibling under a new pair")
+	}
+	if call(t, g, "window_get_parent", p) != root || call(t, g, "window_get_sibling", st) != p {
+		t.Error("the status window's sibling is not the inner pair")
+	}
+	call(t, g, "window_get_arrangement", p, 0x100, 0x104, 0x108)
+	if k, _ := m.Load32(0x108); k != gr {
+		t.Errorf("the pair's key window %d, want %d", k, gr)
+	}
+	// Closing the main window: the graphics window takes its pair's place.
+	call(t, g, "window_close", win, 0)
+	if call(t, g, "window_get_parent", gr) != root || call(t, g, "window_get_sibling", gr) != st {
+		t.Error("after closing the main window, the graphics window is not under the root")
+	}
+	if call(t, g, "window_iterate", 0, 0) == 0 {
+		t.Error("no window left")
+	}
+	call(t, g, "put_string", m.cstr(0x200, "nowhere"))
+	if got := g.TakeOutput(); got != "" {
+		t.Errorf("text with no main window: %q", got)
+	}
+	// Closing the root closes them all.
+	call(t, g, "window_close", root, 0)
+	if call(t, g, "window_get_root") != 0 || call(t, g, "window_iterate", 0, 0) != 0 {
+		t.Error("windows left after closing the root")
+	}
+	if g.StatusLine() != "" {
+		t.Error("a status line with no windows")
+	}
+	// A new main window opens as the first did.
+	if call(t, g, "window_open", 0, 0, 0, wintypeTextBuffer, 9) == 0 {
+		t.Error("no new main window")
+	}
+}
