@@ -76,9 +76,10 @@ type Options struct {
 var (
 	// ErrWait is returned by Call when the story waits for input
 	// (glk_select, or a file name asked by fileref_create_by_prompt) that
-	// the host has not given: nothing has changed, and the VM calls Call
-	// again with the same selector and arguments once [Glk.SendLine] or
-	// [Glk.SendKey] has given it.
+	// the host has not given: nothing the story can see has changed (the
+	// file prompt has printed cheapglk's "Enter saved game to store: ",
+	// once), and the VM calls Call again with the same selector and
+	// arguments once [Glk.SendLine] or [Glk.SendKey] has given it.
 	ErrWait = errors.New("glk: waiting for input")
 	// ErrExit is returned by Call for glk_exit, and when the host ended
 	// the input ([Glk.EndInput]) while the story waited for it.
