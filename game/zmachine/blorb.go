@@ -19,7 +19,7 @@ import (
 
 // errGlulx is Load's answer to a Glulx game, raw (.ulx) or in a Blorb
 // file (.gblorb): the commonest story that is not a Z-machine one.
-var errGlulx = errors.New("zmachine: a Glulx game, not a Z-machine one: grue play runs it (package glulx), but the research environment (grue games, agent, MCP, REPL) runs Z-machine games only, versions 3, 4, 5, 7 and 8")
+var errGlulx = errors.New("zmachine: a Glulx game, not a Z-machine one: grue play and grue games take it (package glulx), but the research environment (agent, MCP, REPL, experiments) runs Z-machine games only, versions 3, 4, 5, 7 and 8")
 
 // storyBytes returns the Z-machine story in data: data itself, or the
 // story a Blorb file packages, with the file's metadata (its IFmd chunk,
