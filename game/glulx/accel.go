@@ -58,7 +58,7 @@ func accelFuncs(index uint32) accelFunc {
 func (vm *VM) accelSetFunc(index, addr uint32) {
 	ft := vm.r1(addr)
 	if ft != 0xC0 && ft != 0xC1 {
-		vm.fatal("Attempt to accelerate non-function (%#x).", addr)
+		vm.fatalI("Attempt to accelerate non-function.", addr)
 	}
 	fn := accelFuncs(index)
 	if vm.accel == nil {

@@ -109,7 +109,7 @@ func (vm *VM) loop() {
 			}
 		}
 		if opcode >= uint32(len(oplists)) || !oplists[opcode].ok {
-			vm.fatal("Encountered unknown opcode (%#x).", opcode)
+			vm.fatalI("Encountered unknown opcode.", opcode)
 		}
 		vm.operands(&oplists[opcode], &val, &dt)
 		var jump uint32
@@ -253,7 +253,7 @@ func (vm *VM) loop() {
 			goto perform
 		case 0x33: // throw
 			if val[1] > vm.stackptr || val[1] < 16 {
-				vm.fatal("Throw to an invalid catch token (%#x).", val[1])
+				vm.fatalI("Throw to an invalid catch token.", val[1])
 			}
 			vm.stackptr = val[1]
 			vm.popCallstub(val[0])
@@ -354,7 +354,7 @@ func (vm *VM) loop() {
 		case 0x100:
 			vm.store(dt[2], val[2], vm.gestalt(val[0], val[1]))
 		case 0x101:
-			vm.fatal("user debugtrap encountered (%#x).", val[0])
+			vm.fatalI("user debugtrap encountered.", val[0])
 		case 0x102:
 			vm.store(dt[0], val[0], vm.endmem)
 		case 0x103:
@@ -462,7 +462,7 @@ func (vm *VM) loop() {
 			n, src, dst := val[0], val[1], val[2]
 			if n > 0 {
 				if src >= vm.endmem || src+n-1 >= vm.endmem || src+n-1 < src {
-					vm.fatal("Memory access out of range (%#x)", src)
+					vm.fatalI("Memory access out of range", src+n-1)
 				}
 				vm.checkW(dst, n)
 				copy(vm.mem[dst:dst+n], vm.mem[src:src+n])
@@ -694,7 +694,7 @@ func (vm *VM) loop() {
 				goto perform
 			}
 		default:
-			vm.fatal("Executed unknown opcode (%#x).", opcode)
+			vm.fatalI("Executed unknown opcode.", opcode)
 		}
 		if vm.state != Running {
 			return

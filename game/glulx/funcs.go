@@ -15,9 +15,9 @@ func (vm *VM) enterFunction(addr uint32, argv []uint32) {
 	functype := vm.r1(addr)
 	if functype != 0xC0 && functype != 0xC1 {
 		if functype >= 0xC0 && functype <= 0xDF {
-			vm.fatal("Call to unknown type of function (%#x).", addr)
+			vm.fatalI("Call to unknown type of function.", addr)
 		}
-		vm.fatal("Call to non-function (%#x).", addr)
+		vm.fatalI("Call to non-function.", addr)
 	}
 	addr++
 	vm.frameptr = vm.stackptr
@@ -190,7 +190,7 @@ func (vm *VM) popArguments(count, addr uint32) []uint32 {
 		vm.fatal("Stack underflow in arguments.")
 	}
 	if addr != 0 && uint64(count)*4 > uint64(vm.endmem) {
-		vm.fatal("Memory access out of range (%#x)", addr)
+		vm.fatalI("Memory access out of range", addr)
 	}
 	args := make([]uint32, count)
 	if addr == 0 {

@@ -18,19 +18,7 @@ import (
 // script beside the shared games, skipping (failing under CI) without it.
 func glulxe(t *testing.T) string { return glulxeBin(t) }
 
-func glulxeBin(t testing.TB) string {
-	t.Helper()
-	script := filepath.Join(testgames.Dir(), "..", "reference", "glulx", "build-glulxe")
-	if _, err := os.Stat(script); err != nil {
-		testgames.Missing(t, "the reference glulxe's sources are not at %s: %v", script, err)
-	}
-	testgames.Tool(t, "gcc", "apt-get install -y gcc make")
-	out, err := exec.Command(script).Output()
-	if err != nil {
-		testgames.Missing(t, "build-glulxe failed: %v", err)
-	}
-	return strings.TrimSpace(string(out))
-}
+func glulxeBin(t testing.TB) string { return glulx.GlulxeBin(t) }
 
 // runGlulxe plays a script on the reference and returns its stdout.
 func runGlulxe(t *testing.T, bin, story string, seed int, lines []string, flags ...string) []byte {

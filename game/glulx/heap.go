@@ -99,7 +99,7 @@ func (h *heap) free(vm *VM, addr uint32) {
 			return
 		}
 	}
-	vm.fatal("Attempt to free unallocated address from heap (%#x).", addr)
+	vm.fatalI("Attempt to free unallocated address from heap.", addr)
 }
 
 // summary is the heap in the save format: start, count, then address and

@@ -71,6 +71,12 @@ func (m *Machine) Waiting() glk.InputKind {
 
 func (m *Machine) run() (string, error) {
 	err := m.vm.Run()
+	var fe *Error
+	if errors.As(err, &fe) {
+		// glulxe prints its fatal errors in the story's window, then exits.
+		_ = m.glk.PrintError(fe.Glulxe())
+		m.vm.state = Halted
+	}
 	out := m.glk.TakeOutput()
 	m.transcript.WriteString(out)
 	return out, err

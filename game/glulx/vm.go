@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -138,8 +140,18 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("glulx: pc %#x: %s", e.PC, e.Msg) }
 
+// Glulxe is the line glulxe prints in the story's window for this error
+// ("Glulxe fatal error: ..."), which grue prints there too.
+func (e *Error) Glulxe() string { return "Glulxe fatal error: " + e.Msg + "\n" }
+
 func (vm *VM) fatal(format string, a ...any) {
 	panic(fault{&Error{PC: vm.prevpc, Msg: fmt.Sprintf(format, a...)}})
+}
+
+// fatalI is glulxe's fatal_error_i: the message and a value, which glulxe
+// prints in hexadecimal in parentheses.
+func (vm *VM) fatalI(msg string, v uint32) {
+	panic(fault{&Error{PC: vm.prevpc, Msg: fmt.Sprintf("%s (%X)", msg, v)}})
 }
 
 // ParseHeader checks a .ulx image's header.
@@ -220,7 +232,7 @@ func (vm *VM) protect(f func()) (err error) {
 				return
 			}
 			if re, ok := r.(runtime.Error); ok && strings.Contains(re.Error(), "out of range") {
-				err = &Error{PC: vm.prevpc, Msg: "Memory or stack access out of range (" + re.Error() + ")"}
+				err = &Error{PC: vm.prevpc, Msg: boundsMsg(re.Error(), len(vm.mem), len(vm.stack))}
 				return
 			}
 			err = &Error{PC: vm.prevpc, Msg: fmt.Sprintf("internal error: %v", r)}
@@ -228,6 +240,23 @@ func (vm *VM) protect(f func()) (err error) {
 	}()
 	f()
 	return nil
+}
+
+var boundsRE = regexp.MustCompile(`\[(\d+)\] with length (\d+)`)
+
+// boundsMsg is glulxe's message for a read out of range, from Go's bounds
+// fault: the address when the fault names it (a byte read), else the
+// fault's own words.
+func boundsMsg(fault string, memLen, stackLen int) string {
+	if m := boundsRE.FindStringSubmatch(fault); m != nil {
+		i, _ := strconv.ParseUint(m[1], 10, 32)
+		if n, _ := strconv.Atoi(m[2]); n == stackLen && n != memLen {
+			return fmt.Sprintf("Stack access out of range (%X)", i)
+		} else if n == memLen {
+			return fmt.Sprintf("Memory access out of range (%X)", i)
+		}
+	}
+	return "Memory access out of range (" + fault + ")"
 }
 
 // restart puts the machine in its starting state (vm_restart).
@@ -286,7 +315,7 @@ func (vm *VM) changeMemsize(n uint32, internal bool) bool {
 // check, without its cost on every read). Writes check for ROM too.
 
 func (vm *VM) oob(a uint32) {
-	vm.fatal("Memory access out of range (%#x)", a)
+	vm.fatalI("Memory access out of range", a)
 }
 
 func (vm *VM) r1(a uint32) uint32 { return uint32(vm.mem[a]) }
@@ -297,7 +326,7 @@ func (vm *VM) r4(a uint32) uint32 { return binary.BigEndian.Uint32(vm.mem[a:]) }
 
 func (vm *VM) badWrite(a, n uint32) {
 	if a < vm.ramstart {
-		vm.fatal("Memory write to read-only address (%#x)", a)
+		vm.fatalI("Memory write to read-only address", a)
 	}
 	vm.oob(a)
 }
@@ -330,9 +359,9 @@ func (vm *VM) w4(a, v uint32) {
 
 func (vm *VM) badStack(p, n uint32) {
 	if p&(n-1) != 0 && uint64(p)+uint64(n) <= uint64(len(vm.stack)) {
-		vm.fatal("Unaligned stack access (%d) (%#x)", n, p)
+		vm.fatalI(fmt.Sprintf("Unaligned stack access (%d)", n), p)
 	}
-	vm.fatal("Stack access out of range (%#x)", p)
+	vm.fatalI("Stack access out of range", p)
 }
 
 func (vm *VM) checkS(p, n uint32) {

@@ -107,3 +107,33 @@ func FuzzNew(f *testing.F) {
 		_ = vm.Run()
 	})
 }
+
+// TestFaultAsGlulxe runs stories that fault on grue and on glulxe: both
+// print the same "Glulxe fatal error" line in the story's window.
+func TestFaultAsGlulxe(t *testing.T) {
+	bin := glulxeBinInternal(t)
+	for name, img := range map[string][]byte{
+		"unknown opcode": image(0x00, 0x7F),
+		"read past end":  image(0x4A, 0x03, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00), // aloadb 0x1000 0 -> discard
+		"write to ROM":   image(0x4C, 0x11, 0x01, 0x10, 0x00, 0x05),
+		"non-function":   image(0x30, 0x03, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00), // call 0x80 0 -> discard
+	} {
+		t.Run(name, func(t *testing.T) {
+			want := runGlulxeImage(t, bin, img)
+			m, err := newMachineFromImage(img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Start()
+			if err == nil {
+				t.Fatal("no fault")
+			}
+			if got != want {
+				t.Errorf("grue printed %q, glulxe %q (grue's error: %v)", got, want, err)
+			}
+			if !m.Halted() {
+				t.Error("the machine runs on after a fault")
+			}
+		})
+	}
+}
