@@ -101,19 +101,12 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 	if err != nil {
 		return err
 	}
-	if isGlulx(data) {
-		w, h := o.width, o.height
-		if !changed("width") {
-			w = 80
+	glulxStory := isGlulx(data)
+	var st *zmachine.Story
+	if !glulxStory {
+		if st, err = zmachine.LoadInPlace(data); err != nil { // read for it, or the built-in story's, which nothing writes
+			return fmt.Errorf("%s: %w", path, err)
 		}
-		if !changed("height") {
-			h = 24
-		}
-		return playGlulx(path, data, o.seed, w, h, cmd.InOrStdin(), cmd.OutOrStdout())
-	}
-	st, err := zmachine.LoadInPlace(data) // read for it, or the built-in story's, which nothing writes
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	tuneGC(false)
 
@@ -136,18 +129,31 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 			}
 		}
 	}
-	m, err := zmachine.New(st, zmachine.Options{
-		Seed:   o.seed,
-		Width:  width,
-		Height: height,
-		Files:  zmachine.DirFiles("."),
-		Name:   strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
-	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if glulxStory && !terminal {
+		return playGlulx(path, data, o.seed, width, height, in, out)
 	}
-	if !terminal {
-		return playPlain(m, in, out)
+	var m machine
+	if glulxStory {
+		gm, err := glulx.NewMachine(data, glulx.MachineOptions{Seed: uint32(o.seed), Width: width, Height: height})
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		m = glulxTerminal{gm}
+	} else {
+		zm, err := zmachine.New(st, zmachine.Options{
+			Seed:   o.seed,
+			Width:  width,
+			Height: height,
+			Files:  zmachine.DirFiles("."),
+			Name:   strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if !terminal {
+			return playPlain(zm, in, out)
+		}
+		m = zm
 	}
 	rl, err := readline.NewEx(&readline.Config{
 		Stdin:             readline.NewCancelableStdin(in),

@@ -6,7 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/grue-lab/grue/game/glk"
 	"github.com/grue-lab/grue/game/glulx"
+	"github.com/grue-lab/grue/game/zmachine"
 )
 
 // isGlulx reports whether a story file is a Glulx one (.ulx, or a Blorb
@@ -15,6 +17,27 @@ func isGlulx(data []byte) bool {
 	_, _, err := glulx.StoryBytes(data)
 	return err == nil
 }
+
+// glulxTerminal is a Glulx machine as grue play's terminal loop wants
+// it: halted or waiting, and its status window as the status line.
+type glulxTerminal struct{ m *glulx.Machine }
+
+func (g glulxTerminal) Start() (string, error)            { return g.m.Start() }
+func (g glulxTerminal) Step(input string) (string, error) { return g.m.Step(input) }
+func (g glulxTerminal) StatusLine() string                { return g.m.StatusLine() }
+func (g glulxTerminal) UpperChanges() string              { return "" }
+
+func (g glulxTerminal) State() zmachine.State {
+	if g.m.Halted() {
+		return zmachine.Halted
+	}
+	if g.m.Waiting() == glk.InputChar {
+		return zmachine.WaitKey
+	}
+	return zmachine.WaitLine
+}
+
+var _ machine = glulxTerminal{}
 
 // playGlulx plays a Glulx story on plain text, as glulxe over cheapglk
 // does: the main window's text on out, one line of in per input request,
