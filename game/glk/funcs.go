@@ -45,7 +45,6 @@ func noop(*Glk, []garg) (uint32, error) { return 0, nil }
 func (g *Glk) win(a garg) *window   { return g.st.windows[a.u] }
 func (g *Glk) str(a garg) *stream   { return g.st.streams[a.u] }
 func (g *Glk) fref(a garg) *fileref { return g.st.frefs[a.u] }
-func setRef(a *garg, v uint32)      { a.u = v }
 func boolU(b bool) uint32 {
 	if b {
 		return 1
@@ -83,15 +82,7 @@ func init() {
 		},
 
 		// windows
-		"window_iterate": func(g *Glk, a []garg) (uint32, error) {
-			id := iterate(g.st.winOrder, a[0].u, false)
-			if w := g.st.windows[id]; w != nil {
-				setRef(&a[1], w.rock)
-			} else {
-				setRef(&a[1], 0)
-			}
-			return id, nil
-		},
+		"window_iterate":  iterFn('a'),
 		"window_get_rock": winFn(func(g *Glk, w *window, a []garg) (uint32, error) { return w.rock, nil }),
 		"window_get_root": func(g *Glk, a []garg) (uint32, error) { return g.st.root, nil },
 		"window_open": func(g *Glk, a []garg) (uint32, error) {
@@ -160,15 +151,7 @@ func init() {
 		},
 
 		// streams
-		"stream_iterate": func(g *Glk, a []garg) (uint32, error) {
-			id := iterate(g.st.strOrder, a[0].u, true)
-			if s := g.st.streams[id]; s != nil {
-				setRef(&a[1], s.rock)
-			} else {
-				setRef(&a[1], 0)
-			}
-			return id, nil
-		},
+		"stream_iterate":  iterFn('b'),
 		"stream_get_rock": strFn(func(g *Glk, s *stream, a []garg) (uint32, error) { return s.rock, nil }),
 		"stream_open_file": frefFn(func(g *Glk, f *fileref, a []garg) (uint32, error) {
 			return g.openFile(f, a[1].u, a[2].u, false)
@@ -216,15 +199,7 @@ func init() {
 			g.st.frefOrder = removeID(g.st.frefOrder, f.id)
 			return 0, nil
 		}),
-		"fileref_iterate": func(g *Glk, a []garg) (uint32, error) {
-			id := iterate(g.st.frefOrder, a[0].u, true)
-			if f := g.st.frefs[id]; f != nil {
-				setRef(&a[1], f.rock)
-			} else {
-				setRef(&a[1], 0)
-			}
-			return id, nil
-		},
+		"fileref_iterate":  iterFn('c'),
 		"fileref_get_rock": frefFn(func(g *Glk, f *fileref, a []garg) (uint32, error) { return f.rock, nil }),
 		"fileref_delete_file": frefFn(func(g *Glk, f *fileref, a []garg) (uint32, error) {
 			if !f.unusable {
@@ -339,15 +314,7 @@ func init() {
 		"request_timer_events": noop,
 
 		// graphics, hyperlinks and sound: see alwaysWarn; no channel is made
-		"schannel_iterate": func(g *Glk, a []garg) (uint32, error) {
-			id := iterate(g.st.schanOrder, a[0].u, false)
-			if c := g.st.schans[id]; c != nil {
-				setRef(&a[1], c.rock)
-			} else {
-				setRef(&a[1], 0)
-			}
-			return id, nil
-		},
+		"schannel_iterate":    iterFn('d'),
 		"schannel_create":     func(g *Glk, a []garg) (uint32, error) { return 0, nil },
 		"schannel_create_ext": func(g *Glk, a []garg) (uint32, error) { return 0, nil },
 		"schannel_destroy": func(g *Glk, a []garg) (uint32, error) {
@@ -449,6 +416,37 @@ func getFn(f func(g *Glk, s *stream, a []garg) (uint32, error)) implFunc {
 
 func frefFn(f func(g *Glk, r *fileref, a []garg) (uint32, error)) implFunc {
 	return objFn((*Glk).fref, f)
+}
+
+// iterFn is the iterate function of a class ('a' windows, 'b' streams,
+// 'c' file refs, 'd' sound channels): the object after the one given (the
+// first for 0), and its rock. cheapglk lists streams and file refs
+// newest first.
+func iterFn(class byte) implFunc {
+	return func(g *Glk, a []garg) (uint32, error) {
+		st := g.st
+		var id, rock uint32
+		switch class {
+		case 'a':
+			if id = iterate(st.winOrder, a[0].u, false); id != 0 {
+				rock = st.windows[id].rock
+			}
+		case 'b':
+			if id = iterate(st.strOrder, a[0].u, true); id != 0 {
+				rock = st.streams[id].rock
+			}
+		case 'c':
+			if id = iterate(st.frefOrder, a[0].u, true); id != 0 {
+				rock = st.frefs[id].rock
+			}
+		case 'd':
+			if id = iterate(st.schanOrder, a[0].u, false); id != 0 {
+				rock = st.schans[id].rock
+			}
+		}
+		a[1].u = rock
+		return id, nil
+	}
 }
 
 // requestChar is request_char_event, or its Unicode form.
