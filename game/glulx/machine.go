@@ -20,6 +20,10 @@ type MachineOptions struct {
 	// Budget is the instruction budget of one Start or Step; 0 means
 	// DefaultBudget.
 	Budget int
+	// OneWindow opens only the main window, as cheapglk does (no status
+	// window): a game then behaves as under glulxe over cheapglk, which
+	// the differential tests compare with.
+	OneWindow bool
 }
 
 // Machine is a Glulx story with its Glk library, played a line at a time
@@ -43,7 +47,7 @@ func NewMachine(story []byte, opts MachineOptions) (*Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	gopts := glk.Options{Width: opts.Width, Height: opts.Height, Files: opts.Files}
+	gopts := glk.Options{Width: opts.Width, Height: opts.Height, Files: opts.Files, OneWindow: opts.OneWindow}
 	if res != nil {
 		gopts.Resources = res
 	}
