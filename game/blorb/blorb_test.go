@@ -42,3 +42,22 @@ func TestNoGameAndTruncated(t *testing.T) {
 		t.Error("a four-byte file was parsed")
 	}
 }
+
+// FuzzParse feeds arbitrary bytes to the Blorb reader: every failure is
+// an error, never a panic, and what it returns lies inside the file.
+func FuzzParse(f *testing.F) {
+	f.Add(testgames.Blorb([]byte("Glul0123456789"), "GLUL", nil, nil))
+	f.Add(testgames.Form("IFRS", testgames.Chunk{Type: "RIdx", Data: []byte{0, 0, 0, 9}}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		bf, err := blorb.Parse(data)
+		if err != nil {
+			return
+		}
+		if _, exec, ok := bf.Exec(); ok && len(exec) > len(data) {
+			t.Fatalf("the game's %d bytes are more than the file's %d", len(exec), len(data))
+		}
+		for i := uint32(0); i < 4; i++ {
+			bf.DataResource(i)
+		}
+	})
+}
