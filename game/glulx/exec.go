@@ -714,6 +714,15 @@ func (vm *VM) loop() {
 	}
 }
 
+// spend charges one unit of the instruction budget for work inside an
+// instruction (a search step, a heap block, a character of a string), so
+// that no instruction of a hostile story runs unbounded.
+func (vm *VM) spend() {
+	if vm.budget--; vm.budget < 0 {
+		panic(fault{fmt.Errorf("%w (pc %#x)", ErrBudget, vm.prevpc)})
+	}
+}
+
 func bitAddr(a, n uint32) (uint32, uint32) {
 	s := int32(n)
 	bit := n & 7

@@ -31,6 +31,7 @@ func (h *heap) alloc(vm *VM, n uint32) uint32 {
 	}
 	i := 0
 	for i < len(h.blocks) {
+		vm.spend() // a hostile story's many blocks cost budget, not a hang
 		b := &h.blocks[i]
 		if b.free && b.len >= n {
 			break
@@ -86,6 +87,7 @@ func (h *heap) alloc(vm *VM, n uint32) uint32 {
 
 func (h *heap) free(vm *VM, addr uint32) {
 	for i := range h.blocks {
+		vm.spend()
 		b := &h.blocks[i]
 		if b.addr == addr {
 			if b.free {

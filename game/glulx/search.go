@@ -62,9 +62,7 @@ func (vm *VM) zeroKey(addr, keysize uint32) bool {
 func (vm *VM) linearSearch(key, keysize, start, structsize, numstructs, keyoffset, options uint32) uint32 {
 	kb := vm.fetchKey(key, keysize, options)
 	for count := uint32(0); count < numstructs; count++ {
-		if vm.budget--; vm.budget < 0 {
-			vm.fatal("instruction budget exhausted in linearsearch")
-		}
+		vm.spend()
 		if vm.keyCmp(start+keyoffset, key, keysize, &kb) == 0 {
 			if options&serReturnIndex != 0 {
 				return count
@@ -109,9 +107,7 @@ func (vm *VM) binarySearch(key, keysize, start, structsize, numstructs, keyoffse
 func (vm *VM) linkedSearch(key, keysize, start, keyoffset, nextoffset, options uint32) uint32 {
 	kb := vm.fetchKey(key, keysize, options)
 	for start != 0 {
-		if vm.budget--; vm.budget < 0 {
-			vm.fatal("instruction budget exhausted in linkedsearch")
-		}
+		vm.spend()
 		if vm.keyCmp(start+keyoffset, key, keysize, &kb) == 0 {
 			return start
 		}

@@ -166,9 +166,7 @@ func (vm *VM) streamString(addr uint32, inmiddle uint32, bitnum uint32) {
 						break
 					}
 					vm.glkPut(c)
-					if vm.budget--; vm.budget < 0 {
-						vm.fatal("instruction budget exhausted printing a string")
-					}
+					vm.spend()
 				}
 			case iosysFilter:
 				if !substring {
@@ -194,9 +192,7 @@ func (vm *VM) streamString(addr uint32, inmiddle uint32, bitnum uint32) {
 						break
 					}
 					vm.glkPutUni(c)
-					if vm.budget--; vm.budget < 0 {
-						vm.fatal("instruction budget exhausted printing a string")
-					}
+					vm.spend()
 				}
 			case iosysFilter:
 				if !substring {
@@ -240,9 +236,7 @@ func (vm *VM) decode(addr, bitnum uint32, substring bool) (uint32, uint32, uint3
 	node := root
 	b := vm.r1(addr) >> bitnum
 	for {
-		if vm.budget--; vm.budget < 0 {
-			vm.fatal("instruction budget exhausted printing a string")
-		}
+		vm.spend()
 		nodetype := vm.r1(node)
 		node++
 		switch nodetype {

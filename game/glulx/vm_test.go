@@ -137,3 +137,21 @@ func TestFaultAsGlulxe(t *testing.T) {
 		})
 	}
 }
+
+// TestMallocLoopIsBounded: a story that allocates forever stops at the
+// memory bound or the budget, with an error or a failed malloc, never a
+// hang.
+func TestMallocLoopIsBounded(t *testing.T) {
+	// loop: malloc 1 -> discard; jump loop
+	img := image(0x81, 0x78, 0x01, 0x01, 0x20, 0x01, 0xFB)
+	vm, err := New(img, nil, Options{Budget: 200000, MaxMemory: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := vm.Run(); !errors.Is(err, ErrBudget) {
+		t.Fatalf("err = %v, want ErrBudget", err)
+	}
+	if vm.MemSize() > 1<<20 {
+		t.Fatalf("memory grew to %d, past its bound", vm.MemSize())
+	}
+}
