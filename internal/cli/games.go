@@ -84,6 +84,9 @@ among them, and what a call cost.`,
 // describeGame opens story, presses Return through any opening "press a
 // key" screens (as a player would) and prints what grue finds in it.
 func describeGame(cmd *cobra.Command, story string, asJSON bool) error {
+	if path, data, err := readStory(story); err == nil && isGlulx(data) {
+		return describeGlulx(cmd.OutOrStdout(), path, data, asJSON)
+	}
 	r, err := report(story)
 	if err != nil {
 		return err

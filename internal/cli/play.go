@@ -15,8 +15,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/grue-lab/grue/game"
+	"github.com/grue-lab/grue/game/glulx"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/zmachine"
+	"github.com/grue-lab/grue/internal/boundedfile"
 )
 
 // readStory finds a story by path or name and reads it; the default
@@ -29,8 +31,12 @@ func readStory(story string) (path string, data []byte, err error) {
 		}
 		return "", nil, err
 	}
-	// A named pipe, a device or a huge file is refused at once.
-	data, err = game.ReadStoryFile(path)
+	// A named pipe, a device or a huge file is refused at once. A Glulx
+	// story may be larger than a Z-machine one (glulx.MaxStorySize).
+	data, err = boundedfile.ReadFile(path, glulx.MaxStorySize)
+	if err != nil || (len(data) > game.MaxStorySize && !isGlulx(data)) {
+		data, err = game.ReadStoryFile(path)
+	}
 	return path, data, err
 }
 
@@ -95,9 +101,12 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 	if err != nil {
 		return err
 	}
-	st, err := zmachine.LoadInPlace(data) // read for it, or the built-in story's, which nothing writes
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	glulxStory := isGlulx(data)
+	var st *zmachine.Story
+	if !glulxStory {
+		if st, err = zmachine.LoadInPlace(data); err != nil { // read for it, or the built-in story's, which nothing writes
+			return fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	tuneGC(false)
 
@@ -120,18 +129,31 @@ func (o *playOptions) play(cmd *cobra.Command, story string) error {
 			}
 		}
 	}
-	m, err := zmachine.New(st, zmachine.Options{
-		Seed:   o.seed,
-		Width:  width,
-		Height: height,
-		Files:  zmachine.DirFiles("."),
-		Name:   strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
-	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if glulxStory && !terminal {
+		return playGlulx(path, data, o.seed, width, height, in, out)
 	}
-	if !terminal {
-		return playPlain(m, in, out)
+	var m machine
+	if glulxStory {
+		gm, err := glulx.NewMachine(data, glulx.MachineOptions{Seed: uint32(o.seed), Width: width, Height: height})
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		m = glulxTerminal{gm}
+	} else {
+		zm, err := zmachine.New(st, zmachine.Options{
+			Seed:   o.seed,
+			Width:  width,
+			Height: height,
+			Files:  zmachine.DirFiles("."),
+			Name:   strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if !terminal {
+			return playPlain(zm, in, out)
+		}
+		m = zm
 	}
 	rl, err := readline.NewEx(&readline.Config{
 		Stdin:             readline.NewCancelableStdin(in),
