@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/harness"
 )
@@ -394,9 +395,14 @@ func NewPlan(p *Protocol, dir string, opts Options) (*Plan, error) {
 	if len(opts.Seeds) > 0 {
 		b.Deviations = append(b.Deviations, fmt.Sprintf("seeds %s (--seeds), not the protocol's", formatSeeds(opts.Seeds)))
 	}
-	for _, g := range games {
+	for i := range games {
+		g := &games[i]
 		if g.Status != harness.GamePlayed {
 			continue
+		}
+		g.Unread = unread(g.File, g.Seeds, g.MaxScore)
+		for _, u := range g.Unread {
+			b.Deviations = append(b.Deviations, unreadDeviation(g.Name, u))
 		}
 		cfg.Games = append(cfg.Games, g.File)
 		cfg.GameSeeds[g.File] = g.Seeds
@@ -431,6 +437,46 @@ func NewPlan(p *Protocol, dir string, opts Options) (*Plan, error) {
 	}
 	return &Plan{Protocol: p, Config: cfg, Benchmark: b}, nil
 }
+
+// unread opens the story file at path from its first seed and says what
+// grue cannot read of it (harness.UnreadMaxScore, harness.UnreadEnding):
+// the maximum only when the protocol states none (stated 0). A file that
+// does not open is left to the run, which reports it.
+func unread(path string, seeds []int64, stated int) []string {
+	var opts []game.Option
+	if len(seeds) > 0 {
+		opts = append(opts, game.Seed(seeds[0]))
+	}
+	g, err := game.Open(path, opts...)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	s := g.Scoring()
+	if stated <= 0 && s.MaxScore <= 0 {
+		out = append(out, harness.UnreadMaxScore)
+	}
+	if _, known := g.Entry(); !known && s.EndGlobal < 0 {
+		out = append(out, harness.UnreadEnding)
+	}
+	return out
+}
+
+// unreadDeviation is the manifest's sentence for what grue could not
+// read of game name (harness.BenchmarkGame.Unread).
+func unreadDeviation(name, what string) string {
+	switch what {
+	case harness.UnreadMaxScore:
+		return fmt.Sprintf("%s: %s: its normalised score is unknown and left out of the mean", name, unreadMaxScoreText)
+	case harness.UnreadEnding:
+		return fmt.Sprintf("%s: grue knows no end flag of the game (the catalog does not know it and it has no Inform deadflag grue found): it tells the game's end only from its text (an end banner, a final question, the machine halting), and a game over it misses plays on to the budget", name)
+	}
+	return fmt.Sprintf("%s: grue could not read its %s", name, what)
+}
+
+// unreadMaxScoreText is how the summary and the manifest say that grue
+// could not read a game's maximum.
+const unreadMaxScoreText = "grue could not read the game's maximum score"
 
 func formatSeeds(s []int64) string {
 	var parts []string

@@ -110,8 +110,9 @@ func Summarize(m *harness.Manifest, rs *harness.ResultSet) (*Summary, error) {
 		}
 		if row.MaxScore > 0 {
 			row.Norm, row.NormKnown = float64(row.HighScore)/float64(row.MaxScore), true
-		} else if !r.Failed() {
-			s.note(fmt.Sprintf("%s: grue could not read the game's maximum score: its normalised score is unknown and left out of the mean", name))
+		} else if !r.Failed() && !slices.Contains(g.Unread, harness.UnreadMaxScore) {
+			// The manifest did not say so when the run was planned.
+			s.note(fmt.Sprintf("%s: %s: its normalised score is unknown and left out of the mean", name, unreadMaxScoreText))
 		}
 		s.Rows = append(s.Rows, row)
 	}
