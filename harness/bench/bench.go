@@ -451,6 +451,13 @@ func unread(path string, seeds []int64, stated int) []string {
 	if err != nil {
 		return nil
 	}
+	// A title screen waits for a key; the game is read at its first
+	// command prompt, as grue games reads it.
+	for i := 0; i < 5 && g.KeyExpected(); i++ {
+		if _, err := g.Step(""); err != nil {
+			return nil
+		}
+	}
 	var out []string
 	s := g.Scoring()
 	if stated <= 0 && s.MaxScore <= 0 {

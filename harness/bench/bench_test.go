@@ -358,3 +358,22 @@ func TestUnreadGamesInManifest(t *testing.T) {
 		t.Errorf("the maximum is said %d times:\n%s", n, strings.Join(s.Deviations, "\n"))
 	}
 }
+
+// A maximum the manifest says grue could not read, but that the game gave
+// in play, is not called unknown by the summary.
+func TestUnreadMaxFoundInPlay(t *testing.T) {
+	games := []harness.BenchmarkGame{{Name: "late", Status: harness.GamePlayed, File: "/g/l.z5", Unread: []string{harness.UnreadMaxScore}}}
+	m := &harness.Manifest{Config: &harness.Config{MaxSteps: 4}, Benchmark: &harness.Benchmark{Protocol: TALES, Games: games,
+		Deviations: []string{unreadDeviation("late", harness.UnreadMaxScore)}}}
+	s, err := Summarize(m, harness.NewResultSet(rec("/g/l.z5", 1, []int{0, 2, 2, 2}, 8, 0, 0, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := strings.Join(s.Deviations, "\n")
+	if strings.Contains(d, "could not read") || !strings.Contains(d, "late: grue read no maximum score when the run was planned; the game gave one in play (8)") {
+		t.Errorf("deviations:\n%s", d)
+	}
+	if mean, n := s.MeanNorm(); n != 1 || mean != 0.25 {
+		t.Errorf("mean %v over %d", mean, n)
+	}
+}

@@ -116,6 +116,25 @@ func Summarize(m *harness.Manifest, rs *harness.ResultSet) (*Summary, error) {
 		}
 		s.Rows = append(s.Rows, row)
 	}
+	// A maximum grue did not read when the run was planned but the game
+	// gave in play: the manifest's sentence is no longer so.
+	for _, g := range byFile {
+		if !slices.Contains(g.Unread, harness.UnreadMaxScore) {
+			continue
+		}
+		var maxima []int
+		for _, r := range s.Rows {
+			if r.Game == g.Name && r.NormKnown {
+				maxima = append(maxima, r.MaxScore)
+			}
+		}
+		if len(maxima) == 0 {
+			continue
+		}
+		if i := slices.Index(s.Deviations, unreadDeviation(g.Name, harness.UnreadMaxScore)); i >= 0 {
+			s.Deviations[i] = fmt.Sprintf("%s: grue read no maximum score when the run was planned; the game gave one in play (%d)", g.Name, slices.Max(maxima))
+		}
+	}
 	slices.SortFunc(s.Rows, func(a, b Row) int {
 		if c := strings.Compare(a.Game, b.Game); c != 0 {
 			return c
