@@ -89,6 +89,9 @@ type Protocol struct {
 	Deviations []string
 	// Measure names what counts, as the protocol's summary says it.
 	Measure string
+	// HighScore says that what counts is the highest score reached at
+	// any step, not the last (grue exp compare --score high).
+	HighScore bool
 }
 
 // Protocols returns the protocols grue bench plays, in the order --list
@@ -115,6 +118,7 @@ func Protocols() []*Protocol {
 				return s, ok
 			},
 			OnGameOver: harness.GameOverRestart,
+			HighScore:  true,
 			Measure:    "Normalized Score: the highest score reached at any step over the game's maximum; the mean over games",
 			Rules: []string{
 				"the game list and each file's MD5 are tales/jericho/games.json's; a file is identified by its MD5, whatever its name",
@@ -138,6 +142,7 @@ func Protocols() []*Protocol {
 			Steps:      500,
 			Seeds:      []int64{1},
 			OnGameOver: harness.GameOverStop,
+			HighScore:  true,
 			Measure:    "points: the highest in-game score reached as a percentage of the game's maximum; the mean over games",
 			Rules: []string{
 				"the 25 games and their maximum scores are game_info.py's MAX_SCORES",
@@ -189,6 +194,22 @@ func Lookup(name string) (*Protocol, error) {
 		names = append(names, p.Name)
 	}
 	return nil, fmt.Errorf("no benchmark protocol %q (protocols: %s)", name, strings.Join(names, ", "))
+}
+
+// GameNames maps the story files a bench run played (its records'
+// games) to the protocol's names for them; nil for a run that is not a
+// bench run.
+func GameNames(m *harness.Manifest) map[string]string {
+	if m == nil || m.Benchmark == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, g := range m.Benchmark.Games {
+		if g.Status == harness.GamePlayed {
+			out[g.File] = g.Name
+		}
+	}
+	return out
 }
 
 // Names returns the protocols' names.
