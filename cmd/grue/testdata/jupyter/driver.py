@@ -135,6 +135,10 @@ def main():
         check("alive after interrupt", of(msgs, "execute_result")[0]["data"]["text/plain"] == "41", msgs)
 
         # A long ep.Run stops too: ctx, the cell's context, is cancelled.
+        # The agent's step limit (100 by default, which a fast machine
+        # plays before the interrupt) is lifted, so the run is long.
+        msgs, reply = run(kc, "ep.Agent.Limits.MaxSteps = 0")
+        check("step limit lifted", reply["status"] == "ok", reply)
         msg_id = kc.execute("ep.Run(ctx, 1000000)")
         time.sleep(1.5)
         t0 = time.time()
