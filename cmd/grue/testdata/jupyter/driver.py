@@ -46,6 +46,16 @@ def shell_reply(kc, msg_id):
             return r["content"]
 
 
+def replies(kc, msg_ids):
+    """The execute_reply contents of the requests msg_ids, by id."""
+    out = {}
+    while len(out) < len(msg_ids):
+        r = kc.get_shell_msg(timeout=TIMEOUT)
+        if r["parent_header"].get("msg_id") in msg_ids:
+            out[r["parent_header"]["msg_id"]] = r["content"]
+    return out
+
+
 def check(name, cond, detail=""):
     if not cond:
         raise AssertionError(f"{name}: {detail}")
@@ -133,6 +143,23 @@ def main():
         check("interrupt of for {}", reply["status"] == "error" and reply["ename"] == "interrupted", reply)
         msgs, reply = run(kc, "x")
         check("alive after interrupt", of(msgs, "execute_result")[0]["data"]["text/plain"] == "41", msgs)
+
+        # stop_on_error (on by default): the execute requests queued behind
+        # a failing cell are aborted, not run; with it off they run.
+        slow_fail = 'func() { time.Sleep(300 * time.Millisecond); panic("boom") }()'
+        ids = [kc.execute(slow_fail), kc.execute("x = 100"), kc.execute("y := 1")]
+        r = replies(kc, ids)
+        check("stop_on_error: the failing cell", r[ids[0]]["status"] == "error", r)
+        check("stop_on_error: the queued cells aborted", [r[i]["status"] for i in ids[1:]] == ["aborted", "aborted"], r)
+        msgs, reply = run(kc, "x")
+        check("aborted cells did not run", of(msgs, "execute_result")[0]["data"]["text/plain"] == "41", msgs)
+        msgs, reply = run(kc, "x + 1")
+        check("after an abort, cells run again", reply["status"] == "ok", reply)
+        ids = [kc.execute(slow_fail, stop_on_error=False), kc.execute("y := 7"), kc.execute("y")]
+        r = replies(kc, ids)
+        check("stop_on_error off: the queued cells run", r[ids[0]]["status"] == "error" and r[ids[1]]["status"] == "ok" and r[ids[2]]["status"] == "ok", r)
+        msgs, reply = run(kc, "y")
+        check("stop_on_error off: their state kept", of(msgs, "execute_result")[0]["data"]["text/plain"] == "7", msgs)
 
         # A long ep.Run stops too: ctx, the cell's context, is cancelled.
         # The agent's step limit (100 by default, which a fast machine
