@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -85,10 +84,11 @@ func runKernel(ctx context.Context, conn kernel.Connection, o replOptions, stder
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 	return kernel.Run(ctx, conn, kernel.Options{
-		Start: func(stdout, errw io.Writer) (*repl.Session, error) {
+		Start: func(stdout, errw io.Writer, stdin io.Reader) (*repl.Session, error) {
 			s, err := workbench.New(workbench.Options{
-				// No stdin: a cell that reads it gets end of file, not a hang.
-				REPL: repl.Options{Stdout: stdout, Stderr: errw, Stdin: strings.NewReader("")},
+				// A cell's stdin is the front end's when its request
+				// allows it, else at end of file (not a hang).
+				REPL: repl.Options{Stdout: stdout, Stderr: errw, Stdin: stdin},
 				Game: o.game, Seed: o.seed, Model: o.model, BaseURL: o.baseURL, Policy: o.policy,
 				Version: cli.Version(),
 			})

@@ -13,7 +13,11 @@
 // text/plain twin and its richer forms (text/html, text/markdown,
 // image/png, image/svg+xml; see repl.Bundle). An interrupt_request on the
 // control channel, or SIGINT (Interrupt), cancels the running cell's
-// context, as Ctrl-C does in the terminal.
+// context, as Ctrl-C does in the terminal. A cell that fails aborts the
+// execute requests queued behind it (stop_on_error); a cell that reads
+// its standard input asks the front end on the stdin channel when its
+// request allows it (Kernel.Stdin); a kernel whose client died exits
+// (WatchParent).
 //
 // Every message is checked against the connection's key (HMAC-SHA256,
 // compared in constant time); one whose signature is wrong, or was seen
@@ -115,8 +119,10 @@ func (c Connection) endpoint(port int) string {
 // Options configure a kernel.
 type Options struct {
 	// Start starts the kernel's session, whose output goes to stdout
-	// and stderr (the kernel's stream messages).
-	Start func(stdout, stderr io.Writer) (*repl.Session, error)
+	// and stderr (the kernel's stream messages) and whose standard input
+	// is stdin (Kernel.Stdin: the front end's, for a request that allows
+	// it).
+	Start func(stdout, stderr io.Writer, stdin io.Reader) (*repl.Session, error)
 	// Close ends the session at shutdown; nil calls Session.Close.
 	Close func() error
 	// Version is the implementation's version in kernel_info.
@@ -146,6 +152,9 @@ type Kernel struct {
 
 	count int // execution_count of the last cell stored in history
 
+	in      input      // the session's standard input (Stdin)
+	stdinMu sync.Mutex // sending on the stdin channel
+
 	done     chan struct{}
 	doneOnce sync.Once
 }
@@ -159,7 +168,8 @@ func Run(ctx context.Context, conn Connection, opts Options, ready func(*Kernel)
 		opts.Log = os.Stderr
 	}
 	k := &Kernel{conn: conn, opts: opts, signer: newSigner(conn.Key), session: newID(), done: make(chan struct{})}
-	sess, err := opts.Start(streamWriter{k, "stdout"}, streamWriter{k, "stderr"})
+	k.in.replies = make(chan string, 1)
+	sess, err := opts.Start(streamWriter{k, "stdout"}, streamWriter{k, "stderr"}, k.Stdin())
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
@@ -202,6 +212,7 @@ func Run(ctx context.Context, conn Connection, opts Options, ready func(*Kernel)
 		ready(k)
 	}
 	go k.heartbeat()
+	go k.readStdin()
 	go k.serve(ctx, k.control, true)
 	go k.serve(ctx, k.shell, false)
 	k.publishTo(nil, "status", map[string]any{"execution_state": "starting"})
@@ -454,6 +465,7 @@ func (k *Kernel) execute(ctx context.Context, sock zmq4.Socket, m *message) (abo
 		StoreHistory    *bool             `json:"store_history"`
 		UserExpressions map[string]string `json:"user_expressions"`
 		StopOnError     *bool             `json:"stop_on_error"`
+		AllowStdin      bool              `json:"allow_stdin"`
 	}
 	if err := json.Unmarshal(m.content, &c); err != nil {
 		k.reply(sock, m, "execute_reply", errorContent(k.count, "error", "execute_request: "+err.Error(), nil))
@@ -479,7 +491,9 @@ func (k *Kernel) execute(ctx context.Context, sock zmq4.Socket, m *message) (abo
 	k.cellMu.Lock()
 	k.cancel = cancel
 	k.cellMu.Unlock()
+	inputDone := k.allowInput(cellCtx, m, c.AllowStdin)
 	_, err := k.sess.Eval(cellCtx, c.Code)
+	inputDone()
 	k.cellMu.Lock()
 	k.cancel = nil
 	k.cellMu.Unlock()

@@ -161,6 +161,31 @@ def main():
         msgs, reply = run(kc, "y")
         check("stop_on_error off: their state kept", of(msgs, "execute_result")[0]["data"]["text/plain"] == "7", msgs)
 
+        # stdin: with allow_stdin, a cell reading os.Stdin asks the front end
+        # (input_request on the stdin channel) and reads its input_reply.
+        msg_id = kc.execute('var word string\nn, err := fmt.Scan(&word)\nfmt.Println(n, err, word)', allow_stdin=True)
+        req = kc.get_stdin_msg(timeout=TIMEOUT)
+        check("input_request", req["msg_type"] == "input_request" and req["parent_header"]["msg_id"] == msg_id
+              and req["content"]["password"] is False and req["content"]["prompt"] == "", req)
+        kc.input("grue")
+        msgs = []
+        while not msgs or not (msgs[-1]["msg_type"] == "status" and msgs[-1]["content"]["execution_state"] == "idle"):
+            m = kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["parent_header"].get("msg_id") == msg_id:
+                msgs.append(m)
+        out = "".join(c["text"] for c in of(msgs, "stream"))
+        check("input_reply read by fmt.Scan", "1 <nil> grue" in out, msgs)
+        check("the reply of a cell that read input", shell_reply(kc, msg_id)["status"] == "ok")
+        msgs, reply = run(kc, 'var word2 string\nn2, err2 := fmt.Scan(&word2)\nfmt.Println(n2, err2)', allow_stdin=False)
+        out = "".join(c["text"] for c in of(msgs, "stream"))
+        check("no allow_stdin: end of file", "0 EOF" in out and reply["status"] == "ok", msgs)
+        # An interrupt ends a wait for input.
+        msg_id = kc.execute('var word3 string\nfmt.Scan(&word3)\nfor {}', allow_stdin=True)
+        req = kc.get_stdin_msg(timeout=TIMEOUT)
+        km.interrupt_kernel()
+        reply = shell_reply(kc, msg_id)
+        check("interrupt while waiting for input", reply["status"] == "error" and reply["ename"] == "interrupted", reply)
+
         # A long ep.Run stops too: ctx, the cell's context, is cancelled.
         # The agent's step limit (100 by default, which a fast machine
         # plays before the interrupt) is lifted, so the run is long.
