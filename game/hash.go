@@ -18,6 +18,9 @@ func (g *Game) StateHash() uint64 { return g.hashOf(true) }
 func (g *Game) WorldHash() uint64 { return g.hashOf(false) }
 
 func (g *Game) hashOf(globals bool) uint64 {
+	if g.gx != nil {
+		return g.glulxHash() // RAM: the world and the globals together
+	}
 	h := fnv.New64a()
 	table, _ := g.m.PeekWord(0x0a)
 	start, size, header := uint32(table)+31*2, uint32(9), uint32(7)

@@ -302,6 +302,9 @@ func (m *Map) String() string {
 // Map returns the map of the world explored so far. The Map returned does
 // not change as the game goes on.
 func (g *Game) Map() *Map {
+	if g.gx != nil {
+		return nil
+	}
 	g.mapShared = true
 	return g.gmap
 }

@@ -1,0 +1,347 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+
+	"github.com/grue-lab/grue/game/glk"
+	"github.com/grue-lab/grue/game/glulx"
+	"github.com/grue-lab/grue/internal/boundedfile"
+	"github.com/grue-lab/grue/internal/lazyregexp"
+)
+
+// GlulxStory is a Glulx story file (a .ulx image, or a Blorb file holding
+// one) loaded once for starting games of it with [NewGlulx]. Its bytes
+// are never written.
+type GlulxStory struct {
+	data []byte
+	sum  uint64 // FNV-1a of data, to tell a state of another story
+}
+
+// ErrGlulxStory is returned (wrapped) by [LoadStory] for a Glulx story:
+// it is not a Z-machine story; [LoadGlulxStory] loads it.
+var ErrGlulxStory = errors.New("a Glulx story (load it with LoadGlulxStory)")
+
+// errGlulxNA is what the Z-machine-only features say of a Glulx game.
+var errGlulxNA = errors.New("not available for Glulx stories yet")
+
+// IsGlulx reports whether data is a Glulx story file (a .ulx image, or a
+// Blorb file whose game is Glulx).
+func IsGlulx(data []byte) bool {
+	_, _, err := glulx.StoryBytes(data)
+	return err == nil
+}
+
+// NewGlulxStory checks that data is a Glulx story and keeps it (data must
+// not be changed afterwards).
+func NewGlulxStory(data []byte) (*GlulxStory, error) {
+	if _, _, err := glulx.StoryBytes(data); err != nil {
+		return nil, err
+	}
+	h := fnv.New64a()
+	h.Write(data)
+	return &GlulxStory{data: data, sum: h.Sum64()}, nil
+}
+
+// LoadGlulxStory loads the Glulx story nameOrPath names (as [LoadStory]
+// finds it) and returns it with the game's name.
+func LoadGlulxStory(nameOrPath string) (*GlulxStory, string, error) {
+	path, err := Find(nameOrPath)
+	if err != nil {
+		return nil, "", fmt.Errorf("unknown game %q: %w", nameOrPath, err)
+	}
+	data, err := boundedfile.ReadFile(path, glulx.MaxStorySize)
+	if err != nil {
+		return nil, "", fmt.Errorf("reading story: %w", err)
+	}
+	s, err := NewGlulxStory(data)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return s, storyName(path), nil
+}
+
+// readGlulxFile reads path when it is a Glulx story file; ok is false
+// (and the error nil) when it is not one.
+func readGlulxFile(path string) (s *GlulxStory, ok bool, err error) {
+	data, err := boundedfile.ReadFile(path, glulx.MaxStorySize)
+	if err != nil || !IsGlulx(data) {
+		return nil, false, nil
+	}
+	s, err = NewGlulxStory(data)
+	return s, err == nil, err
+}
+
+// glulxEngine is the part of a Game that plays a Glulx story: the VM and
+// Glk (glulx.Machine), the Undo history as the machine's snapshots (each
+// RAM kept as its difference from the story's), and what the status
+// window last showed.
+type glulxEngine struct {
+	story *GlulxStory
+	m     *glulx.Machine
+	past  []glulxPast // states before each Step, oldest first
+}
+
+type glulxPast struct {
+	snap *glulx.Snapshot
+	v    view
+}
+
+// NewGlulx starts a game of a Glulx story. Score, moves and the location
+// are read from the story's status window as the Inform libraries draw it
+// ("Room  Score: 36  Moves: 1" for Inform 6, "Room  36/1" for Inform 7),
+// the maximum score from the game's answer to SCORE on a snapshot that is
+// then thrown away; the object tree, valid actions, the map and the
+// dictionary are not available for Glulx stories yet.
+func NewGlulx(story *GlulxStory, name string, opts ...Option) (*Game, error) {
+	if story == nil {
+		return nil, errors.New("starting a Glulx game: no story")
+	}
+	g := &Game{name: name, opts: options{undoDepth: DefaultUndoDepth}, playerGlobal: -1}
+	for _, o := range opts {
+		o(&g.opts)
+	}
+	if g.name == "" {
+		g.name = "story"
+	}
+	m, err := g.newGlulxMachine(story)
+	if err != nil {
+		return nil, err
+	}
+	g.gx = &glulxEngine{story: story, m: m}
+	intro, err := m.Start()
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", g.name, err)
+	}
+	g.intro = trimPrompt(intro)
+	g.reply = intro
+	g.glulxScoring()
+	g.start = g.Save()
+	return g, nil
+}
+
+func (g *Game) newGlulxMachine(story *GlulxStory) (*glulx.Machine, error) {
+	m, err := glulx.NewMachine(story.data, glulx.MachineOptions{Seed: uint32(g.opts.seed), Width: g.opts.width})
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", g.name, err)
+	}
+	return m, nil
+}
+
+// IsGlulx reports whether the game runs a Glulx story (and [Game.Story]
+// and [Game.Machine] are nil).
+func (g *Game) IsGlulx() bool { return g.gx != nil }
+
+// GlulxMachine is the Glulx machine that runs a Glulx game, nil for a
+// Z-machine one.
+func (g *Game) GlulxMachine() *glulx.Machine {
+	if g.gx == nil {
+		return nil
+	}
+	return g.gx.m
+}
+
+// Halted reports whether the story has stopped (it quit, or failed).
+func (g *Game) Halted() bool {
+	if g.gx != nil {
+		return g.gx.m.Halted()
+	}
+	return g.m.Halted()
+}
+
+// status is the status window as the Inform libraries draw it: the room
+// on the left, the score and moves (or turns) on the right.
+type status struct {
+	location             string
+	score, moves         int
+	scoreKnown, hasMoves bool
+}
+
+var (
+	// "At End Of Road      Score: 36    Moves: 1" (Inform 6's library;
+	// "Turns:" in some translations and Inform 7's I6 template).
+	i6StatusRE = lazyregexp.New(`^(.*?)\s*\bScore:\s*(-?\d+)\s+(?:Moves|Turns):\s*(-?\d+)\s*$`)
+	// "-= Bedroom =-       0/1" (Inform 7: score/turns).
+	i7StatusRE = lazyregexp.New(`^(.*?)\s{2,}(-?\d+)/(-?\d+)$`)
+)
+
+// parseStatus reads the status window's first line.
+func parseStatus(line string) status {
+	line, _, _ = strings.Cut(line, "\n")
+	line = strings.TrimSpace(line)
+	var st status
+	for _, re := range []*lazyregexp.Regexp{i6StatusRE, i7StatusRE} {
+		if m := re.FindStringSubmatch(line); m != nil {
+			s, err1 := strconv.Atoi(m[2])
+			n, err2 := strconv.Atoi(m[3])
+			if err1 == nil && err2 == nil {
+				return status{location: strings.TrimSpace(m[1]), score: s, moves: n, scoreKnown: true, hasMoves: true}
+			}
+		}
+	}
+	// No score: the room is what stands before a wide gap (the right part
+	// being a time or a game's own text), or the whole line.
+	if i := strings.Index(line, "   "); i >= 0 {
+		line = line[:i]
+	}
+	st.location = strings.TrimSpace(line)
+	return st
+}
+
+func (g *Game) glulxStatus() status { return parseStatus(g.gx.m.StatusLine()) }
+
+// glulxScoring finds how the game's score is read: from the status
+// window, with the maximum from the game's answer to SCORE played on a
+// snapshot that is then restored.
+func (g *Game) glulxScoring() {
+	g.scoring = Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1}
+	st := g.glulxStatus()
+	if !st.scoreKnown {
+		g.scoring.Reason = "the status window shows no score (Score: N Moves: M or N/M)"
+		return
+	}
+	g.scoring.HasScore = true
+	g.scoring.Method = "status window (Inform's Score: and Moves:, or score/turns)"
+	if g.gx.m.Waiting() != glk.InputLine {
+		return
+	}
+	snap := g.gx.m.Snapshot()
+	out, err := g.gx.m.Step("score")
+	if rerr := g.gx.m.Restore(snap); rerr != nil {
+		// The machine is not as it was: keep nothing of the probe.
+		g.scoring = Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1,
+			Reason: "the SCORE probe could not be undone: " + rerr.Error()}
+		return
+	}
+	if err != nil {
+		g.scoring.Reason = "the maximum is unknown: SCORE failed: " + err.Error()
+		return
+	}
+	if _, mx, ok := finalScore(out); ok {
+		g.scoring.MaxScore = mx
+		g.scoring.Method += "; maximum from SCORE"
+	} else {
+		g.scoring.Reason = "the maximum is unknown: SCORE gives none"
+	}
+}
+
+// stepGlulx is Step for a Glulx game.
+func (g *Game) stepGlulx(action string) (StepResult, error) {
+	x := g.gx
+	if x.m.Halted() || x.m.Waiting() == glk.InputNone {
+		return StepResult{}, fmt.Errorf("%s: cannot play %q: the story waits for no input", g.name, action)
+	}
+	prev := g.Score()
+	x.past = append(x.past, glulxPast{snap: x.m.Snapshot(), v: g.view()})
+	out, err := x.m.Step(action)
+	// The story's own save and restore ask for a file name: answer the
+	// game's name, its one in-memory slot, so that play goes on.
+	for i := 0; err == nil && i < 4 && x.m.Waiting() == glk.InputFileName; i++ {
+		var more string
+		more, err = x.m.Step(g.name)
+		out += g.name + "\n" + more
+	}
+	if err == nil && x.m.Waiting() == glk.InputFileName {
+		err = errors.New("the game keeps asking for a file name")
+	}
+	if err != nil {
+		// Leave the game as it was before the failed command.
+		if rerr := g.glulxPop(); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return StepResult{}, fmt.Errorf("%s: playing %q: %w", g.name, action, err)
+	}
+	if n := g.opts.undoDepth; n < 0 {
+		x.past = x.past[:len(x.past)-1]
+	} else if over := len(x.past) - n; over > 0 {
+		clear(x.past[:over])
+		x.past = x.past[over:]
+	}
+	g.reply = out
+	g.done, g.victory = g.judgeGlulx(out)
+	return StepResult{Observation: trimPrompt(out), Reward: g.Score() - prev,
+		Done: g.done, Victory: g.victory, Info: g.Info()}, nil
+}
+
+// glulxPop goes back to the newest state before a Step and forgets it.
+func (g *Game) glulxPop() error {
+	x := g.gx
+	n := len(x.past)
+	if n == 0 {
+		return ErrNoUndo
+	}
+	p := x.past[n-1]
+	x.past[n-1] = glulxPast{}
+	x.past = x.past[:n-1]
+	if err := x.m.Restore(p.snap); err != nil {
+		return err
+	}
+	g.setView(p.v)
+	return nil
+}
+
+// judgeGlulx decides from a reply whether a Glulx game is over: the story
+// halted, or it shows the Inform library's end banner ("*** You have died
+// ***") or its RESTART, RESTORE or QUIT question; a game over stays over
+// until it is back at a command prompt. It is won when the banner or the
+// text says so, or it ends with the maximum score.
+func (g *Game) judgeGlulx(out string) (done, victory bool) {
+	banner, won := endBanner(out)
+	done = g.gx.m.Halted() || banner || endQuestionText(out) || (g.done && !commandPrompt(out))
+	if !done {
+		return false, false
+	}
+	if won || wonLine(out) {
+		return true, true
+	}
+	if g.done && !banner {
+		return true, g.victory
+	}
+	return true, g.scoring.MaxScore > 0 && g.Score() >= g.scoring.MaxScore
+}
+
+// saveGlulx is Save for a Glulx game.
+func (g *Game) saveGlulx() *State {
+	g.mapShared = true
+	return &State{gstory: g.gx.story, gsnap: g.gx.m.Snapshot(), done: g.done, victory: g.victory, reply: g.reply}
+}
+
+// restoreGlulx is Restore for a Glulx game.
+func (g *Game) restoreGlulx(s *State) error {
+	if s.gsnap == nil {
+		return fmt.Errorf("%s: restoring: the state is not of a Glulx game", g.name)
+	}
+	if s.gstory != g.gx.story && s.gstory.sum != g.gx.story.sum {
+		return fmt.Errorf("%s: restoring: the state comes from another story", g.name)
+	}
+	if err := g.gx.m.Restore(s.gsnap); err != nil {
+		return fmt.Errorf("%s: restoring: %w", g.name, err)
+	}
+	g.setView(view{done: s.done, victory: s.victory, reply: s.reply})
+	return nil
+}
+
+// forkGlulx is Fork for a Glulx game.
+func (g *Game) forkGlulx() (*Game, error) {
+	f := *g
+	m, err := f.newGlulxMachine(g.gx.story)
+	if err != nil {
+		return nil, fmt.Errorf("%s: fork: %w", g.name, err)
+	}
+	if err := m.Restore(g.gx.m.Snapshot()); err != nil {
+		return nil, fmt.Errorf("%s: fork: %w", g.name, err)
+	}
+	f.gx = &glulxEngine{story: g.gx.story, m: m, past: append([]glulxPast(nil), g.gx.past...)}
+	return &f, nil
+}
+
+// glulxHash is StateHash for a Glulx game: its RAM (the story's globals
+// and objects are there, as are the parser's buffers).
+func (g *Game) glulxHash() uint64 {
+	h := fnv.New64a()
+	h.Write(g.gx.m.VM().RAM())
+	return h.Sum64()
+}
