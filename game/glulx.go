@@ -191,7 +191,38 @@ func parseStatus(line string) status {
 	return st
 }
 
-func (g *Game) glulxStatus() status { return parseStatus(g.gx.m.StatusLine()) }
+// glulxStatus is the score, moves and room as the game shows them now:
+// its status window, but for a game over the score and turns of its final
+// score line ("In that game you scored 5 out of a possible 5, in 2
+// turns"): the Inform libraries end the game before they redraw the
+// status window.
+func (g *Game) glulxStatus() status {
+	st := parseStatus(g.gx.m.StatusLine())
+	if !g.done || !st.scoreKnown {
+		return st
+	}
+	for _, line := range strings.Split(g.reply, "\n") {
+		if !scoreLineRE.MatchString(line) {
+			continue
+		}
+		score, moves := -1, -1
+		for _, n := range scoreNumbers(line) {
+			switch {
+			case n.kind == numScore && score < 0:
+				score = n.value
+			case n.kind == numMoves && moves < 0:
+				moves = n.value
+			}
+		}
+		if score >= 0 {
+			st.score = score
+		}
+		if moves >= 0 {
+			st.moves = moves
+		}
+	}
+	return st
+}
 
 // glulxScoring finds how the game's score is read: from the status
 // window, with the maximum from the game's answer to SCORE played on a
@@ -204,7 +235,7 @@ func (g *Game) glulxScoring() {
 		return
 	}
 	g.scoring.HasScore = true
-	g.scoring.Method = "status window (Inform's Score: and Moves:, or score/turns)"
+	g.scoring.Method = "status window: Inform's Score: and Moves:, or score/turns"
 	if g.gx.m.Waiting() != glk.InputLine {
 		return
 	}
@@ -286,11 +317,11 @@ func (g *Game) glulxPop() error {
 // judgeGlulx decides from a reply whether a Glulx game is over: the story
 // halted, or it shows the Inform library's end banner ("*** You have died
 // ***") or its RESTART, RESTORE or QUIT question; a game over stays over
-// until it is back at a command prompt. It is won when the banner or the
-// text says so, or it ends with the maximum score.
+// until the reply shows it playing again (glulxResumed). It is won when
+// the banner or the text says so, or it ends with the maximum score.
 func (g *Game) judgeGlulx(out string) (done, victory bool) {
 	banner, won := endBanner(out)
-	done = g.gx.m.Halted() || banner || endQuestionText(out) || (g.done && !commandPrompt(out))
+	done = g.gx.m.Halted() || banner || endQuestionText(out) || (g.done && !glulxResumed(out))
 	if !done {
 		return false, false
 	}
@@ -300,7 +331,23 @@ func (g *Game) judgeGlulx(out string) (done, victory bool) {
 	if g.done && !banner {
 		return true, g.victory
 	}
-	return true, g.scoring.MaxScore > 0 && g.Score() >= g.scoring.MaxScore
+	score := g.Score()
+	if s, _, ok := finalScore(out); ok {
+		score = s // the status window is not redrawn at the end
+	}
+	return true, g.scoring.MaxScore > 0 && score >= g.scoring.MaxScore
+}
+
+// glulxResumed reports whether the reply to a command typed once the game
+// was over shows it playing again: the banner of a RESTART, "[Previous
+// turn undone.]" of an UNDO, the "Ok." of a RESTORE. (A Glulx game reads
+// every line through the same Glk call, so the read instruction does not
+// tell the final question from the command prompt as it does on the
+// Z-machine.)
+func glulxResumed(out string) bool {
+	out = strings.TrimSpace(out)
+	return strings.Contains(out, "Serial number") || strings.Contains(strings.ToLower(out), "undone") ||
+		strings.HasPrefix(out, "Ok.")
 }
 
 // saveGlulx is Save for a Glulx game.
