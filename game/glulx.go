@@ -19,6 +19,10 @@ import (
 type GlulxStory struct {
 	data []byte
 	sum  uint64 // FNV-1a of data, to tell a state of another story
+	// inform reports that the story was compiled by Inform (the "Info"
+	// block Inform writes after the header): only then is the status
+	// window's left part taken for the room.
+	inform bool
 }
 
 // ErrGlulxStory is returned (wrapped) by [LoadStory] for a Glulx story:
@@ -38,12 +42,13 @@ func IsGlulx(data []byte) bool {
 // NewGlulxStory checks that data is a Glulx story and keeps it (data must
 // not be changed afterwards).
 func NewGlulxStory(data []byte) (*GlulxStory, error) {
-	if _, _, err := glulx.StoryBytes(data); err != nil {
+	image, _, err := glulx.StoryBytes(data)
+	if err != nil {
 		return nil, err
 	}
 	h := fnv.New64a()
 	h.Write(data)
-	return &GlulxStory{data: data, sum: h.Sum64()}, nil
+	return &GlulxStory{data: data, sum: h.Sum64(), inform: len(image) >= 40 && string(image[36:40]) == "Info"}, nil
 }
 
 // LoadGlulxStory loads the Glulx story nameOrPath names (as [LoadStory]
@@ -198,6 +203,13 @@ func parseStatus(line string) status {
 // status window.
 func (g *Game) glulxStatus() status {
 	st := parseStatus(g.gx.m.StatusLine())
+	if !g.gx.story.inform {
+		// Another compiler's status window is no known layout.
+		return status{}
+	}
+	if !g.scoring.HasScore {
+		st.score, st.scoreKnown = 0, false
+	}
 	if !g.done || !st.scoreKnown {
 		return st
 	}
@@ -229,7 +241,11 @@ func (g *Game) glulxStatus() status {
 // snapshot that is then restored.
 func (g *Game) glulxScoring() {
 	g.scoring = Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1}
-	st := g.glulxStatus()
+	if !g.gx.story.inform {
+		g.scoring.Reason = "not an Inform story (no Info block): its status window is not read"
+		return
+	}
+	st := parseStatus(g.gx.m.StatusLine())
 	if !st.scoreKnown {
 		g.scoring.Reason = "the status window shows no score (Score: N Moves: M or N/M)"
 		return
@@ -251,9 +267,14 @@ func (g *Game) glulxScoring() {
 		g.scoring.Reason = "the maximum is unknown: SCORE failed: " + err.Error()
 		return
 	}
-	if _, mx, ok := finalScore(out); ok {
+	if _, mx, ok := finalScore(out); ok && mx > 0 {
 		g.scoring.MaxScore = mx
 		g.scoring.Method += "; maximum from SCORE"
+	} else if ok || strings.Contains(out, "out of a possible 0") {
+		// "You have so far scored 0 out of a possible 0": Inform 7's
+		// default for a game that awards no points.
+		g.scoring = Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1,
+			Reason: "SCORE gives a maximum of 0"}
 	} else {
 		g.scoring.Reason = "the maximum is unknown: SCORE gives none"
 	}

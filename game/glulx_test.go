@@ -150,4 +150,16 @@ func TestGlulxInform7(t *testing.T) {
 	if s := n.Scoring(); s.HasScore || s.Reason == "" {
 		t.Errorf("scoreless game's scoring: %+v", s)
 	}
+	// Inform 7's nominal score ("0 out of a possible 0") is no score;
+	// the turns still count.
+	z := openGlulxTest(t, "The_Basics.ulx")
+	if in, s := z.Info(), z.Scoring(); in.ScoreKnown || !in.MovesKnown || s.HasScore || s.Reason != "SCORE gives a maximum of 0" {
+		t.Errorf("nominal score: %+v %+v", in, s)
+	}
+	// A story not compiled by Inform: its status window is no known
+	// layout, so the room is unknown.
+	a := openGlulxTest(t, "model.ulx")
+	if in := a.Info(); in.Location != "" || in.ScoreKnown || in.MovesKnown {
+		t.Errorf("non-Inform story: %+v", in)
+	}
 }
