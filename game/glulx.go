@@ -286,7 +286,7 @@ func (g *Game) stepGlulx(action string) (StepResult, error) {
 	if x.m.Halted() || x.m.Waiting() == glk.InputNone {
 		return StepResult{}, fmt.Errorf("%s: cannot play %q: the story waits for no input", g.name, action)
 	}
-	prev := g.Score()
+	prev := g.glulxStatus()
 	x.past = append(x.past, glulxPast{snap: x.m.Snapshot(), v: g.view()})
 	out, err := x.m.Step(action)
 	// The story's own save and restore ask for a file name: answer the
@@ -314,7 +314,13 @@ func (g *Game) stepGlulx(action string) (StepResult, error) {
 	}
 	g.reply = out
 	g.done, g.victory = g.judgeGlulx(out)
-	return StepResult{Observation: trimPrompt(out), Reward: g.Score() - prev,
+	reward := 0
+	if now := g.glulxStatus(); prev.scoreKnown && now.scoreKnown {
+		// A status window that shows no score for a turn (a menu, a
+		// quotation) is no loss of points.
+		reward = now.score - prev.score
+	}
+	return StepResult{Observation: trimPrompt(out), Reward: reward,
 		Done: g.done, Victory: g.victory, Info: g.Info()}, nil
 }
 
