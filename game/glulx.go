@@ -39,11 +39,14 @@ func IsGlulx(data []byte) bool {
 	return err == nil
 }
 
-// NewGlulxStory checks that data is a Glulx story and keeps it (data must
-// not be changed afterwards).
+// NewGlulxStory checks that data is a Glulx story with a sound header and
+// keeps it (data must not be changed afterwards).
 func NewGlulxStory(data []byte) (*GlulxStory, error) {
 	image, _, err := glulx.StoryBytes(data)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := glulx.ParseHeader(image); err != nil {
 		return nil, err
 	}
 	h := fnv.New64a()

@@ -2,6 +2,8 @@ package game
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -161,5 +163,40 @@ func TestGlulxInform7(t *testing.T) {
 	a := openGlulxTest(t, "model.ulx")
 	if in := a.Info(); in.Location != "" || in.ScoreKnown || in.MovesKnown {
 		t.Errorf("non-Inform story: %+v", in)
+	}
+}
+
+// A Glulx file is hostile input like any story: one cut short is refused
+// with the loader's reason, and LoadStory sends a Glulx story to
+// LoadGlulxStory rather than failing as a bad Z-machine file.
+func TestGlulxLoad(t *testing.T) {
+	path := testgames.Path(t, "glulx/corpus/Advent-i641.ulx")
+	if _, _, err := LoadStory(path); !errors.Is(err, ErrGlulxStory) {
+		t.Errorf("LoadStory of a Glulx story: %v", err)
+	}
+	gs, name, err := LoadGlulxStory(path)
+	if err != nil || name != "Advent-i641" {
+		t.Fatalf("LoadGlulxStory: %q %v", name, err)
+	}
+	g, err := NewGlulx(gs, name, Seed(1))
+	if err != nil || g.Info().MaxScore != 350 {
+		t.Fatalf("NewGlulx: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.ulx")
+	if err := os.WriteFile(cut, data[:300], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(cut); err == nil || !strings.Contains(err.Error(), "ended unexpectedly") {
+		t.Errorf("a cut Glulx story: %v", err)
+	}
+	if _, err := NewGlulx(nil, "x"); err == nil {
+		t.Error("NewGlulx(nil) started")
+	}
+	if _, err := NewGlulxStory([]byte("Glul")); err == nil {
+		t.Error("a 4-byte Glulx story accepted")
 	}
 }
