@@ -639,7 +639,8 @@ func (g *Game) KeyExpected() bool {
 // for a known game (Entry.ScoreGlobal), global 1 for a version 3 score
 // game (its status line's), and for any other game the global that a
 // forked machine's SCORE command prints (see Scoring); for a Glulx story
-// the status window's. It is 0 for a game without a score.
+// the word in RAM that SCORE prints, or else the status window's. It is 0
+// for a game without a score.
 func (g *Game) Score() int {
 	if g.gx != nil {
 		return g.glulxStatus().score

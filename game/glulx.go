@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/grue-lab/grue/game/glk"
 	"github.com/grue-lab/grue/game/glulx"
@@ -23,6 +24,18 @@ type GlulxStory struct {
 	// block Inform writes after the header): only then is the status
 	// window's left part taken for the room.
 	inform bool
+
+	// mu guards found: how the first game of the story found its score,
+	// for the games started after it (the counters' addresses are the
+	// story's, whatever the seed).
+	mu    sync.Mutex
+	found *glulxFound
+}
+
+// glulxFound is what glulxScoring found of a story.
+type glulxFound struct {
+	scoring              Scoring
+	scoreAddr, turnsAddr uint32
 }
 
 // ErrGlulxStory is returned (wrapped) by [LoadStory] for a Glulx story:
@@ -91,6 +104,10 @@ type glulxEngine struct {
 	story *GlulxStory
 	m     *glulx.Machine
 	past  []glulxPast // states before each Step, oldest first
+	// scoreAddr and turnsAddr are the addresses of the words in RAM that
+	// hold the score and the turns (the Inform library's score and
+	// turns globals), 0 when not found (traceGlulxWord).
+	scoreAddr, turnsAddr uint32
 }
 
 type glulxPast struct {
@@ -98,11 +115,13 @@ type glulxPast struct {
 	v    view
 }
 
-// NewGlulx starts a game of a Glulx story. Score, moves and the location
-// are read from the story's status window as the Inform libraries draw it
-// ("Room  Score: 36  Moves: 1" for Inform 6, "Room  36/1" for Inform 7),
-// the maximum score from the game's answer to SCORE on a snapshot that is
-// then thrown away; the object tree, valid actions, the map and the
+// NewGlulx starts a game of a Glulx story. The location is read from the
+// story's status window as the Inform libraries draw it ("Room  Score: 36
+// Moves: 1" for Inform 6, "Room  36/1" for Inform 7); score and moves
+// from the Inform library's globals in RAM, found by probing SCORE on a
+// snapshot (traceGlulxCounters), or else from the status window; the
+// maximum score from the game's answer to SCORE on a snapshot that is
+// then thrown away. The object tree, valid actions, the map and the
 // dictionary are not available for Glulx stories yet.
 func NewGlulx(story *GlulxStory, name string, opts ...Option) (*Game, error) {
 	if story == nil {
@@ -213,7 +232,17 @@ func (g *Game) glulxStatus() status {
 	if !g.scoring.HasScore {
 		st.score, st.scoreKnown = 0, false
 	}
-	if !g.done || !st.scoreKnown {
+	if a := g.gx.scoreAddr; a != 0 && g.scoring.HasScore {
+		if v, err := g.gx.m.VM().Load32(a); err == nil {
+			st.score, st.scoreKnown = int(int32(v)), true
+		}
+	}
+	if a := g.gx.turnsAddr; a != 0 {
+		if v, err := g.gx.m.VM().Load32(a); err == nil {
+			st.moves, st.hasMoves = int(int32(v)), true
+		}
+	}
+	if !g.done || !st.scoreKnown || g.gx.scoreAddr != 0 {
 		return st
 	}
 	for _, line := range strings.Split(g.reply, "\n") {
@@ -243,6 +272,22 @@ func (g *Game) glulxStatus() status {
 // window, with the maximum from the game's answer to SCORE played on a
 // snapshot that is then restored.
 func (g *Game) glulxScoring() {
+	s := g.gx.story
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.found; f != nil {
+		g.scoring, g.gx.scoreAddr, g.gx.turnsAddr = f.scoring, f.scoreAddr, f.turnsAddr
+		return
+	}
+	g.findGlulxScoring()
+	if g.gx.m.Waiting() == glk.InputLine {
+		// Found at a command prompt: good for every game of the story.
+		s.found = &glulxFound{scoring: g.scoring, scoreAddr: g.gx.scoreAddr, turnsAddr: g.gx.turnsAddr}
+	}
+}
+
+// findGlulxScoring is glulxScoring's search.
+func (g *Game) findGlulxScoring() {
 	g.scoring = Scoring{ScoreGlobal: -1, MovesGlobal: -1, EndGlobal: -1}
 	if !g.gx.story.inform {
 		g.scoring.Reason = "not an Inform story (no Info block): its status window is not read"
@@ -270,9 +315,10 @@ func (g *Game) glulxScoring() {
 		g.scoring.Reason = "the maximum is unknown: SCORE failed: " + err.Error()
 		return
 	}
-	if _, mx, ok := finalScore(out); ok && mx > 0 {
+	if s, mx, ok := finalScore(out); ok && mx > 0 {
 		g.scoring.MaxScore = mx
 		g.scoring.Method += "; maximum from SCORE"
+		g.traceGlulxCounters(snap, s, printedTurns(out))
 	} else if ok || strings.Contains(out, "out of a possible 0") {
 		// "You have so far scored 0 out of a possible 0": Inform 7's
 		// default for a game that awards no points.
@@ -421,4 +467,148 @@ func (g *Game) glulxHash() uint64 {
 	h := fnv.New64a()
 	h.Write(g.gx.m.VM().RAM())
 	return h.Sum64()
+}
+
+// glulxGlobalsSpan is how much of the start of RAM is searched for the
+// Inform library's score and turns: Inform puts the global variables
+// first in RAM (512 of them by default for Glulx).
+const glulxGlobalsSpan = 4 << 10
+
+// maxTraceRuns bounds the SCORE commands one trace plays.
+const maxTraceRuns = 128
+
+// printedTurns is the turn count a SCORE reply prints ("in 2 turns"), -1
+// when it prints none.
+func printedTurns(out string) int {
+	for _, n := range scoreNumbers(out) {
+		if n.kind == numMoves {
+			return n.value
+		}
+	}
+	return -1
+}
+
+// traceGlulxCounters finds the words in RAM that hold the score and the
+// turns SCORE printed (score, turns; -1 for none), so that they are read
+// from the game's memory rather than from its status window: each word
+// near the start of RAM that holds the number is changed, on the
+// snapshot snap (on a probe machine: the game's own is left alone), to a
+// mark of its own, and the one whose mark SCORE then prints is the
+// counter, checked once more alone. A word not found leaves the status
+// window's reading.
+func (g *Game) traceGlulxCounters(snap *glulx.Snapshot, score, turns int) {
+	first := func(kind numberKind) func(string) (int, bool) {
+		return func(out string) (int, bool) {
+			for _, n := range scoreNumbers(out) {
+				if n.kind == kind {
+					return n.value, true
+				}
+			}
+			return 0, false
+		}
+	}
+	x := g.gx
+	// The probes run on a machine of their own with a small budget: a
+	// word changed to a mark can send the story into a loop.
+	pm, err := glulx.NewMachine(x.story.data, glulx.MachineOptions{Seed: uint32(g.opts.seed), Width: g.opts.width, Budget: probeBudget})
+	if err != nil {
+		return
+	}
+	x.scoreAddr = traceGlulxWord(pm, snap, score, first(numScore))
+	if turns >= 0 {
+		x.turnsAddr = traceGlulxWord(pm, snap, turns, first(numMoves))
+	}
+	switch {
+	case x.scoreAddr != 0 && x.turnsAddr != 0:
+		g.scoring.Method = fmt.Sprintf("the Inform library's score and turns in RAM (%#x, %#x), found by SCORE on a snapshot; maximum from SCORE",
+			x.scoreAddr, x.turnsAddr)
+	case x.scoreAddr != 0:
+		g.scoring.Method = fmt.Sprintf("the Inform library's score in RAM (%#x), found by SCORE on a snapshot; moves from the status window; maximum from SCORE",
+			x.scoreAddr)
+	}
+}
+
+// probeBudget is the instruction budget of one probe's SCORE (a few
+// hundred thousand instructions in Inform 7 games).
+const probeBudget = 2_000_000
+
+// traceGlulxWord is the address of the word near the start of RAM that
+// SCORE prints as the number value (read reads it from SCORE's reply), 0
+// when none is found. It plays SCORE from snap at most maxTraceRuns
+// times, each with a group of candidate words changed to marks of their
+// own; a group whose run fails is tried in halves. It runs on pm, a
+// machine of the same story.
+func traceGlulxWord(pm *glulx.Machine, snap *glulx.Snapshot, value int, read func(string) (int, bool)) uint32 {
+	if pm.Restore(snap) != nil {
+		return 0
+	}
+	vm := pm.VM()
+	start := vm.Header().RAMStart
+	end := min(start+glulxGlobalsSpan, vm.MemSize())
+	var cands []uint32
+	for a := start; a+4 <= end; a += 4 {
+		if v, err := vm.Load32(a); err == nil && int32(v) == int32(value) {
+			cands = append(cands, a)
+		}
+	}
+	const markBase = 20011
+	runs := 0
+	// try plays SCORE with the words of group (indexes into cands) set to
+	// their marks and returns the index SCORE printed the mark of, -1 for
+	// none, and whether the run went through.
+	try := func(group []int) (int, bool) {
+		runs++
+		if pm.Restore(snap) != nil {
+			return -1, false
+		}
+		for _, i := range group {
+			if vm.Store32(cands[i], uint32(markBase+7*i)) != nil {
+				return -1, false
+			}
+		}
+		out, err := pm.Step("score")
+		if err != nil {
+			return -1, false
+		}
+		v, ok := read(out)
+		if !ok || v < markBase || (v-markBase)%7 != 0 {
+			return -1, true
+		}
+		i := (v - markBase) / 7
+		for _, j := range group {
+			if i == j {
+				return i, true
+			}
+		}
+		return -1, true
+	}
+	var search func(group []int) int
+	search = func(group []int) int {
+		if len(group) == 0 || runs >= maxTraceRuns {
+			return -1
+		}
+		i, ok := try(group)
+		if ok || len(group) == 1 {
+			return i
+		}
+		if i := search(group[:len(group)/2]); i >= 0 {
+			return i
+		}
+		return search(group[len(group)/2:])
+	}
+	const groupSize = 16
+	for lo := 0; lo < len(cands) && runs < maxTraceRuns; lo += groupSize {
+		group := make([]int, 0, groupSize)
+		for i := lo; i < min(lo+groupSize, len(cands)); i++ {
+			group = append(group, i)
+		}
+		if i := search(group); i >= 0 {
+			// Checked alone: the mark of this word, and no other, is
+			// what SCORE prints.
+			if j, ok := try([]int{i}); ok && j == i {
+				return cands[i]
+			}
+		}
+	}
+	return 0
 }

@@ -52,6 +52,9 @@ func TestGlulxAdvent(t *testing.T) {
 	if in.Score != 36 || !in.ScoreKnown || in.MaxScore != 350 || in.Moves != 0 || !in.MovesKnown || in.Location != "At End Of Road" {
 		t.Fatalf("start: %+v", in)
 	}
+	if m := g.Scoring().Method; !strings.Contains(m, "score and turns in RAM") {
+		t.Errorf("scoring method: %q", m)
+	}
 	start := g.Save()
 	r, err := g.Step("in")
 	if err != nil {
@@ -137,12 +140,23 @@ func TestGlulxInform7(t *testing.T) {
 	if in.MaxScore != 8 || !in.ScoreKnown || in.Score != 0 || in.Moves != 1 || in.Location != "-= Bedroom =-" {
 		t.Fatalf("start: %+v", in)
 	}
+	if m := g.Scoring().Method; !strings.Contains(m, "score and turns in RAM") {
+		t.Errorf("scoring method: %q", m)
+	}
 	r, err := g.Step("look")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Info.Moves != 2 {
 		t.Errorf("moves after look: %d", r.Info.Moves)
+	}
+	// A second game of the story finds the same, without probing again.
+	g2, err := NewGlulx(g.gx.story, "again", Seed(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g2.Scoring() != g.Scoring() || g2.gx.scoreAddr == 0 || g2.gx.scoreAddr != g.gx.scoreAddr {
+		t.Errorf("second game's scoring: %+v", g2.Scoring())
 	}
 	// A game without a score says so and reports it unknown.
 	n := openGlulxTest(t, "i7-min-6M62-g.ulx")

@@ -87,7 +87,7 @@ func (g *Game) Report() Report {
 		r.Location, _ = g.Location()
 		r.LocationFrom = "unknown"
 		if r.Location != "" {
-			r.LocationFrom = "the status window's left part , the room name Inform draws there"
+			r.LocationFrom = "the status window's left part: the room name Inform draws there"
 		}
 		r.Title, r.TitleFrom = g.title(nil)
 		if m := libraryRE.FindStringSubmatch(g.intro); m != nil {
