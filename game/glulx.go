@@ -1,9 +1,11 @@
 package game
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,8 +36,8 @@ type GlulxStory struct {
 
 // glulxFound is what glulxScoring found of a story.
 type glulxFound struct {
-	scoring              Scoring
-	scoreAddr, turnsAddr uint32
+	scoring                       Scoring
+	scoreAddr, turnsAddr, endAddr uint32
 }
 
 // ErrGlulxStory is returned (wrapped) by [LoadStory] for a Glulx story:
@@ -108,6 +110,9 @@ type glulxEngine struct {
 	// hold the score and the turns (the Inform library's score and
 	// turns globals), 0 when not found (traceGlulxWord).
 	scoreAddr, turnsAddr uint32
+	// endAddr is the address of the Inform library's deadflag (0 playing,
+	// 1 dead, 2 won, more for other endings), 0 when not found.
+	endAddr uint32
 }
 
 type glulxPast struct {
@@ -276,13 +281,13 @@ func (g *Game) glulxScoring() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f := s.found; f != nil {
-		g.scoring, g.gx.scoreAddr, g.gx.turnsAddr = f.scoring, f.scoreAddr, f.turnsAddr
+		g.scoring, g.gx.scoreAddr, g.gx.turnsAddr, g.gx.endAddr = f.scoring, f.scoreAddr, f.turnsAddr, f.endAddr
 		return
 	}
 	g.findGlulxScoring()
 	if g.gx.m.Waiting() == glk.InputLine {
 		// Found at a command prompt: good for every game of the story.
-		s.found = &glulxFound{scoring: g.scoring, scoreAddr: g.gx.scoreAddr, turnsAddr: g.gx.turnsAddr}
+		s.found = &glulxFound{scoring: g.scoring, scoreAddr: g.gx.scoreAddr, turnsAddr: g.gx.turnsAddr, endAddr: g.gx.endAddr}
 	}
 }
 
@@ -397,6 +402,20 @@ func (g *Game) glulxPop() error {
 // the banner or the text says so, or it ends with the maximum score.
 func (g *Game) judgeGlulx(out string) (done, victory bool) {
 	banner, won := endBanner(out)
+	if flag, ok := g.glulxEndFlag(); ok {
+		// The library's own flag: 0 playing, 2 won, others over.
+		switch {
+		case g.gx.m.Halted():
+		case flag == 0:
+			return false, false
+		case flag == 2:
+			return true, true
+		}
+		if won || wonLine(out) {
+			return true, true
+		}
+		return true, g.scoring.MaxScore > 0 && g.Score() >= g.scoring.MaxScore
+	}
 	done = g.gx.m.Halted() || banner || endQuestionText(out) || (g.done && !glulxResumed(out))
 	if !done {
 		return false, false
@@ -474,8 +493,12 @@ func (g *Game) glulxHash() uint64 {
 // first in RAM (512 of them by default for Glulx).
 const glulxGlobalsSpan = 4 << 10
 
-// maxTraceRuns bounds the SCORE commands one trace plays.
-const maxTraceRuns = 128
+// maxTraceRuns bounds the SCORE commands one trace plays, maxEndRuns the
+// LOOKs that the search for deadflag plays.
+const (
+	maxTraceRuns = 128
+	maxEndRuns   = 48
+)
 
 // printedTurns is the turn count a SCORE reply prints ("in 2 turns"), -1
 // when it prints none.
@@ -517,6 +540,12 @@ func (g *Game) traceGlulxCounters(snap *glulx.Snapshot, score, turns int) {
 	x.scoreAddr = traceGlulxWord(pm, snap, score, first(numScore))
 	if turns >= 0 {
 		x.turnsAddr = traceGlulxWord(pm, snap, turns, first(numMoves))
+	}
+	x.endAddr = traceGlulxEnd(pm, snap, x.scoreAddr)
+	if x.endAddr != 0 {
+		defer func() {
+			g.scoring.Method += fmt.Sprintf("; the end from the library's deadflag in RAM (%#x)", x.endAddr)
+		}()
 	}
 	switch {
 	case x.scoreAddr != 0 && x.turnsAddr != 0:
@@ -611,4 +640,82 @@ func traceGlulxWord(pm *glulx.Machine, snap *glulx.Snapshot, value int, read fun
 		}
 	}
 	return 0
+}
+
+// traceGlulxEnd is the address of the Inform library's deadflag, 0 when
+// not found: the word near the start of RAM that, set to 1 on snap (on
+// pm), makes a LOOK end with the library's "*** ... ***" banner, found by
+// setting the zero words in groups and halving the group that ends the
+// game down to one word. The words nearest near (the score's address,
+// when found: the library declares score, turns and deadflag together)
+// are tried first.
+func traceGlulxEnd(pm *glulx.Machine, snap *glulx.Snapshot, near uint32) uint32 {
+	if pm.Restore(snap) != nil {
+		return 0
+	}
+	vm := pm.VM()
+	start := vm.Header().RAMStart
+	end := min(start+glulxGlobalsSpan, vm.MemSize())
+	var cands []uint32
+	for a := start; a+4 <= end; a += 4 {
+		if v, err := vm.Load32(a); err == nil && v == 0 {
+			cands = append(cands, a)
+		}
+	}
+	if near != 0 {
+		dist := func(a uint32) uint32 { return max(a, near) - min(a, near) }
+		slices.SortStableFunc(cands, func(a, b uint32) int { return cmp.Compare(dist(a), dist(b)) })
+	}
+	runs := 0
+	// ends reports whether LOOK with the words of group set to 1 ends
+	// the game, and whether the run went through.
+	ends := func(group []uint32) (banner, ok bool) {
+		runs++
+		if pm.Restore(snap) != nil {
+			return false, false
+		}
+		for _, a := range group {
+			if vm.Store32(a, 1) != nil {
+				return false, false
+			}
+		}
+		out, err := pm.Step("look")
+		banner, _ = endBanner(out)
+		return banner && err == nil, err == nil
+	}
+	var find func(group []uint32) uint32
+	find = func(group []uint32) uint32 {
+		if len(group) == 0 || runs >= maxEndRuns {
+			return 0
+		}
+		banner, ok := ends(group)
+		switch {
+		case ok && !banner, !ok && len(group) == 1:
+			return 0
+		case banner && len(group) == 1:
+			return group[0]
+		}
+		// A banner to narrow down, or a word of the group that made the
+		// story fail (a Glk object, a string address): try the halves.
+		if a := find(group[:len(group)/2]); a != 0 {
+			return a
+		}
+		return find(group[len(group)/2:])
+	}
+	const groupSize = 16
+	for lo := 0; lo < len(cands) && runs < maxEndRuns; lo += groupSize {
+		if a := find(cands[lo:min(lo+groupSize, len(cands))]); a != 0 {
+			return a
+		}
+	}
+	return 0
+}
+
+// glulxEndFlag is the game's deadflag, ok false when it is not known.
+func (g *Game) glulxEndFlag() (v uint32, ok bool) {
+	if g.gx.endAddr == 0 {
+		return 0, false
+	}
+	v, err := g.gx.m.VM().Load32(g.gx.endAddr)
+	return v, err == nil
 }

@@ -115,6 +115,9 @@ func TestGlulxVictory(t *testing.T) {
 	if in := g.Info(); in.MaxScore != 5 || !in.ScoreKnown || in.Location != "Treasure Chamber" {
 		t.Fatalf("start: %+v", in)
 	}
+	if m := g.Scoring().Method; !strings.Contains(m, "deadflag in RAM") {
+		t.Errorf("scoring method: %q", m)
+	}
 	r, err := g.Step("take all")
 	if err != nil {
 		t.Fatal(err)
