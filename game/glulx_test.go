@@ -98,6 +98,10 @@ func TestGlulxAdvent(t *testing.T) {
 	if g.Map() != nil || g.Inventory() != nil || g.ValidActionsSearch() != nil {
 		t.Error("map, inventory or valid actions search given for a Glulx game")
 	}
+	// The nil map is safe to use, and says it is not there.
+	if m := g.Map(); m.Rooms() != nil || m.Current() != 0 || m.Path(1, 2) != nil || !strings.Contains(m.String(), "not available") {
+		t.Errorf("nil map: %q", m.String())
+	}
 	rep := g.Report()
 	if !rep.HasScore || rep.MaxScore != 350 || rep.Location != "At End Of Road" || rep.Title != "ADVENTURE" {
 		t.Errorf("report: %+v", rep)
