@@ -24,7 +24,12 @@ import (
 //
 // [Open] and [New] start one; [Game.Step] plays a command and returns a
 // [StepResult]; [Game.Save], [Game.Restore], [Game.Undo] and [Game.Fork]
-// branch it. The machine underneath is a [zmachine.Machine] ([Game.Machine]).
+// branch it. The machine underneath is a [zmachine.Machine] ([Game.Machine]),
+// or for a Glulx story ([NewGlulx], and [Open] of a .ulx or .gblorb file)
+// a glulx.Machine ([Game.GlulxMachine]): score, moves and the end are
+// then read from the Inform library's globals in RAM or the status
+// window, the room from the status window, and the object tree, valid
+// actions, the map and the dictionary are not available yet.
 //
 // A Game is not safe for concurrent use; [Game.Fork] gives an independent
 // copy that may run in another goroutine.
