@@ -102,6 +102,8 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"ResultsFile":            reflect.ValueOf(constant.MakeFromLiteral("\"results.jsonl\"", token.STRING, 0)),
 		"Run":                    reflect.ValueOf(harness.Run),
 		"ScoreCurves":            reflect.ValueOf(harness.ScoreCurves),
+		"ScoreFinal":             reflect.ValueOf(constant.MakeFromLiteral("\"final\"", token.STRING, 0)),
+		"ScoreHigh":              reflect.ValueOf(constant.MakeFromLiteral("\"high\"", token.STRING, 0)),
 		"ShardDone":              reflect.ValueOf(constant.MakeFromLiteral("\"done\"", token.STRING, 0)),
 		"ShardFailed":            reflect.ValueOf(constant.MakeFromLiteral("\"failed\"", token.STRING, 0)),
 		"ShardFromEnv":           reflect.ValueOf(harness.ShardFromEnv),
@@ -117,6 +119,8 @@ func load12_0(Symbols map[string]map[string]reflect.Value) {
 		"Summarize":              reflect.ValueOf(harness.Summarize),
 		"TrajectoriesDir":        reflect.ValueOf(constant.MakeFromLiteral("\"trajectories\"", token.STRING, 0)),
 		"UnknownRevision":        reflect.ValueOf(constant.MakeFromLiteral("\"unknown\"", token.STRING, 0)),
+		"UnreadEnding":           reflect.ValueOf(constant.MakeFromLiteral("\"ending\"", token.STRING, 0)),
+		"UnreadMaxScore":         reflect.ValueOf(constant.MakeFromLiteral("\"max score\"", token.STRING, 0)),
 
 		// type definitions
 		"Benchmark":        reflect.ValueOf((*harness.Benchmark)(nil)),

@@ -47,4 +47,19 @@ type BenchmarkGame struct {
 	MaxScore int `json:"max_score,omitempty"`
 	// Note says more: why a game is missing, how a file was matched.
 	Note string `json:"note,omitempty"`
+	// Unread lists what grue could not read of a played game when the
+	// run was planned (UnreadMaxScore, UnreadEnding); the run's
+	// Deviations say each in a sentence.
+	Unread []string `json:"unread,omitempty"`
 }
+
+// What grue could not read of a played game (BenchmarkGame.Unread).
+const (
+	// UnreadMaxScore: grue read no maximum score from the game, and the
+	// protocol states none: its normalised score is unknown.
+	UnreadMaxScore = "max score"
+	// UnreadEnding: grue knows no end flag of the game (the catalog does
+	// not know it and no Inform deadflag was found): it tells the game's
+	// end only from its text.
+	UnreadEnding = "ending"
+)

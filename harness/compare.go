@@ -24,7 +24,17 @@ type CompareOptions struct {
 	// from; by default each run's variants are paired with that run's
 	// baseline only.
 	PairAcross bool
+	// Score is which score of an episode counts: ScoreFinal ("" too) its
+	// last, ScoreHigh the highest it reached at any step (what TALES and
+	// TextQuests count). The percent of the maximum is of that score.
+	Score string
 }
+
+// Which score of an episode Compare counts (CompareOptions.Score).
+const (
+	ScoreFinal = "final"
+	ScoreHigh  = "high"
+)
 
 // VariantGame is how one variant did on one game. The score statistics are
 // over the episodes that did not fail (all of them with IncludeFailed);
@@ -128,6 +138,8 @@ type Comparison struct {
 	Rows        []VariantGame      `json:"rows"` // by game, then variant
 	Paired      []PairedRow        `json:"paired"`
 	Leaderboard []LeaderboardEntry `json:"leaderboard"`
+	// Score is the score counted: ScoreFinal or ScoreHigh.
+	Score string `json:"score"`
 }
 
 // Compare summarizes rs for each variant and game and compares every
@@ -146,9 +158,18 @@ func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, 
 	if err != nil {
 		return nil, err
 	}
+	score, percent := scoreOf, percentOf
+	switch opts.Score {
+	case "", ScoreFinal:
+		opts.Score = ScoreFinal
+	case ScoreHigh:
+		score, percent = highScoreOf, highPercentOf
+	default:
+		return nil, fmt.Errorf("compare: no score %q (%s or %s)", opts.Score, ScoreFinal, ScoreHigh)
+	}
 	order, baseline := plan.order, plan.baselines[0]
 	b := opts.Bootstrap.withDefaults()
-	c := &Comparison{Baseline: baseline, Variants: order, Games: rs.Games(), Bootstrap: b}
+	c := &Comparison{Baseline: baseline, Variants: order, Games: rs.Games(), Bootstrap: b, Score: opts.Score}
 	c.RunsApart = rs.RunsApart
 	if plan.within {
 		c.Baselines, c.PairedWithinRuns = plan.baselines, true
@@ -159,7 +180,7 @@ func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, 
 		for _, v := range order {
 			recs := rs.ByVariant(v).ByGame(g).Records
 			if len(recs) > 0 {
-				c.Rows = append(c.Rows, summarizeCell(v, g, recs, used, b))
+				c.Rows = append(c.Rows, summarizeCell(v, g, recs, used, b, score, percent))
 			}
 		}
 	}
@@ -167,7 +188,7 @@ func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, 
 	for _, vb := range plan.pairs {
 		v, baseline := vb[0], vb[1]
 		for _, g := range c.Games {
-			a, base := pairs(rs, v, baseline, g, used, scoreOf)
+			a, base := pairs(rs, v, baseline, g, used, score)
 			if len(a) == 0 {
 				continue
 			}
@@ -177,7 +198,7 @@ func Compare(rs *ResultSet, baseline string, opts CompareOptions) (*Comparison, 
 			}
 			c.Paired = append(c.Paired, PairedRow{Variant: v, Baseline: baseline, Game: g, Metric: MetricScore, PairedDiff: d})
 		}
-		a, base := pairs(rs, v, baseline, "", used, percentOf)
+		a, base := pairs(rs, v, baseline, "", used, percent)
 		if len(a) == 0 {
 			continue
 		}
@@ -212,7 +233,7 @@ func (r VariantGame) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-func summarizeCell(v, g string, recs []EpisodeRecord, used func(EpisodeRecord) bool, b Bootstrap) VariantGame {
+func summarizeCell(v, g string, recs []EpisodeRecord, used func(EpisodeRecord) bool, b Bootstrap, score, percent func(EpisodeRecord) (float64, bool)) VariantGame {
 	row := VariantGame{Variant: v, Game: g, Episodes: len(recs)}
 	var scores, pcts, moves, steps, rooms, first []float64
 	var invalid, stepTotal int
@@ -240,8 +261,9 @@ func summarizeCell(v, g string, recs []EpisodeRecord, used func(EpisodeRecord) b
 		case r.GameCompleted:
 			row.Ended++
 		}
-		scores = append(scores, float64(r.FinalScore))
-		if p, ok := r.PercentOfMax(); ok {
+		sc, _ := score(r)
+		scores = append(scores, sc)
+		if p, ok := percent(r); ok {
 			pcts = append(pcts, p)
 		}
 		moves = append(moves, float64(r.Moves))
@@ -281,6 +303,15 @@ func meanOrZero(xs []float64) float64 {
 
 func scoreOf(r EpisodeRecord) (float64, bool)   { return float64(r.FinalScore), true }
 func percentOf(r EpisodeRecord) (float64, bool) { return r.PercentOfMax() }
+
+func highScoreOf(r EpisodeRecord) (float64, bool) { return float64(r.HighestScore()), true }
+
+func highPercentOf(r EpisodeRecord) (float64, bool) {
+	if r.MaxScore <= 0 {
+		return 0, false
+	}
+	return 100 * float64(r.HighestScore()) / float64(r.MaxScore), true
+}
 
 // pairs returns the values of variant a and b on the (game, seed) pairs
 // both played, in a fixed order; game "" takes every game.

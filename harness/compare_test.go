@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"math/rand/v2"
@@ -308,5 +309,61 @@ func TestCompareMarksEstimatedTokens(t *testing.T) {
 	c, _ = Compare(NewResultSet(b), "", CompareOptions{})
 	if s := c.String(); strings.Contains(s, "~") {
 		t.Errorf("no estimates, yet a mark:\n%s", s)
+	}
+}
+
+// --score high counts the highest score an episode reached, not its last:
+// a variant that reached 10 and fell back to 0 is ahead on it, behind on
+// the final score.
+func TestCompareHighScore(t *testing.T) {
+	rs := &ResultSet{}
+	for seed := int64(1); seed <= 5; seed++ {
+		peak := rec("peak", "g", seed, 0)
+		peak.MaxScore, peak.ScoreByStep = 20, []int{0, 10, 0}
+		steady := rec("baseline", "g", seed, 4)
+		steady.MaxScore, steady.ScoreByStep = 20, []int{0, 4, 4}
+		rs.Add(peak)
+		rs.Add(steady)
+	}
+	for _, tc := range []struct {
+		score       string
+		peak, delta float64
+	}{{"", 0, -4}, {ScoreFinal, 0, -4}, {ScoreHigh, 10, 6}} {
+		c, err := Compare(rs, "baseline", CompareOptions{Score: tc.score})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range c.Rows {
+			if r.Variant == "peak" && (r.Score.Mean != tc.peak || r.Percent.Mean != 5*tc.peak) {
+				t.Errorf("--score %q: peak's score %v, %v%%; want %v", tc.score, r.Score.Mean, r.Percent.Mean, tc.peak)
+			}
+		}
+		if p := c.Paired[0]; p.Metric != MetricScore || p.MeanDiff != tc.delta {
+			t.Errorf("--score %q: paired %+v, want a difference of %v", tc.score, p, tc.delta)
+		}
+		if want := cmp.Or(tc.score, ScoreFinal); c.Score != want {
+			t.Errorf("Score %q, want %q", c.Score, want)
+		}
+	}
+	if _, err := Compare(rs, "baseline", CompareOptions{Score: "best"}); err == nil {
+		t.Error("an unknown score was accepted")
+	}
+}
+
+// RenameGames relabels games, and refuses two records coming to share a
+// key.
+func TestRenameGames(t *testing.T) {
+	rs := NewResultSet(rec("a", "/x/zork1.z3", 1, 1), rec("a", "/x/other.z5", 1, 2))
+	if err := rs.RenameGames(map[string]string{"/x/zork1.z3": "zork1"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := rs.Lookup(EpisodeKey{Variant: "a", Game: "zork1", Seed: 1}); !ok || r.FinalScore != 1 {
+		t.Errorf("zork1: %+v %v", r, ok)
+	}
+	if _, ok := rs.Lookup(EpisodeKey{Variant: "a", Game: "/x/other.z5", Seed: 1}); !ok {
+		t.Error("a game not renamed is lost")
+	}
+	if err := rs.RenameGames(map[string]string{"/x/other.z5": "zork1"}); err == nil || rs.Len() != 2 {
+		t.Errorf("a collision: %v, %d records", err, rs.Len())
 	}
 }

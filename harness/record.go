@@ -194,6 +194,18 @@ func (r EpisodeRecord) PercentOfMax() (float64, bool) {
 	return 100 * float64(r.FinalScore) / float64(r.MaxScore), true
 }
 
+// HighestScore returns the highest score the episode reached at any
+// step: its HighScore, its ScoreByStep's highest, or its final score,
+// whichever is highest (an episode that stops at game over records no
+// HighScore).
+func (r EpisodeRecord) HighestScore() int {
+	h := max(r.FinalScore, r.HighScore)
+	for _, s := range r.ScoreByStep {
+		h = max(h, s)
+	}
+	return h
+}
+
 // ScoreAt returns the score after step (counted from 1). Past the last
 // recorded step it is the final score: an episode that ended keeps its
 // score. Before step 1 it is 0.

@@ -212,6 +212,25 @@ func (rs *ResultSet) reindex() {
 	}
 }
 
+// RenameGames names the records' games by names (a game not in it keeps
+// its name): grue exp compare names a bench run's story files by the
+// protocol's names for them, so that runs over other folders pair. It
+// fails, changing nothing, when two records would come to share a key.
+func (rs *ResultSet) RenameGames(names map[string]string) error {
+	out := &ResultSet{}
+	for _, r := range rs.Records {
+		old := r.Game
+		if n, ok := names[r.Game]; ok {
+			r.Game = n
+		}
+		if out.Add(r) {
+			return fmt.Errorf("rename games: %s and another game are both named %s", old, r.Game)
+		}
+	}
+	rs.Records, rs.index = out.Records, out.index
+	return nil
+}
+
 // Len returns the number of records.
 func (rs *ResultSet) Len() int { return len(rs.Records) }
 

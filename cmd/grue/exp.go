@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grue-lab/grue/harness"
+	"github.com/grue-lab/grue/harness/bench"
 	"github.com/grue-lab/grue/internal/cli"
 )
 
@@ -343,6 +347,7 @@ type expCompareFlags struct {
 	plot          string
 	includeFailed bool
 	pairAcross    bool
+	score         string
 }
 
 func newExpCompareCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -364,6 +369,13 @@ and --pair-across pairs them all with one baseline (--baseline, which may
 name RUN/NAME, else the first run's). Only a record repeated inside one run
 replaces the earlier one.
 
+A grue bench run's games are named as its protocol names them (not by
+the story files' paths), so bench runs over different folders pair.
+--score high counts the highest score an episode reached at any step
+instead of its last; it is the default when every run compared is a bench
+run of a protocol that counts it (tales, textquests), and --score final
+then counts the last.
+
 --plot DIR also draws score against step for each variant (mean and
 band), one SVG and one PNG per game.`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -381,6 +393,7 @@ band), one SVG and one PNG per game.`,
 	fl.StringVar(&f.format, "format", harness.FormatTable, "table, md, csv or json")
 	fl.StringVar(&f.plot, "plot", "", "also write score-by-step plots (SVG and PNG) into this directory")
 	fl.BoolVar(&f.includeFailed, "include-failed", false, "count the scores of episodes that ended in an error")
+	fl.StringVar(&f.score, "score", "", "the score that counts: final (the last) or high (the highest reached); default high for bench runs of tales and textquests, else final")
 	fl.BoolVar(&f.pairAcross, "pair-across", false, "when the runs share variant names, pair every variant with one baseline across runs (default: within each run, against its own baseline)")
 	return cmd
 }
@@ -398,7 +411,11 @@ func compareExp(dirs []string, f expCompareFlags, stdout, stderr io.Writer) erro
 	for _, p := range rs.Problems {
 		fmt.Fprintf(stderr, "grue exp compare: %s\n", p)
 	}
-	c, err := harness.Compare(rs, f.baseline, harness.CompareOptions{IncludeFailed: f.includeFailed, PairAcross: f.pairAcross})
+	score, err := benchCompare(dirs, rs, strings.ToLower(f.score), stderr)
+	if err != nil {
+		return err
+	}
+	c, err := harness.Compare(rs, f.baseline, harness.CompareOptions{IncludeFailed: f.includeFailed, PairAcross: f.pairAcross, Score: score})
 	if err != nil {
 		return err
 	}
@@ -412,6 +429,67 @@ func compareExp(dirs []string, f expCompareFlags, stdout, stderr io.Writer) erro
 		}
 		for _, p := range files {
 			fmt.Fprintf(stderr, "wrote %s\n", p)
+		}
+	}
+	return nil
+}
+
+// benchCompare names the games of the grue bench runs among dirs by their
+// protocol's names, and returns the score to compare: score when given,
+// else ScoreHigh when every run is a bench run of a protocol that counts
+// the highest score reached (said on stderr), else ScoreFinal.
+func benchCompare(dirs []string, rs *harness.ResultSet, score string, stderr io.Writer) (string, error) {
+	switch score {
+	case "", harness.ScoreFinal, harness.ScoreHigh:
+	default:
+		return "", cli.UsageError{Err: fmt.Errorf("unknown --score %q (final or high)", score)}
+	}
+	names := map[string]string{}
+	high := true
+	var protocols []string
+	for _, d := range dirs {
+		m := runManifest(d)
+		if m == nil || m.Benchmark == nil {
+			high = false
+			continue
+		}
+		p, err := bench.Lookup(m.Benchmark.Protocol)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", d, err)
+		}
+		high = high && p.HighScore
+		if !slices.Contains(protocols, p.Name) {
+			protocols = append(protocols, p.Name)
+		}
+		maps.Copy(names, bench.GameNames(m))
+	}
+	if len(names) > 0 {
+		if err := rs.RenameGames(names); err != nil {
+			return "", err
+		}
+	}
+	if score == "" {
+		score = harness.ScoreFinal
+		if high && len(protocols) > 0 {
+			score = harness.ScoreHigh
+			fmt.Fprintf(stderr, "grue exp compare: the score is the highest reached at any step, as %s counts it (--score final for the last)\n", strings.Join(protocols, " and "))
+		}
+	}
+	return score, nil
+}
+
+// runManifest is the manifest of the run at path (a run directory, a
+// sharded one, or its results file), nil when it has none.
+func runManifest(path string) *harness.Manifest {
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		path = filepath.Dir(path)
+	}
+	if m, err := harness.ReadManifest(path); err == nil {
+		return m
+	}
+	if harness.IsSharded(path) {
+		if m, err := harness.MergeShards(path); err == nil {
+			return m.Manifest
 		}
 	}
 	return nil

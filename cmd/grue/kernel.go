@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,7 +30,9 @@ Jupyter how to start it; you do not run grue kernel FILE yourself.
 
 A cell's output is a stream, its value an execute_result; :table is also
 an HTML table (:table --md Markdown), :plot a PNG and SVG image. An
-interrupt stops the running cell, and the kernel goes on.`,
+interrupt stops the running cell, and the kernel goes on. The kernel exits
+when the process that started it does (its client killed), as Jupyter's
+own kernels do: it watches its parent process and $JPY_PARENT_PID.`,
 		Example: `  grue kernel install --user
   jupyter console --kernel grue`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -67,15 +68,27 @@ func runKernel(ctx context.Context, conn kernel.Connection, o replOptions, stder
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// A kernel whose client was killed exits, as ipykernel's does.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case why := <-kernel.WatchParent(ctx, kernel.ParentFromEnv(), kernel.ParentPoll):
+			fmt.Fprintf(stderr, "grue kernel: %s: shutting down\n", why)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	var ws *workbench.Session
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 	return kernel.Run(ctx, conn, kernel.Options{
-		Start: func(stdout, errw io.Writer) (*repl.Session, error) {
+		Start: func(stdout, errw io.Writer, stdin io.Reader) (*repl.Session, error) {
 			s, err := workbench.New(workbench.Options{
-				// No stdin: a cell that reads it gets end of file, not a hang.
-				REPL: repl.Options{Stdout: stdout, Stderr: errw, Stdin: strings.NewReader("")},
+				// A cell's stdin is the front end's when its request
+				// allows it, else at end of file (not a hang).
+				REPL: repl.Options{Stdout: stdout, Stderr: errw, Stdin: stdin},
 				Game: o.game, Seed: o.seed, Model: o.model, BaseURL: o.baseURL, Policy: o.policy,
 				Version: cli.Version(),
 			})

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/grue-lab/grue/repl/kernel"
 )
@@ -107,5 +113,60 @@ func TestExampleNotebooks(t *testing.T) {
 			}
 			t.Errorf("%s: the executed notebook has no outputs or an error output", nb)
 		})
+	}
+}
+
+// TestKernelExitsWithItsClient kills the client that started the kernel
+// (testdata/jupyter/orphan.py, with SIGKILL): the kernel, its parent
+// gone, shuts down within seconds, saying why, as Jupyter's own kernels
+// do, rather than running on forever.
+func TestKernelExitsWithItsClient(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc to tell that the kernel exited")
+	}
+	py := jupyterPython(t)
+	logPath := filepath.Join(t.TempDir(), "log")
+	log, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	cmd := exec.Command(py, "-u", filepath.Join("testdata", "jupyter", "orphan.py"))
+	cmd.Env = append(os.Environ(), "JUPYTER_PATH="+kernelspec(t), "GRUE_MODEL=", "OPENAI_BASE_URL=")
+	// A file, not a pipe: the kernel inherits it, and a pipe would keep
+	// Wait waiting for the kernel.
+	cmd.Stdout, cmd.Stderr = log, log
+	_ = cmd.Run() // it kills itself
+	out, _ := os.ReadFile(logPath)
+	var pid int
+	for _, line := range strings.Split(string(out), "\n") {
+		if n, ok := strings.CutPrefix(line, "kernel pid "); ok {
+			pid, _ = strconv.Atoi(strings.TrimSpace(n))
+		}
+	}
+	if pid <= 0 {
+		t.Fatalf("orphan.py printed no kernel pid:\n%s", out)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	alive := func() bool {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false
+		}
+		// Exited but not reaped (an orphan whose init does not reap) is
+		// state Z, after the command in parentheses.
+		_, rest, _ := strings.Cut(string(stat), ") ")
+		return !strings.HasPrefix(rest, "Z")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for alive() && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	out, _ = os.ReadFile(logPath)
+	if alive() {
+		t.Fatalf("the kernel (pid %d) runs on 10s after its client was killed:\n%s", pid, out)
+	}
+	if !regexp.MustCompile(`exited.*: shutting down`).Match(out) {
+		t.Errorf("the kernel did not say why it shut down:\n%s", out)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/mcp"
 	"github.com/grue-lab/grue/harness"
 )
@@ -88,6 +89,9 @@ type Protocol struct {
 	Deviations []string
 	// Measure names what counts, as the protocol's summary says it.
 	Measure string
+	// HighScore says that what counts is the highest score reached at
+	// any step, not the last (grue exp compare --score high).
+	HighScore bool
 }
 
 // Protocols returns the protocols grue bench plays, in the order --list
@@ -114,6 +118,7 @@ func Protocols() []*Protocol {
 				return s, ok
 			},
 			OnGameOver: harness.GameOverRestart,
+			HighScore:  true,
 			Measure:    "Normalized Score: the highest score reached at any step over the game's maximum; the mean over games",
 			Rules: []string{
 				"the game list and each file's MD5 are tales/jericho/games.json's; a file is identified by its MD5, whatever its name",
@@ -137,6 +142,7 @@ func Protocols() []*Protocol {
 			Steps:      500,
 			Seeds:      []int64{1},
 			OnGameOver: harness.GameOverStop,
+			HighScore:  true,
 			Measure:    "points: the highest in-game score reached as a percentage of the game's maximum; the mean over games",
 			Rules: []string{
 				"the 25 games and their maximum scores are game_info.py's MAX_SCORES",
@@ -188,6 +194,22 @@ func Lookup(name string) (*Protocol, error) {
 		names = append(names, p.Name)
 	}
 	return nil, fmt.Errorf("no benchmark protocol %q (protocols: %s)", name, strings.Join(names, ", "))
+}
+
+// GameNames maps the story files a bench run played (its records'
+// games) to the protocol's names for them; nil for a run that is not a
+// bench run.
+func GameNames(m *harness.Manifest) map[string]string {
+	if m == nil || m.Benchmark == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, g := range m.Benchmark.Games {
+		if g.Status == harness.GamePlayed {
+			out[g.File] = g.Name
+		}
+	}
+	return out
 }
 
 // Names returns the protocols' names.
@@ -394,9 +416,14 @@ func NewPlan(p *Protocol, dir string, opts Options) (*Plan, error) {
 	if len(opts.Seeds) > 0 {
 		b.Deviations = append(b.Deviations, fmt.Sprintf("seeds %s (--seeds), not the protocol's", formatSeeds(opts.Seeds)))
 	}
-	for _, g := range games {
+	for i := range games {
+		g := &games[i]
 		if g.Status != harness.GamePlayed {
 			continue
+		}
+		g.Unread = unread(g.File, g.Seeds, g.MaxScore)
+		for _, u := range g.Unread {
+			b.Deviations = append(b.Deviations, unreadDeviation(g.Name, u))
 		}
 		cfg.Games = append(cfg.Games, g.File)
 		cfg.GameSeeds[g.File] = g.Seeds
@@ -431,6 +458,53 @@ func NewPlan(p *Protocol, dir string, opts Options) (*Plan, error) {
 	}
 	return &Plan{Protocol: p, Config: cfg, Benchmark: b}, nil
 }
+
+// unread opens the story file at path from its first seed and says what
+// grue cannot read of it (harness.UnreadMaxScore, harness.UnreadEnding):
+// the maximum only when the protocol states none (stated 0). A file that
+// does not open is left to the run, which reports it.
+func unread(path string, seeds []int64, stated int) []string {
+	var opts []game.Option
+	if len(seeds) > 0 {
+		opts = append(opts, game.Seed(seeds[0]))
+	}
+	g, err := game.Open(path, opts...)
+	if err != nil {
+		return nil
+	}
+	// A title screen waits for a key; the game is read at its first
+	// command prompt, as grue games reads it.
+	for i := 0; i < 5 && g.KeyExpected(); i++ {
+		if _, err := g.Step(""); err != nil {
+			return nil
+		}
+	}
+	var out []string
+	s := g.Scoring()
+	if stated <= 0 && s.MaxScore <= 0 {
+		out = append(out, harness.UnreadMaxScore)
+	}
+	if _, known := g.Entry(); !known && s.EndGlobal < 0 {
+		out = append(out, harness.UnreadEnding)
+	}
+	return out
+}
+
+// unreadDeviation is the manifest's sentence for what grue could not
+// read of game name (harness.BenchmarkGame.Unread).
+func unreadDeviation(name, what string) string {
+	switch what {
+	case harness.UnreadMaxScore:
+		return fmt.Sprintf("%s: %s: its normalised score is unknown and left out of the mean", name, unreadMaxScoreText)
+	case harness.UnreadEnding:
+		return fmt.Sprintf("%s: grue knows no end flag of the game (the catalog does not know it and it has no Inform deadflag grue found): it tells the game's end only from its text (an end banner, a final question, the machine halting), and a game over it misses plays on to the budget", name)
+	}
+	return fmt.Sprintf("%s: grue could not read its %s", name, what)
+}
+
+// unreadMaxScoreText is how the summary and the manifest say that grue
+// could not read a game's maximum.
+const unreadMaxScoreText = "grue could not read the game's maximum score"
 
 func formatSeeds(s []int64) string {
 	var parts []string

@@ -286,3 +286,94 @@ func TestIdentifySharedGames(t *testing.T) {
 		t.Errorf("905: %+v", st["905"])
 	}
 }
+
+// A game whose maximum or ending grue cannot read is listed in the run's
+// manifest (its Unread and a deviation each), and the summary printed
+// from the manifest alone says so: a game the catalog knows is not.
+func TestUnreadGamesInManifest(t *testing.T) {
+	lantern, err := os.ReadFile(filepath.Join("..", "..", "game", "stories", "lantern.z5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nomax, err := os.ReadFile(filepath.Join("..", "..", "game", "testdata", "stories", "nomax.z5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "alpha.z5"), lantern)
+	mustWrite(t, filepath.Join(dir, "nomax.z5"), nomax)
+	sum := func(b []byte) string { s := md5.Sum(b); return hex.EncodeToString(s[:]) }
+	p := &Protocol{Name: TALES, Steps: 3, Seeds: []int64{DefaultSeed}, OnGameOver: harness.GameOverRestart,
+		Games: []Game{{Name: "alpha", File: "alpha.z5", MD5: sum(lantern)}, {Name: "nomax", File: "nomax.z5", MD5: sum(nomax)}}}
+	plan, err := NewPlan(p, dir, Options{Variant: harness.Variant{Policy: "random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	if _, err := harness.Run(t.Context(), plan.Config, harness.RunOptions{Out: out, Parallel: 1, Benchmark: plan.Benchmark}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := harness.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := status(m.Benchmark.Games)
+	if u := st["nomax"].Unread; !slices.Equal(u, []string{harness.UnreadMaxScore, harness.UnreadEnding}) {
+		t.Errorf("nomax: unread %q, want the maximum and the ending", u)
+	}
+	if u := st["alpha"].Unread; len(u) != 0 {
+		t.Errorf("alpha (the catalog's lantern): unread %q", u)
+	}
+	d := strings.Join(m.Benchmark.Deviations, "\n")
+	for _, want := range []string{"nomax: grue could not read the game's maximum score", "nomax: grue knows no end flag of the game"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the manifest's deviations lack %q:\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "alpha:") {
+		t.Errorf("the manifest flags the known game:\n%s", d)
+	}
+	// The summary from the manifest, with no records at all.
+	s, err := Summarize(m, &harness.ResultSet{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := s.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "  - nomax: grue could not read the game's maximum score") || !strings.Contains(b.String(), "  - nomax: grue knows no end flag") {
+		t.Errorf("the summary lacks the unread game:\n%s", b.String())
+	}
+	// With the records, the maximum is said once.
+	rs, err := harness.LoadResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = Summarize(m, rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(strings.Join(s.Deviations, "\n"), "nomax: grue could not read the game's maximum"); n != 1 {
+		t.Errorf("the maximum is said %d times:\n%s", n, strings.Join(s.Deviations, "\n"))
+	}
+}
+
+// A maximum the manifest says grue could not read, but that the game gave
+// in play, is not called unknown by the summary.
+func TestUnreadMaxFoundInPlay(t *testing.T) {
+	games := []harness.BenchmarkGame{{Name: "late", Status: harness.GamePlayed, File: "/g/l.z5", Unread: []string{harness.UnreadMaxScore}}}
+	m := &harness.Manifest{Config: &harness.Config{MaxSteps: 4}, Benchmark: &harness.Benchmark{Protocol: TALES, Games: games,
+		Deviations: []string{unreadDeviation("late", harness.UnreadMaxScore)}}}
+	s, err := Summarize(m, harness.NewResultSet(rec("/g/l.z5", 1, []int{0, 2, 2, 2}, 8, 0, 0, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := strings.Join(s.Deviations, "\n")
+	if strings.Contains(d, "could not read") || !strings.Contains(d, "late: grue read no maximum score when the run was planned; the game gave one in play (8)") {
+		t.Errorf("deviations:\n%s", d)
+	}
+	if mean, n := s.MeanNorm(); n != 1 || mean != 0.25 {
+		t.Errorf("mean %v over %d", mean, n)
+	}
+}

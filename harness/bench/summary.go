@@ -110,10 +110,30 @@ func Summarize(m *harness.Manifest, rs *harness.ResultSet) (*Summary, error) {
 		}
 		if row.MaxScore > 0 {
 			row.Norm, row.NormKnown = float64(row.HighScore)/float64(row.MaxScore), true
-		} else if !r.Failed() {
-			s.note(fmt.Sprintf("%s: grue could not read the game's maximum score: its normalised score is unknown and left out of the mean", name))
+		} else if !r.Failed() && !slices.Contains(g.Unread, harness.UnreadMaxScore) {
+			// The manifest did not say so when the run was planned.
+			s.note(fmt.Sprintf("%s: %s: its normalised score is unknown and left out of the mean", name, unreadMaxScoreText))
 		}
 		s.Rows = append(s.Rows, row)
+	}
+	// A maximum grue did not read when the run was planned but the game
+	// gave in play: the manifest's sentence is no longer so.
+	for _, g := range byFile {
+		if !slices.Contains(g.Unread, harness.UnreadMaxScore) {
+			continue
+		}
+		var maxima []int
+		for _, r := range s.Rows {
+			if r.Game == g.Name && r.NormKnown {
+				maxima = append(maxima, r.MaxScore)
+			}
+		}
+		if len(maxima) == 0 {
+			continue
+		}
+		if i := slices.Index(s.Deviations, unreadDeviation(g.Name, harness.UnreadMaxScore)); i >= 0 {
+			s.Deviations[i] = fmt.Sprintf("%s: grue read no maximum score when the run was planned; the game gave one in play (%d)", g.Name, slices.Max(maxima))
+		}
 	}
 	slices.SortFunc(s.Rows, func(a, b Row) int {
 		if c := strings.Compare(a.Game, b.Game); c != 0 {

@@ -13,7 +13,11 @@
 // text/plain twin and its richer forms (text/html, text/markdown,
 // image/png, image/svg+xml; see repl.Bundle). An interrupt_request on the
 // control channel, or SIGINT (Interrupt), cancels the running cell's
-// context, as Ctrl-C does in the terminal.
+// context, as Ctrl-C does in the terminal. A cell that fails aborts the
+// execute requests queued behind it (stop_on_error); a cell that reads
+// its standard input asks the front end on the stdin channel when its
+// request allows it (Kernel.Stdin); a kernel whose client died exits
+// (WatchParent).
 //
 // Every message is checked against the connection's key (HMAC-SHA256,
 // compared in constant time); one whose signature is wrong, or was seen
@@ -115,8 +119,10 @@ func (c Connection) endpoint(port int) string {
 // Options configure a kernel.
 type Options struct {
 	// Start starts the kernel's session, whose output goes to stdout
-	// and stderr (the kernel's stream messages).
-	Start func(stdout, stderr io.Writer) (*repl.Session, error)
+	// and stderr (the kernel's stream messages) and whose standard input
+	// is stdin (Kernel.Stdin: the front end's, for a request that allows
+	// it).
+	Start func(stdout, stderr io.Writer, stdin io.Reader) (*repl.Session, error)
 	// Close ends the session at shutdown; nil calls Session.Close.
 	Close func() error
 	// Version is the implementation's version in kernel_info.
@@ -146,6 +152,9 @@ type Kernel struct {
 
 	count int // execution_count of the last cell stored in history
 
+	in      input      // the session's standard input (Stdin)
+	stdinMu sync.Mutex // sending on the stdin channel
+
 	done     chan struct{}
 	doneOnce sync.Once
 }
@@ -159,7 +168,8 @@ func Run(ctx context.Context, conn Connection, opts Options, ready func(*Kernel)
 		opts.Log = os.Stderr
 	}
 	k := &Kernel{conn: conn, opts: opts, signer: newSigner(conn.Key), session: newID(), done: make(chan struct{})}
-	sess, err := opts.Start(streamWriter{k, "stdout"}, streamWriter{k, "stderr"})
+	k.in.replies = make(chan string, 1)
+	sess, err := opts.Start(streamWriter{k, "stdout"}, streamWriter{k, "stderr"}, k.Stdin())
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
@@ -202,6 +212,7 @@ func Run(ctx context.Context, conn Connection, opts Options, ready func(*Kernel)
 		ready(k)
 	}
 	go k.heartbeat()
+	go k.readStdin()
 	go k.serve(ctx, k.control, true)
 	go k.serve(ctx, k.shell, false)
 	k.publishTo(nil, "status", map[string]any{"execution_state": "starting"})
@@ -242,8 +253,30 @@ func (k *Kernel) heartbeat() {
 
 // serve reads requests from a shell or control socket and handles them in
 // turn. The shell's execute requests run one at a time; control has its
-// own goroutine, so that an interrupt reaches a running cell.
+// own goroutine, so that an interrupt reaches a running cell. A reader
+// takes the requests off the socket as they come, so that those sent
+// while a cell runs are queued here: when the cell fails and its request
+// asked stop_on_error (the default), the execute requests then queued
+// are aborted (abortQueued), as ipykernel aborts them.
 func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, control bool) {
+	queue := make(chan *message, MaxQueued)
+	go k.read(ctx, sock, queue)
+	for m := range queue {
+		if k.handle(ctx, sock, m, control) {
+			k.abortQueued(ctx, sock, queue, control)
+		}
+	}
+}
+
+// MaxQueued bounds the requests read off a channel and waiting for the
+// one running to finish; past it, they wait in the socket (and are not
+// aborted by stop_on_error).
+const MaxQueued = 256
+
+// read parses and checks the requests arriving on sock into queue, and
+// closes it when the socket ends.
+func (k *Kernel) read(ctx context.Context, sock zmq4.Socket, queue chan<- *message) {
+	defer close(queue)
 	for {
 		raw, err := sock.Recv()
 		if err != nil {
@@ -263,7 +296,39 @@ func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, control bool) {
 			k.logf("message refused: %v", err)
 			continue
 		}
-		k.handle(ctx, sock, m, control)
+		select {
+		case queue <- m:
+		case <-k.done:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// abortQueued answers every execute request waiting in queue with status
+// "aborted", after a cell that failed with stop_on_error: the messaging
+// protocol's rule ("aborts the execution queue if an exception is
+// encountered"), as ipykernel's _abort_queues applies it (with its
+// default stop_on_error_timeout of 0: the requests already waiting, not
+// those sent later). Other requests waiting are handled as usual.
+func (k *Kernel) abortQueued(ctx context.Context, sock zmq4.Socket, queue <-chan *message, control bool) {
+	for {
+		select {
+		case m, ok := <-queue:
+			if !ok {
+				return
+			}
+			if m.header.MsgType != "execute_request" {
+				k.handle(ctx, sock, m, control)
+				continue
+			}
+			k.publishTo(m.parent, "status", map[string]any{"execution_state": "busy"})
+			k.reply(sock, m, "execute_reply", map[string]any{"status": "aborted"})
+			k.publishTo(m.parent, "status", map[string]any{"execution_state": "idle"})
+		default:
+			return
+		}
 	}
 }
 
@@ -302,8 +367,10 @@ func (k *Kernel) publishTo(parent json.RawMessage, msgType string, content any) 
 	}
 }
 
-// handle answers one request, between a busy and an idle status.
-func (k *Kernel) handle(ctx context.Context, sock zmq4.Socket, m *message, control bool) {
+// handle answers one request, between a busy and an idle status. It
+// reports whether the execute requests queued behind it are to be
+// aborted (a cell failed with stop_on_error).
+func (k *Kernel) handle(ctx context.Context, sock zmq4.Socket, m *message, control bool) (abort bool) {
 	if !control {
 		k.pubMu.Lock()
 		k.parent = m.parent
@@ -325,7 +392,7 @@ func (k *Kernel) handle(ctx context.Context, sock zmq4.Socket, m *message, contr
 	case "kernel_info_request":
 		k.reply(sock, m, "kernel_info_reply", k.kernelInfo())
 	case "execute_request":
-		k.execute(ctx, sock, m)
+		abort = k.execute(ctx, sock, m)
 	case "complete_request":
 		k.complete(sock, m)
 	case "inspect_request":
@@ -358,6 +425,7 @@ func (k *Kernel) handle(ctx context.Context, sock zmq4.Socket, m *message, contr
 	default:
 		k.logf("unknown message type %q", m.header.MsgType)
 	}
+	return abort
 }
 
 // controlTypes are the requests the control channel takes: those that do
@@ -386,17 +454,22 @@ func (k *Kernel) kernelInfo() map[string]any {
 	}
 }
 
-// execute runs an execute_request's code as a cell.
-func (k *Kernel) execute(ctx context.Context, sock zmq4.Socket, m *message) {
+// execute runs an execute_request's code as a cell. It reports whether
+// the execute requests queued behind it are to be aborted: the cell
+// failed, and the request is not silent and did not turn stop_on_error
+// off (it is on by default, as the messaging protocol says).
+func (k *Kernel) execute(ctx context.Context, sock zmq4.Socket, m *message) (abort bool) {
 	var c struct {
 		Code            string            `json:"code"`
 		Silent          bool              `json:"silent"`
 		StoreHistory    *bool             `json:"store_history"`
 		UserExpressions map[string]string `json:"user_expressions"`
+		StopOnError     *bool             `json:"stop_on_error"`
+		AllowStdin      bool              `json:"allow_stdin"`
 	}
 	if err := json.Unmarshal(m.content, &c); err != nil {
 		k.reply(sock, m, "execute_reply", errorContent(k.count, "error", "execute_request: "+err.Error(), nil))
-		return
+		return false
 	}
 	store := !c.Silent && (c.StoreHistory == nil || *c.StoreHistory)
 	if store {
@@ -418,7 +491,9 @@ func (k *Kernel) execute(ctx context.Context, sock zmq4.Socket, m *message) {
 	k.cellMu.Lock()
 	k.cancel = cancel
 	k.cellMu.Unlock()
+	inputDone := k.allowInput(cellCtx, m, c.AllowStdin)
 	_, err := k.sess.Eval(cellCtx, c.Code)
+	inputDone()
 	k.cellMu.Lock()
 	k.cancel = nil
 	k.cellMu.Unlock()
@@ -442,12 +517,13 @@ func (k *Kernel) execute(ctx context.Context, sock zmq4.Socket, m *message) {
 			k.publish("error", map[string]any{"ename": ename, "evalue": err.Error(), "traceback": trace})
 		}
 		k.reply(sock, m, "execute_reply", content)
-		return
+		return !c.Silent && (c.StopOnError == nil || *c.StopOnError)
 	}
 	k.reply(sock, m, "execute_reply", map[string]any{
 		"status": "ok", "execution_count": k.count, "payload": []any{},
 		"user_expressions": k.userExpressions(ctx, c.UserExpressions),
 	})
+	return false
 }
 
 func errorContent(count int, ename, evalue string, trace []string) map[string]any {

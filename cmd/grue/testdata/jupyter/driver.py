@@ -46,6 +46,16 @@ def shell_reply(kc, msg_id):
             return r["content"]
 
 
+def replies(kc, msg_ids):
+    """The execute_reply contents of the requests msg_ids, by id."""
+    out = {}
+    while len(out) < len(msg_ids):
+        r = kc.get_shell_msg(timeout=TIMEOUT)
+        if r["parent_header"].get("msg_id") in msg_ids:
+            out[r["parent_header"]["msg_id"]] = r["content"]
+    return out
+
+
 def check(name, cond, detail=""):
     if not cond:
         raise AssertionError(f"{name}: {detail}")
@@ -134,7 +144,53 @@ def main():
         msgs, reply = run(kc, "x")
         check("alive after interrupt", of(msgs, "execute_result")[0]["data"]["text/plain"] == "41", msgs)
 
+        # stop_on_error (on by default): the execute requests queued behind
+        # a failing cell are aborted, not run; with it off they run.
+        slow_fail = 'func() { time.Sleep(300 * time.Millisecond); panic("boom") }()'
+        ids = [kc.execute(slow_fail), kc.execute("x = 100"), kc.execute("y := 1")]
+        r = replies(kc, ids)
+        check("stop_on_error: the failing cell", r[ids[0]]["status"] == "error", r)
+        check("stop_on_error: the queued cells aborted", [r[i]["status"] for i in ids[1:]] == ["aborted", "aborted"], r)
+        msgs, reply = run(kc, "x")
+        check("aborted cells did not run", of(msgs, "execute_result")[0]["data"]["text/plain"] == "41", msgs)
+        msgs, reply = run(kc, "x + 1")
+        check("after an abort, cells run again", reply["status"] == "ok", reply)
+        ids = [kc.execute(slow_fail, stop_on_error=False), kc.execute("y := 7"), kc.execute("y")]
+        r = replies(kc, ids)
+        check("stop_on_error off: the queued cells run", r[ids[0]]["status"] == "error" and r[ids[1]]["status"] == "ok" and r[ids[2]]["status"] == "ok", r)
+        msgs, reply = run(kc, "y")
+        check("stop_on_error off: their state kept", of(msgs, "execute_result")[0]["data"]["text/plain"] == "7", msgs)
+
+        # stdin: with allow_stdin, a cell reading os.Stdin asks the front end
+        # (input_request on the stdin channel) and reads its input_reply.
+        msg_id = kc.execute('var word string\nn, err := fmt.Scan(&word)\nfmt.Println(n, err, word)', allow_stdin=True)
+        req = kc.get_stdin_msg(timeout=TIMEOUT)
+        check("input_request", req["msg_type"] == "input_request" and req["parent_header"]["msg_id"] == msg_id
+              and req["content"]["password"] is False and req["content"]["prompt"] == "", req)
+        kc.input("grue")
+        msgs = []
+        while not msgs or not (msgs[-1]["msg_type"] == "status" and msgs[-1]["content"]["execution_state"] == "idle"):
+            m = kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["parent_header"].get("msg_id") == msg_id:
+                msgs.append(m)
+        out = "".join(c["text"] for c in of(msgs, "stream"))
+        check("input_reply read by fmt.Scan", "1 <nil> grue" in out, msgs)
+        check("the reply of a cell that read input", shell_reply(kc, msg_id)["status"] == "ok")
+        msgs, reply = run(kc, 'var word2 string\nn2, err2 := fmt.Scan(&word2)\nfmt.Println(n2, err2)', allow_stdin=False)
+        out = "".join(c["text"] for c in of(msgs, "stream"))
+        check("no allow_stdin: end of file", "0 EOF" in out and reply["status"] == "ok", msgs)
+        # An interrupt ends a wait for input.
+        msg_id = kc.execute('var word3 string\nfmt.Scan(&word3)\nfor {}', allow_stdin=True)
+        req = kc.get_stdin_msg(timeout=TIMEOUT)
+        km.interrupt_kernel()
+        reply = shell_reply(kc, msg_id)
+        check("interrupt while waiting for input", reply["status"] == "error" and reply["ename"] == "interrupted", reply)
+
         # A long ep.Run stops too: ctx, the cell's context, is cancelled.
+        # The agent's step limit (100 by default, which a fast machine
+        # plays before the interrupt) is lifted, so the run is long.
+        msgs, reply = run(kc, "ep.Agent.Limits.MaxSteps = 0")
+        check("step limit lifted", reply["status"] == "ok", reply)
         msg_id = kc.execute("ep.Run(ctx, 1000000)")
         time.sleep(1.5)
         t0 = time.time()
