@@ -1,8 +1,10 @@
 package game
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/grue-lab/grue/game/glk"
 	"github.com/grue-lab/grue/game/validactions"
 	"github.com/grue-lab/grue/game/zmachine"
 	"github.com/grue-lab/grue/internal/lazyregexp"
@@ -21,6 +23,9 @@ import (
 // out and ValidActionsCutShort says so.
 func (g *Game) ValidActions() ([]string, error) {
 	g.vaCut = false
+	if g.gx != nil {
+		return nil, fmt.Errorf("%s: valid actions: %w", g.name, errGlulxNA)
+	}
 	if g.KeyExpected() {
 		// A game waiting for a key takes any key; Return and SPACE are
 		// the ones "press a key" screens and menus ask for.
@@ -45,8 +50,12 @@ func (g *Game) ValidActionsCutShort() bool { return g.vaCut }
 // ValidActionsSearch returns the search that ValidActions runs from the
 // game's current state, for a caller that looks into it (its grammar, say:
 // [validactions.Search.Grammar]); it shares the game's memory of recent
-// answers and stands for this state until the game plays on.
+// answers and stands for this state until the game plays on. It is nil
+// for a Glulx story (valid actions are not available for one yet).
 func (g *Game) ValidActionsSearch() *validactions.Search {
+	if g.gx != nil {
+		return nil
+	}
 	if g.va == nil {
 		g.va = &validactions.Cache{}
 	}
@@ -100,7 +109,8 @@ var yesNo = lazyregexp.New(`(?i)\by(es)?\s*(or|/)\s*n(o)?\b`)
 // ValidActions offers "yes" and "no" then.
 func (g *Game) YesNoQuestion() bool {
 	reply := strings.TrimSpace(g.reply)
-	if reply == "" || strings.HasSuffix(reply, ">") || g.m.State() != zmachine.WaitLine {
+	if reply == "" || strings.HasSuffix(reply, ">") || (g.gx == nil && g.m.State() != zmachine.WaitLine) ||
+		(g.gx != nil && g.gx.m.Waiting() != glk.InputLine) {
 		return false
 	}
 	last := strings.TrimSpace(reply[strings.LastIndex(reply, "\n")+1:])

@@ -280,7 +280,8 @@ func describe(path string) (GameFile, error) {
 // it with [New]: a path, a name in the games folder (see [Find]), a name
 // the catalog recognises there, or the built-in default story's name. It
 // returns the story and the game's name, the file's base name without its
-// extension.
+// extension. A Glulx story is an error wrapping [ErrGlulxStory] (with
+// its name): [LoadGlulxStory] loads it.
 func LoadStory(nameOrPath string) (*zmachine.Story, string, error) {
 	path, err := Find(nameOrPath)
 	def, data := stories.Default()
@@ -302,6 +303,9 @@ func LoadStory(nameOrPath string) (*zmachine.Story, string, error) {
 			return story, def, nil
 		}
 		return nil, "", fmt.Errorf("unknown game %q: %w", nameOrPath, err)
+	}
+	if _, ok, _ := readGlulxFile(path); ok {
+		return nil, storyName(path), fmt.Errorf("opening game %q: %w", nameOrPath, ErrGlulxStory)
 	}
 	story, err := loadStory(path)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grue-lab/grue/game/glk"
 	"github.com/grue-lab/grue/game/stories"
 	"github.com/grue-lab/grue/game/validactions"
 	"github.com/grue-lab/grue/game/zmachine"
@@ -23,7 +24,12 @@ import (
 //
 // [Open] and [New] start one; [Game.Step] plays a command and returns a
 // [StepResult]; [Game.Save], [Game.Restore], [Game.Undo] and [Game.Fork]
-// branch it. The machine underneath is a [zmachine.Machine] ([Game.Machine]).
+// branch it. The machine underneath is a [zmachine.Machine] ([Game.Machine]),
+// or for a Glulx story ([NewGlulx], and [Open] of a .ulx or .gblorb file)
+// a glulx.Machine ([Game.GlulxMachine]): score, moves and the end are
+// then read from the Inform library's globals in RAM or the status
+// window, the room from the status window, and the object tree, valid
+// actions, the map and the dictionary are not available yet.
 //
 // A Game is not safe for concurrent use; [Game.Fork] gives an independent
 // copy that may run in another goroutine.
@@ -34,8 +40,9 @@ type Game struct {
 	entry Entry
 	known bool
 
-	m      *zmachine.Machine
-	player uint16 // the player object, 0 if unknown
+	m      *zmachine.Machine // nil for a Glulx story (gx)
+	gx     *glulxEngine      // the Glulx engine, nil for a Z-machine story
+	player uint16            // the player object, 0 if unknown
 	// playerGlobal is the global that held the player when it was found
 	// (the Inform library's player), -1 if none: a game that changes the
 	// player object (break-in's flashback) changes it there.
@@ -183,6 +190,11 @@ func Open(nameOrPath string, opts ...Option) (*Game, error) {
 		}
 		path = p
 	}
+	if gs, ok, err := readGlulxFile(path); err != nil {
+		return nil, fmt.Errorf("opening game: %w", err)
+	} else if ok {
+		return NewGlulx(gs, storyName(path), opts...)
+	}
 	story, err := loadStory(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening game: %w", err)
@@ -264,11 +276,11 @@ func (g *Game) newMachine() (*zmachine.Machine, error) {
 // Name is the game's name.
 func (g *Game) Name() string { return g.name }
 
-// Story is the story file the game runs.
+// Story is the story file the game runs; nil for a Glulx story.
 func (g *Game) Story() *zmachine.Story { return g.story }
 
 // Machine is the Z-machine that runs the game, for callers that need more
-// than Game offers. Changing its state behind the Game's back leaves Undo
+// than Game offers; nil for a Glulx story ([Game.GlulxMachine]). Changing its state behind the Game's back leaves Undo
 // history and Done as they were.
 func (g *Game) Machine() *zmachine.Machine { return g.m }
 
@@ -285,6 +297,9 @@ func (g *Game) Reset() (string, error) {
 		return "", fmt.Errorf("resetting %s: %w", g.name, err)
 	}
 	g.history = history{}
+	if g.gx != nil {
+		g.gx.past = nil
+	}
 	return g.intro, nil
 }
 
@@ -295,6 +310,9 @@ func (g *Game) Reset() (string, error) {
 // SPACE, "" is Return, and a longer action answers as many key requests as
 // it has characters.
 func (g *Game) Step(action string) (StepResult, error) {
+	if g.gx != nil {
+		return g.stepGlulx(action)
+	}
 	st := g.m.State()
 	if st != zmachine.WaitLine && st != zmachine.WaitKey {
 		return StepResult{}, fmt.Errorf("%s: cannot play %q: the machine is %v", g.name, action, st)
@@ -600,6 +618,11 @@ func (g *Game) Victory() bool { return g.victory }
 
 // Info returns score, moves and location as they are now.
 func (g *Game) Info() Info {
+	if g.gx != nil {
+		st := g.glulxStatus()
+		return Info{Score: st.score, MaxScore: g.scoring.MaxScore, Moves: st.moves, Location: st.location,
+			ScoreKnown: st.scoreKnown, MovesKnown: st.hasMoves, KeyExpected: g.KeyExpected()}
+	}
 	name, id := g.Location()
 	in, inID := g.Container()
 	return Info{Score: g.Score(), MaxScore: g.MaxScore(), Moves: g.Moves(), Location: name, LocationID: id,
@@ -610,14 +633,25 @@ func (g *Game) Info() Info {
 
 // KeyExpected reports that the game waits for a single key rather than a
 // command (see Info.KeyExpected).
-func (g *Game) KeyExpected() bool { return g.m.State() == zmachine.WaitKey }
+func (g *Game) KeyExpected() bool {
+	if g.gx != nil {
+		return g.gx.m.Waiting() == glk.InputChar
+	}
+	return g.m.State() == zmachine.WaitKey
+}
 
 // Score is the score, from the machine: the global that the catalog names
 // for a known game (Entry.ScoreGlobal), global 1 for a version 3 score
 // game (its status line's), and for any other game the global that a
-// forked machine's SCORE command prints (see Scoring). It is 0 for a game
-// without a score.
-func (g *Game) Score() int { return g.scoreOn(g.m) }
+// forked machine's SCORE command prints (see Scoring); for a Glulx story
+// the word in RAM that SCORE prints, or else the status window's. It is 0
+// for a game without a score.
+func (g *Game) Score() int {
+	if g.gx != nil {
+		return g.glulxStatus().score
+	}
+	return g.scoreOn(g.m)
+}
 
 // scoreOn is Score as machine m, which plays g's story, holds it.
 func (g *Game) scoreOn(m *zmachine.Machine) int {
@@ -631,6 +665,9 @@ func (g *Game) scoreOn(m *zmachine.Machine) int {
 // catalog's, the version 3 status line's global 2, or the one SCORE
 // prints); 0 when no such global is known.
 func (g *Game) Moves() int {
+	if g.gx != nil {
+		return g.glulxStatus().moves
+	}
 	if g.scoring.MovesGlobal < 0 {
 		return 0
 	}

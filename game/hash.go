@@ -15,9 +15,17 @@ func (g *Game) StateHash() uint64 { return g.hashOf(true) }
 // lantern", "d" and "down") give equal WorldHashes though the parser's
 // memory of the words typed differs; it is what valid actions count as a
 // change of the world.
+//
+// For a Glulx story both are a hash of the whole RAM, the move counter
+// and the parser's buffers included: the Glulx object layout is not read
+// yet, so WorldHash cannot leave them out and differs wherever StateHash
+// does.
 func (g *Game) WorldHash() uint64 { return g.hashOf(false) }
 
 func (g *Game) hashOf(globals bool) uint64 {
+	if g.gx != nil {
+		return g.glulxHash() // RAM: the world and the globals together
+	}
 	h := fnv.New64a()
 	table, _ := g.m.PeekWord(0x0a)
 	start, size, header := uint32(table)+31*2, uint32(9), uint32(7)

@@ -180,6 +180,9 @@ func (m *Map) changes(from uint16, cmd string, to uint16, toName string) bool {
 
 // Rooms lists the explored rooms in the order they were first visited.
 func (m *Map) Rooms() []Room {
+	if m == nil {
+		return nil
+	}
 	out := make([]Room, 0, len(m.order))
 	for _, id := range m.order {
 		r, _ := m.Room(id)
@@ -190,6 +193,9 @@ func (m *Map) Rooms() []Room {
 
 // Room returns the explored room id.
 func (m *Map) Room(id uint16) (Room, bool) {
+	if m == nil {
+		return Room{}, false
+	}
 	r, ok := m.rooms[id]
 	if !ok {
 		return Room{}, false
@@ -199,11 +205,19 @@ func (m *Map) Room(id uint16) (Room, bool) {
 
 // Current is the room the player was in when the map was taken, 0 when
 // unknown.
-func (m *Map) Current() uint16 { return m.current }
+func (m *Map) Current() uint16 {
+	if m == nil {
+		return 0
+	}
+	return m.current
+}
 
 // Untried lists the compass directions that the game's dictionary holds and
 // that have not been tried from room id (see Map).
 func (m *Map) Untried(id uint16) []string {
+	if m == nil {
+		return nil
+	}
 	r, ok := m.rooms[id]
 	if !ok {
 		return nil
@@ -220,6 +234,9 @@ func (m *Map) Untried(id uint16) []string {
 // Frontier lists the rooms with untried exits (see Map), in the order they
 // were first visited.
 func (m *Map) Frontier() []uint16 {
+	if m == nil {
+		return nil
+	}
 	var out []uint16
 	for _, id := range m.order {
 		if len(m.Untried(id)) > 0 {
@@ -233,6 +250,9 @@ func (m *Map) Frontier() []uint16 {
 // from room from to room to: empty when they are the same room, nil when no
 // known path leads there.
 func (m *Map) Path(from, to uint16) []string {
+	if m == nil {
+		return nil
+	}
 	if _, ok := m.rooms[from]; !ok {
 		return nil
 	}
@@ -281,7 +301,12 @@ func (m *Map) Path(from, to uint16) []string {
 //	  -> north -> North of House
 //
 //	[Current] West of House
+//
+// A nil Map (a Glulx game's, see Game.Map) says the map is not available.
 func (m *Map) String() string {
+	if m == nil {
+		return "The map is not available for Glulx stories yet."
+	}
 	var b strings.Builder
 	b.WriteString("Explored Locations and Exits:\n")
 	for _, id := range m.order {
@@ -300,8 +325,14 @@ func (m *Map) String() string {
 }
 
 // Map returns the map of the world explored so far. The Map returned does
-// not change as the game goes on.
+// not change as the game goes on. For a Glulx story it is nil (rooms are
+// not yet told apart by object, and two rooms of one name, a maze's,
+// would be one): a nil Map has no rooms, and its String says the map is
+// not available.
 func (g *Game) Map() *Map {
+	if g.gx != nil {
+		return nil
+	}
 	g.mapShared = true
 	return g.gmap
 }

@@ -70,8 +70,31 @@ var libraryRE = lazyregexp.New(`Library (?:v)?(\d+/\d+[A-Za-z0-9.]*|\d+\.\d+[0-9
 
 // Report describes the game as grue sees it now (best right after it is
 // opened, or after the keys of an opening screen are pressed).
+//
+// For a Glulx story it gives what grue reads of one so far: the score and
+// its maximum, the location from the status window, and the title from
+// the banner; the header fields, the object tree and the grammar are not
+// read (GrammarWhy says so).
 func (g *Game) Report() Report {
 	s := g.Scoring()
+	if g.gx != nil {
+		r := Report{Name: g.name, HasScore: s.HasScore, MaxScore: s.MaxScore, ScoreGlobal: -1, MovesGlobal: -1,
+			ScoreFrom: s.Method, NoScoreWhy: s.Reason, KeyExpected: g.KeyExpected(),
+			GrammarWhy: "grammar: " + errGlulxNA.Error()}
+		if r.ScoreFrom == "" {
+			r.ScoreFrom = "unknown"
+		}
+		r.Location, _ = g.Location()
+		r.LocationFrom = "unknown"
+		if r.Location != "" {
+			r.LocationFrom = "the status window's left part: the room name Inform draws there"
+		}
+		r.Title, r.TitleFrom = g.title(nil)
+		if m := libraryRE.FindStringSubmatch(g.intro); m != nil {
+			r.Library = m[1]
+		}
+		return r
+	}
 	r := Report{
 		Name: g.name, Version: g.story.Version(), Release: g.story.Release(),
 		Serial: g.story.Serial(), Checksum: fmt.Sprintf("%04x", g.story.Checksum()),

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/grue-lab/grue/game/glulx"
 	"github.com/grue-lab/grue/game/zmachine"
 )
 
@@ -14,6 +15,8 @@ import (
 type State struct {
 	story   *zmachine.Story
 	snap    *zmachine.Snapshot
+	gstory  *GlulxStory     // a Glulx game's story, with gsnap
+	gsnap   *glulx.Snapshot // a Glulx game's machine
 	done    bool
 	victory bool
 	gmap    *Map
@@ -25,6 +28,9 @@ var ErrNoUndo = errors.New("nothing to undo")
 
 // Save captures the game's state. It costs a copy of dynamic memory.
 func (g *Game) Save() *State {
+	if g.gx != nil {
+		return g.saveGlulx()
+	}
 	g.mapShared = true
 	return &State{story: g.story, snap: g.m.Snapshot(), done: g.done, victory: g.victory, gmap: g.gmap, reply: g.reply}
 }
@@ -38,6 +44,9 @@ func (s *State) Compact() *State {
 		return nil
 	}
 	c := *s
+	if s.snap == nil {
+		return &c // a Glulx state keeps RAM as differences already
+	}
 	c.snap = s.snap.Compact()
 	return &c
 }
@@ -46,6 +55,9 @@ func (s *State) Compact() *State {
 // same story. The Undo history is kept: Undo goes back over the steps played
 // before the Restore as well.
 func (g *Game) Restore(s *State) error {
+	if s != nil && g.gx != nil {
+		return g.restoreGlulx(s)
+	}
 	if s == nil || s.snap == nil {
 		return fmt.Errorf("%s: restoring: no state", g.name)
 	}
@@ -68,6 +80,15 @@ func sameStory(a, b *zmachine.Story) bool {
 // Undo goes back one Step. It can go back as many steps as UndoDepth allows
 // (DefaultUndoDepth), and returns ErrNoUndo when there are none left.
 func (g *Game) Undo() error {
+	if g.gx != nil {
+		if err := g.glulxPop(); err != nil {
+			if errors.Is(err, ErrNoUndo) {
+				return fmt.Errorf("%s: %w", g.name, ErrNoUndo)
+			}
+			return fmt.Errorf("%s: undo: %w", g.name, err)
+		}
+		return nil
+	}
 	if g.history.states.Len() == 0 {
 		return fmt.Errorf("%s: %w", g.name, ErrNoUndo)
 	}
@@ -81,6 +102,9 @@ func (g *Game) Undo() error {
 // story in the same state, with the same Undo history. The two may then be
 // played apart, and in different goroutines.
 func (g *Game) Fork() (*Game, error) {
+	if g.gx != nil {
+		return g.forkGlulx()
+	}
 	g.mapShared = true
 	g.vaShared() // the fork shares what valid actions knows of the story
 	f := *g

@@ -26,7 +26,14 @@ func (g *Game) Player() uint16 { return g.player }
 // When the player found is in no room with a name (out of play, in a
 // pronoun object: a player found wrong), the room the status line names is
 // the location, when it is one object that holds something.
+//
+// For a Glulx story it is the status window's left part, the room name
+// as the Inform libraries draw it there, and id is 0 (the object layout
+// is not read yet).
 func (g *Game) Location() (name string, id uint16) {
+	if g.gx != nil {
+		return g.glulxStatus().location, 0
+	}
 	switch {
 	case g.story.Version() <= 3 || g.player == 0:
 		id = g.m.Global(0)
@@ -133,7 +140,8 @@ func (g *Game) roomName(id uint16) string {
 }
 
 // Inventory lists what the player carries: the player's children in the
-// object tree. It is empty when the player object is unknown.
+// object tree. It is empty when the player object is unknown, and for a
+// Glulx story, whose object tree is not read yet.
 func (g *Game) Inventory() []Object {
 	if g.player == 0 {
 		return nil
@@ -153,7 +161,8 @@ func (g *Game) children(o uint16) []Object {
 	return out
 }
 
-// WorldObjects lists every object in the object table.
+// WorldObjects lists every object in the object table (none for a Glulx
+// story, whose object table is not read yet).
 func (g *Game) WorldObjects() []Object {
 	out := make([]Object, 0, g.objects)
 	for o := 1; o <= g.objects; o++ {
@@ -163,7 +172,15 @@ func (g *Game) WorldObjects() []Object {
 }
 
 // Object returns object o as the tree holds it now.
-func (g *Game) Object(o uint16) Object { return g.object(o) }
+//
+// For a Glulx story, whose object layout is not read yet, it is only the
+// number.
+func (g *Game) Object(o uint16) Object {
+	if g.gx != nil {
+		return Object{ID: o}
+	}
+	return g.object(o)
+}
 
 func (g *Game) object(o uint16) Object {
 	p, s, c := g.m.Object(o)

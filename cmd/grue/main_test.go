@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -92,6 +93,7 @@ func TestScripts(t *testing.T) {
 			"httppost":      httpPost,
 			"mkblorb":       mkBlorb,
 			"slowheaders":   slowHeaders,
+			"everystep":     everyStep,
 		},
 	})
 }
@@ -226,4 +228,46 @@ func mkstory() {
 		fmt.Fprintln(os.Stderr, "mkstory:", err)
 		os.Exit(1)
 	}
+}
+
+// everyStep is "everystep TRAJECTORY MAXSCORE": every step of the agent's
+// trajectory file (grue agent --trajectory) reports a score, MAXSCORE as
+// the maximum, a move count that is never lower than the step before and
+// a location.
+func everyStep(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: everystep TRAJECTORY MAXSCORE")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var run struct {
+		History []struct {
+			Step     int    `json:"step"`
+			Score    *int   `json:"score"`
+			MaxScore *int   `json:"max_score"`
+			Moves    *int   `json:"moves"`
+			Location string `json:"location"`
+		} `json:"history"`
+	}
+	ts.Check(json.Unmarshal(data, &run))
+	if len(run.History) == 0 {
+		ts.Fatalf("%s: no steps", args[0])
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	last := 0
+	for _, s := range run.History {
+		switch {
+		case s.Score == nil || s.MaxScore == nil || s.Moves == nil:
+			ts.Fatalf("step %d: score, max score or moves missing", s.Step)
+		case *s.MaxScore != want:
+			ts.Fatalf("step %d: max score %d, want %d", s.Step, *s.MaxScore, want)
+		case *s.Moves < last:
+			ts.Fatalf("step %d: moves %d after %d", s.Step, *s.Moves, last)
+		case s.Location == "":
+			ts.Fatalf("step %d: no location", s.Step)
+		}
+		last = *s.Moves
+	}
+	ts.Logf("%d steps, each with score, max score %d, moves and a location", len(run.History), want)
 }

@@ -82,11 +82,10 @@ func (c *storyCache) load(target string) (loadedStory, error) {
 		return e.Value.(*cached).ls, nil
 	}
 	c.mu.Unlock()
-	story, name, err := game.LoadStory(target)
+	ls, err := loadStory(target)
 	if err != nil {
 		return loadedStory{}, err
 	}
-	ls := loadedStory{story: story, name: name}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.byKey[key]; !ok {

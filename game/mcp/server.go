@@ -168,7 +168,24 @@ type session struct {
 // loadedStory is a story loaded once and the name its games take.
 type loadedStory struct {
 	story *zmachine.Story
+	glulx *game.GlulxStory // a Glulx story, when story is nil
 	name  string
+}
+
+// loadStory loads the story target names, a Z-machine or a Glulx one.
+func loadStory(target string) (loadedStory, error) {
+	story, name, err := game.LoadStory(target)
+	if errors.Is(err, game.ErrGlulxStory) {
+		gs, name, err := game.LoadGlulxStory(target)
+		if err != nil {
+			return loadedStory{}, err
+		}
+		return loadedStory{glulx: gs, name: name}, nil
+	}
+	if err != nil {
+		return loadedStory{}, err
+	}
+	return loadedStory{story: story, name: name}, nil
 }
 
 // turn is one play_action: the command and the game's reply.
@@ -209,11 +226,11 @@ func NewServer(opts ...ServerOption) (*Server, error) {
 		stories:  newStoryCache(cfg.cacheSize),
 		closed:   make(chan struct{}),
 	}
-	story, name, err := game.LoadStory(cfg.game)
+	first, err := loadStory(cfg.game)
 	if err != nil {
 		return nil, err
 	}
-	s.first = loadedStory{story: story, name: name}
+	s.first = first
 	s.addTools()
 	return s, nil
 }
@@ -352,6 +369,9 @@ func (s *Server) newGame(ls loadedStory, seed int64) (*game.Game, error) {
 	// The story's own undo command needs a few states, not Frotz's 500,
 	// kept for every session: the newest a copy of dynamic memory, each
 	// older one its difference from the next.
+	if ls.glulx != nil {
+		return game.NewGlulx(ls.glulx, ls.name, game.Seed(seed), game.UndoDepth(s.cfg.undoDepth))
+	}
 	return game.New(ls.story, ls.name, game.Seed(seed), game.UndoDepth(s.cfg.undoDepth), game.GameUndoSlots(gameUndoSlots),
 		game.WithDetectionCache(s.cfg.detections))
 }
@@ -394,7 +414,7 @@ func (ss *session) structured(reward int) map[string]any {
 		"max_score":   float64(maxScore(g)),
 		"moves":       float64(g.Moves()),
 		"reward":      float64(reward),
-		"done":        g.Done() || g.Machine().Halted(),
+		"done":        g.Done() || g.Halted(),
 		"victory":     g.Victory(),
 		"location":    loc,
 	}
@@ -453,7 +473,7 @@ func (s *Server) playAction(ctx context.Context, ss *session, req mcpgo.CallTool
 		return toolError("play_action takes one command: the action must not contain a newline")
 	}
 	g := ss.g
-	if g.Done() || g.Machine().Halted() {
+	if g.Done() || g.Halted() {
 		// The structured content says done, so that a client which
 		// missed the end (or ignores the text) stops here.
 		res := ss.result(fmt.Sprintf("The game is over (score %d of %d). Use reset_game to play again, or undo or restore_state to go back.",
@@ -520,6 +540,9 @@ func summary(reply string) string {
 
 func (s *Server) getMap(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	m := ss.g.Map()
+	if m == nil {
+		return toolError("get_map: the map is not available for Glulx stories yet")
+	}
 	return ss.result(m.String(), 0, mapStructured(m))
 }
 
@@ -554,6 +577,9 @@ func mapStructured(m *game.Map) map[string]any {
 }
 
 func (s *Server) inventory(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
+	if ss.g.IsGlulx() {
+		return toolError("inventory: the object tree is not available for Glulx stories yet")
+	}
 	var names []string
 	for _, o := range ss.g.Inventory() {
 		names = append(names, o.Name)

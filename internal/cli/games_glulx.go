@@ -10,23 +10,30 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/grue-lab/grue/game"
 	"github.com/grue-lab/grue/game/glulx"
 )
 
 // glulxReport is what grue games says of a Glulx story: what its header,
-// its Inform "Info" block and its banner give. Glulx stories are not yet
-// research games (game.Game), so score, player, location and grammar are
-// not read; Research says so.
+// its Inform "Info" block and its banner give, and what the research game
+// (game.Game) reads of it: the score, its maximum and the location, and
+// how. Research says what is not read yet.
 type glulxReport struct {
-	Name      string `json:"name"`
-	Format    string `json:"format"`
-	Title     string `json:"title"`
-	TitleFrom string `json:"title_from"`
-	Release   int    `json:"release"`
-	Serial    string `json:"serial"`
-	Compiler  string `json:"compiler"`
-	Banner    string `json:"banner"`
-	Research  string `json:"research"`
+	Name         string `json:"name"`
+	Format       string `json:"format"`
+	Title        string `json:"title"`
+	TitleFrom    string `json:"title_from"`
+	Release      int    `json:"release"`
+	Serial       string `json:"serial"`
+	Compiler     string `json:"compiler"`
+	Banner       string `json:"banner"`
+	HasScore     bool   `json:"has_score"`
+	MaxScore     int    `json:"max_score"`
+	ScoreFrom    string `json:"score_from"`
+	NoScoreWhy   string `json:"no_score_reason,omitempty"`
+	Location     string `json:"location"`
+	LocationFrom string `json:"location_from"`
+	Research     string `json:"research"`
 }
 
 var glulxBannerRE = regexp.MustCompile(`Release (\d+) / Serial number (\d{6}) / (.*)`)
@@ -45,7 +52,7 @@ func readGlulxReport(path string, data []byte) (glulxReport, error) {
 		Name:      strings.TrimSuffix(base, filepath.Ext(base)),
 		Format:    fmt.Sprintf("Glulx %d.%d.%d", h.Version>>16, h.Version>>8&0xFF, h.Version&0xFF),
 		TitleFrom: "unknown",
-		Research:  "not read: a Glulx story is not yet a research game (score, moves, location, valid actions); grue play plays it",
+		Research:  "not read yet for Glulx: the object tree (player, inventory), valid actions, the map and the dictionary",
 	}
 	if res != nil {
 		r.Format += " in a Blorb file"
@@ -64,6 +71,15 @@ func readGlulxReport(path string, data []byte) (glulxReport, error) {
 	text, err := m.Start()
 	if err != nil {
 		return r, err
+	}
+	if gs, err := game.NewGlulxStory(data); err == nil {
+		g, err := game.NewGlulx(gs, r.Name, game.Seed(1))
+		if err != nil {
+			return r, err
+		}
+		rep := g.Report()
+		r.HasScore, r.MaxScore, r.ScoreFrom, r.NoScoreWhy = rep.HasScore, rep.MaxScore, rep.ScoreFrom, rep.NoScoreWhy
+		r.Location, r.LocationFrom = rep.Location, rep.LocationFrom
 	}
 	if b := glulxBannerRE.FindStringSubmatch(text); b != nil {
 		r.Banner = strings.TrimSpace(b[0])
@@ -106,6 +122,15 @@ func describeGlulx(out io.Writer, path string, data []byte, asJSON bool) error {
 	row("release", "%d / serial %s", r.Release, orDash(r.Serial))
 	row("compiler", "%s", orDash(r.Compiler))
 	row("catalogued", "false")
-	row("score", "%s", r.Research)
+	switch {
+	case r.HasScore && r.MaxScore > 0:
+		row("score", "yes, max %d (%s)", r.MaxScore, r.ScoreFrom)
+	case r.HasScore:
+		row("score", "yes, max unknown (%s; %s)", r.ScoreFrom, r.NoScoreWhy)
+	default:
+		row("score", "none found (%s)", r.NoScoreWhy)
+	}
+	row("location", "%s (%s)", orDash(r.Location), r.LocationFrom)
+	row("not read", "%s", r.Research)
 	return w.Flush()
 }
