@@ -621,6 +621,7 @@ func (g *Game) Info() Info {
 	if g.gx != nil {
 		st := g.glulxStatus()
 		return Info{Score: st.score, MaxScore: g.scoring.MaxScore, Moves: st.moves, Location: st.location,
+			LocationID: g.glulxRoom(st.location),
 			ScoreKnown: st.scoreKnown, MovesKnown: st.hasMoves, KeyExpected: g.KeyExpected()}
 	}
 	name, id := g.Location()

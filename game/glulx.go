@@ -32,6 +32,10 @@ type GlulxStory struct {
 	// story's, whatever the seed).
 	mu    sync.Mutex
 	found *glulxFound
+
+	// treeOnce finds tree, the story's object list (glulxTreeOf).
+	treeOnce sync.Once
+	tree     *glulxTree
 }
 
 // glulxFound is what glulxScoring found of a story.
@@ -150,6 +154,7 @@ func NewGlulx(story *GlulxStory, name string, opts ...Option) (*Game, error) {
 	}
 	g.intro = trimPrompt(intro)
 	g.reply = intro
+	g.glulxTree() // found at the start, where the player's globals are told
 	g.glulxScoring()
 	g.start = g.Save()
 	return g, nil

@@ -8,7 +8,15 @@ import (
 )
 
 // Player is the object number of the player, 0 when it is unknown.
-func (g *Game) Player() uint16 { return g.player }
+//
+// For a Glulx story it is the Inform library's selfobj in the object
+// list read from RAM, while it is in play.
+func (g *Game) Player() uint16 {
+	if g.gx != nil {
+		return g.glulxPlayer()
+	}
+	return g.player
+}
 
 // Location returns the room the player is in, or "" and 0 when it cannot
 // be known. In a version 3 game it is always global 0's object, the room
@@ -27,12 +35,14 @@ func (g *Game) Player() uint16 { return g.player }
 // pronoun object: a player found wrong), the room the status line names is
 // the location, when it is one object that holds something.
 //
-// For a Glulx story it is the status window's left part, the room name
-// as the Inform libraries draw it there, and id is 0 (the object layout
-// is not read yet).
+// For a Glulx story the name is the status window's left part, the room
+// name as the Inform libraries draw it there, and id the object that
+// holds the player (outermost) in the object list read from RAM, when
+// its name is that room's; else id is 0.
 func (g *Game) Location() (name string, id uint16) {
 	if g.gx != nil {
-		return g.glulxStatus().location, 0
+		name = g.glulxStatus().location
+		return name, g.glulxRoom(name)
 	}
 	switch {
 	case g.story.Version() <= 3 || g.player == 0:
@@ -140,9 +150,14 @@ func (g *Game) roomName(id uint16) string {
 }
 
 // Inventory lists what the player carries: the player's children in the
-// object tree. It is empty when the player object is unknown, and for a
-// Glulx story, whose object tree is not read yet.
+// object tree. It is empty when the player object is unknown.
 func (g *Game) Inventory() []Object {
+	if g.gx != nil {
+		if p := g.glulxPlayer(); p != 0 {
+			return g.glulxChildren(p)
+		}
+		return nil
+	}
 	if g.player == 0 {
 		return nil
 	}
@@ -161,9 +176,21 @@ func (g *Game) children(o uint16) []Object {
 	return out
 }
 
-// WorldObjects lists every object in the object table (none for a Glulx
-// story, whose object table is not read yet).
+// WorldObjects lists every object in the object table: for a Glulx
+// story the Inform object list read from RAM, numbered from 1 in list
+// order (none when it is not found).
 func (g *Game) WorldObjects() []Object {
+	if g.gx != nil {
+		t := g.glulxTree()
+		if t == nil {
+			return nil
+		}
+		out := make([]Object, 0, len(t.addrs))
+		for o := 1; o <= len(t.addrs); o++ {
+			out = append(out, g.glulxObject(uint16(o)))
+		}
+		return out
+	}
 	out := make([]Object, 0, g.objects)
 	for o := 1; o <= g.objects; o++ {
 		out = append(out, g.object(uint16(o)))
@@ -173,11 +200,11 @@ func (g *Game) WorldObjects() []Object {
 
 // Object returns object o as the tree holds it now.
 //
-// For a Glulx story, whose object layout is not read yet, it is only the
-// number.
+// For a Glulx story it is the object of the Inform object list read
+// from RAM (WorldObjects), only the number when there is none.
 func (g *Game) Object(o uint16) Object {
 	if g.gx != nil {
-		return Object{ID: o}
+		return g.glulxObject(o)
 	}
 	return g.object(o)
 }
