@@ -2,7 +2,6 @@ package game
 
 import (
 	"encoding/binary"
-	"slices"
 	"strings"
 )
 
@@ -26,7 +25,8 @@ type glulxTree struct {
 	names     []string          // hardware names, decoded once
 	attrBytes uint32
 	// self is the library's selfobj by its hardware name ("(self
-	// object)" in Inform 6, "yourself"), 0 when not one object.
+	// object)" in Inform 6, "(selfobj)" in Inform 7 10, "yourself"), 0
+	// when not one object.
 	self uint16
 	// playerAt are the addresses of the globals (the library's player
 	// and actor) that held the player at the start, roomAt those that
@@ -127,7 +127,7 @@ func findGlulxTree(mem []byte, ramStart, table uint32) *glulxTree {
 	for i, a := range best {
 		name, _ := r4(a + 5 + bestN)
 		t.names[i] = glulxStringAt(mem, table, name)
-		if selfName(t.names[i]) {
+		if selfName(t.names[i]) || t.names[i] == "(selfobj)" {
 			selves++
 			t.self = uint16(i + 1)
 		}
@@ -143,8 +143,9 @@ func findGlulxTree(mem []byte, ramStart, table uint32) *glulxTree {
 // mem, the memory at the start of the game: the words at the start of
 // RAM (where Inform puts its globals) that hold an object in play that
 // sits in a room (an object without a parent) some other global holds.
-// The player is the one such object, or, among several, the library's
-// selfobj; none when that does not settle it.
+// The player is the library's selfobj when a global holds it and it is
+// in play (in a room, or in something there: Toyshop's high chair), else
+// the one such object; none when that does not settle it.
 func (t *glulxTree) findGlulxPlayer(mem []byte, ramStart uint32) {
 	parent := func(o uint16) uint16 {
 		a := t.addrs[o-1] + t.attrBytes + 13
@@ -165,14 +166,18 @@ func (t *glulxTree) findGlulxPlayer(mem []byte, ramStart uint32) {
 	}
 	player := uint16(0)
 	switch {
+	case t.self != 0 && len(held[t.self]) > 0 && parent(t.self) != 0:
+		player = t.self
 	case len(cands) == 1:
 		player = cands[0]
-	case slices.Contains(cands, t.self) && t.self != 0:
-		player = t.self
 	default:
 		return
 	}
-	t.playerAt, t.roomAt = held[player], held[parent(player)]
+	room := parent(player)
+	for steps := 0; steps < len(t.addrs) && parent(room) != 0; steps++ {
+		room = parent(room)
+	}
+	t.playerAt, t.roomAt = held[player], held[room]
 }
 
 // glulxMaxName bounds a decoded hardware name.

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"encoding/binary"
 	"slices"
 	"testing"
 )
@@ -60,19 +61,44 @@ func TestGlulxObjectsInform6(t *testing.T) {
 	}
 }
 
-// An Inform 7 game's tree is read too: Inform 7 gives its objects no
-// hardware names, so the player is found by the globals that hold it
-// (the library's player) and its room by the globals that hold that
-// (location); a taken object is the player's child.
+// An Inform 7 game's tree is read too: Inform 7 gives most objects no
+// hardware name, so the player is found by the globals that hold it (the
+// library's player) and its room by the globals that hold that
+// (location); a taken object is the player's child, a dropped one the
+// room's.
 func TestGlulxObjectsInform7(t *testing.T) {
 	g := openGlulxTest(t, "tw-cooking-hard-68kvf8x7TBd9Iq0P.ulx")
 	p := g.Player()
 	name, id := g.Location()
-	if p == 0 || id == 0 || name != "-= Bedroom =-" || g.Object(p).Parent != id {
+	if p == 0 || id == 0 || name != "-= Bedroom =-" || g.Object(p).Parent != id || g.Info().LocationID != id {
 		t.Fatalf("start: player %d, room %q %d", p, name, id)
 	}
-	if inv := g.Inventory(); len(inv) != 0 {
-		t.Fatalf("start inventory: %+v", inv)
+	if _, err := g.Step("s"); err != nil {
+		t.Fatal(err)
+	}
+	if in := g.Info(); in.Location != "-= Corridor =-" || in.LocationID == 0 || in.LocationID == id || g.Object(p).Parent != in.LocationID {
+		t.Errorf("after s: %+v", in)
+	}
+
+	d := openGlulxTest(t, "The_Dungeon.gblorb")
+	p = d.Player()
+	_, room := d.Location()
+	if p == 0 || room == 0 || len(d.Inventory()) != 0 {
+		t.Fatalf("start: player %d, room %d, inventory %+v", p, room, d.Inventory())
+	}
+	if _, err := d.Step("take torch"); err != nil {
+		t.Fatal(err)
+	}
+	inv := d.Inventory()
+	if len(inv) != 1 || inv[0].Parent != p {
+		t.Fatalf("after take torch: %+v", inv)
+	}
+	torch := inv[0].ID
+	if _, err := d.Step("drop torch"); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Inventory()) != 0 || d.Object(torch).Parent != room {
+		t.Errorf("after drop torch: %+v, torch %+v", d.Inventory(), d.Object(torch))
 	}
 }
 
@@ -82,5 +108,62 @@ func TestGlulxObjectsNotInform(t *testing.T) {
 	g := openGlulxTest(t, "model.ulx")
 	if _, id := g.Location(); g.Player() != 0 || id != 0 || g.Inventory() != nil || g.WorldObjects() != nil {
 		t.Errorf("player %d, room %d, objects %d", g.Player(), id, len(g.WorldObjects()))
+	}
+}
+
+// Toyshop starts the player on a high chair in the room, with a car
+// parked there that a global also holds: the player is the library's
+// selfobj, the room the one holding the chair, the satchel carried.
+func TestGlulxObjectsToyshop(t *testing.T) {
+	g := openGlulxTest(t, "toyshop.ulx")
+	p := g.Player()
+	name, id := g.Location()
+	if g.Object(p).Name != "(self object)" || name != "Toyshop" || g.Object(id).Name != "Toyshop" || g.Object(p).Parent == id {
+		t.Fatalf("player %+v, room %q %+v", g.Object(p), name, g.Object(id))
+	}
+	if got := names(g.Inventory()); !slices.Equal(got, []string{"your satchel"}) && !slices.Equal(got, []string{"satchel"}) {
+		t.Errorf("inventory: %q", got)
+	}
+}
+
+// fakeObjects lays out n Glulx objects of 7 attribute bytes from ramStart
+// in a memory, the first named "Class" (an unencoded string after them),
+// each linked to the next.
+func fakeObjects(n int) ([]byte, uint32) {
+	const ramStart, size = 0x100, 32
+	mem := make([]byte, ramStart+n*size+16)
+	name := uint32(ramStart + n*size)
+	copy(mem[name:], "\xe0Class\x00")
+	for i := range n {
+		a := uint32(ramStart + i*size)
+		mem[a] = 0x70
+		if i+1 < n {
+			binary.BigEndian.PutUint32(mem[a+8:], a+size)
+		}
+		binary.BigEndian.PutUint32(mem[a+12:], name)
+	}
+	return mem, ramStart
+}
+
+// A made-up object list is found as it is laid out; one whose links loop
+// back or point at no object is no tree at all, never a wrong one.
+func TestGlulxTreeHostile(t *testing.T) {
+	mem, ram := fakeObjects(6)
+	if tr := findGlulxTree(mem, ram, 0); len(tr.addrs) != 6 || tr.attrBytes != 7 || tr.names[0] != "Class" {
+		t.Fatalf("sound list: %d objects, %d attribute bytes", len(tr.addrs), tr.attrBytes)
+	}
+	loop, _ := fakeObjects(6)
+	binary.BigEndian.PutUint32(loop[ram+5*32+8:], ram) // the last links back to the first
+	if tr := findGlulxTree(loop, ram, 0); len(tr.addrs) != 0 {
+		t.Errorf("looping list taken: %d objects", len(tr.addrs))
+	}
+	bad, _ := fakeObjects(6)
+	binary.BigEndian.PutUint32(bad[ram+2*32+20:], 0xdead) // a parent that is no object
+	if tr := findGlulxTree(bad, ram, 0); len(tr.addrs) != 0 || tr.why == "" {
+		t.Errorf("list with a bad link taken: %d objects", len(tr.addrs))
+	}
+	cut, _ := fakeObjects(6)
+	if tr := findGlulxTree(cut[:ram+3*32+4], ram, 0); len(tr.addrs) != 0 {
+		t.Errorf("list cut short taken: %d objects", len(tr.addrs))
 	}
 }
