@@ -28,8 +28,10 @@ import (
 // or for a Glulx story ([NewGlulx], and [Open] of a .ulx or .gblorb file)
 // a glulx.Machine ([Game.GlulxMachine]): score, moves and the end are
 // then read from the Inform library's globals in RAM or the status
-// window, the room from the status window, and the object tree, valid
-// actions, the map and the dictionary are not available yet.
+// window, the room's name from the status window, the player, the
+// inventory, the room's number and the objects from the Inform object
+// list in RAM; valid actions, the map and the dictionary are not
+// available yet.
 //
 // A Game is not safe for concurrent use; [Game.Fork] gives an independent
 // copy that may run in another goroutine.

@@ -130,7 +130,8 @@ type glulxPast struct {
 // from the Inform library's globals in RAM, found by probing SCORE on a
 // snapshot (traceGlulxCounters), or else from the status window; the
 // maximum score from the game's answer to SCORE on a snapshot that is
-// then thrown away. The object tree, valid actions, the map and the
+// then thrown away. The object tree is the Inform object list in RAM
+// (glulxobj.go), found at the start. Valid actions, the map and the
 // dictionary are not available for Glulx stories yet.
 func NewGlulx(story *GlulxStory, name string, opts ...Option) (*Game, error) {
 	if story == nil {

@@ -9,8 +9,9 @@ import (
 
 // A Glulx story is served like a Z-machine one: play_action, undo and
 // saved states, with the score, its maximum, the moves and the room read
-// from the game; the tools that need the object tree or the map say they
-// are not available for Glulx stories yet, rather than answering wrong.
+// from the game, the inventory from its object tree; the tools that need
+// the map or the grammar say they are not available for Glulx stories
+// yet, rather than answering wrong.
 func TestServeGlulx(t *testing.T) {
 	c, err := NewInProcessClient(WithGame(testgames.Path(t, "glulx/corpus/Advent-i641.ulx")), WithSeed(1))
 	if err != nil {
@@ -33,9 +34,34 @@ func TestServeGlulx(t *testing.T) {
 	if r = call(t, c, "restore_state", map[string]any{"name": "inside"}); r.IsError || r.Structured["location"] != "Inside Building" {
 		t.Fatalf("restore_state: %v %v", r.Text, r.Structured)
 	}
-	for _, tool := range []string{"get_map", "inventory", "valid_actions"} {
+	// The inventory is the player's children in the object tree.
+	if r = call(t, c, "inventory", nil); r.IsError || r.Text != "Inventory: You are empty-handed." {
+		t.Errorf("inventory inside: %v %q", r.IsError, r.Text)
+	}
+	call(t, c, "play_action", map[string]any{"action": "take lamp"})
+	if r = call(t, c, "inventory", nil); r.IsError || r.Text != "Inventory: brass lantern" {
+		t.Errorf("inventory after take lamp: %v %q", r.IsError, r.Text)
+	}
+	for _, tool := range []string{"get_map", "valid_actions"} {
 		if r = call(t, c, tool, nil); !r.IsError || !strings.Contains(r.Text, "not available for Glulx") {
 			t.Errorf("%s: error %v %q", tool, r.IsError, r.Text)
 		}
+	}
+}
+
+// An Inform 7 story's objects have no names grue reads yet: the inventory
+// tool says so rather than listing nameless things.
+func TestServeGlulxInform7Inventory(t *testing.T) {
+	c, err := NewInProcessClient(WithGame(testgames.Path(t, "glulx/corpus/The_Dungeon.gblorb")), WithSeed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if r := call(t, c, "inventory", nil); r.IsError || r.Text != "Inventory: You are empty-handed." {
+		t.Errorf("inventory at the start: %v %q", r.IsError, r.Text)
+	}
+	call(t, c, "play_action", map[string]any{"action": "take torch"})
+	if r := call(t, c, "inventory", nil); !r.IsError || !strings.Contains(r.Text, "names of this Glulx story's objects are not known") {
+		t.Errorf("inventory after take torch: %v %q", r.IsError, r.Text)
 	}
 }

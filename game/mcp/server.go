@@ -577,11 +577,16 @@ func mapStructured(m *game.Map) map[string]any {
 }
 
 func (s *Server) inventory(ctx context.Context, ss *session, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
-	if ss.g.IsGlulx() {
-		return toolError("inventory: the object tree is not available for Glulx stories yet")
+	if ss.g.IsGlulx() && ss.g.Player() == 0 {
+		return toolError("inventory: the player is not found in this Glulx story's object tree")
 	}
 	var names []string
 	for _, o := range ss.g.Inventory() {
+		if o.Name == "" {
+			// Inform 7 objects have no hardware name: a nameless list
+			// would read as empty-handed, or as nonsense.
+			return toolError("inventory: the names of this Glulx story's objects are not known (Inform 7 prints them from properties grue does not read yet)")
+		}
 		names = append(names, o.Name)
 	}
 	text := "Inventory: You are empty-handed."

@@ -52,7 +52,7 @@ func readGlulxReport(path string, data []byte) (glulxReport, error) {
 		Name:      strings.TrimSuffix(base, filepath.Ext(base)),
 		Format:    fmt.Sprintf("Glulx %d.%d.%d", h.Version>>16, h.Version>>8&0xFF, h.Version&0xFF),
 		TitleFrom: "unknown",
-		Research:  "not read yet for Glulx: the object tree (player, inventory), valid actions, the map and the dictionary",
+		Research:  "not read yet for Glulx: valid actions, the map and the dictionary",
 	}
 	if res != nil {
 		r.Format += " in a Blorb file"
