@@ -32,7 +32,12 @@ type glulxTree struct {
 	// and actor) that held the player at the start, roomAt those that
 	// held its room (location, real_location): see findGlulxPlayer.
 	playerAt, roomAt []uint32
-	why              string // why there is no tree, when addrs is empty
+	player, room     uint16 // the player and its room at the start
+	// nameProp is the property that holds an object's printed name when
+	// its hardware name is empty (Inform 7's short_name), 0 when not
+	// found: see findNameProp.
+	nameProp, nameKind uint32
+	why                string // why there is no tree, when addrs is empty
 }
 
 const (
@@ -178,6 +183,135 @@ func (t *glulxTree) findGlulxPlayer(mem []byte, ramStart uint32) {
 		room = parent(room)
 	}
 	t.playerAt, t.roomAt = held[player], held[room]
+	t.player, t.room = player, room
+}
+
+// glulxMaxProps bounds the entries of one property table read.
+const glulxMaxProps = 1024
+
+// glulxProp is the first word of property id of the object at a (0 and
+// false when it has none): the property table is a word count, then
+// entries of 10 bytes: the id (2 bytes), the length in words (2), the
+// address of the value (4) and flags (2).
+func glulxProp(mem []byte, attrBytes, a, id uint32) (uint32, bool) {
+	r := func(a, n uint32) (uint32, bool) {
+		if uint64(a)+uint64(n) > uint64(len(mem)) {
+			return 0, false
+		}
+		if n == 2 {
+			return uint32(binary.BigEndian.Uint16(mem[a:])), true
+		}
+		return binary.BigEndian.Uint32(mem[a:]), true
+	}
+	table, ok := r(a+attrBytes+9, 4)
+	if !ok {
+		return 0, false
+	}
+	n, ok := r(table, 4)
+	if !ok {
+		return 0, false
+	}
+	for i := range min(n, glulxMaxProps) {
+		e := table + 4 + i*10
+		pid, ok1 := r(e, 2)
+		plen, ok2 := r(e+2, 2)
+		addr, ok3 := r(e+4, 4)
+		if !ok1 || !ok2 || !ok3 {
+			return 0, false
+		}
+		if pid == id {
+			if plen == 0 {
+				return 0, false
+			}
+			return r(addr, 4)
+		}
+	}
+	return 0, false
+}
+
+// glulxText decodes a text value v of Inform: a string, or (Inform 7
+// from 6M62) the address of a two-word constant text, its storage kind
+// then the string; kind is that storage kind, 0 for a plain string.
+// ok is false for a value that is neither.
+func glulxText(mem []byte, table, v uint32) (text string, kind uint32, ok bool) {
+	if uint64(v) >= uint64(len(mem)) || v == 0 {
+		return "", 0, false
+	}
+	if t := mem[v]; t >= 0xE0 && t <= 0xE2 {
+		s := glulxStringAt(mem, table, v)
+		return s, 0, s != ""
+	}
+	if uint64(v)+8 > uint64(len(mem)) {
+		return "", 0, false
+	}
+	kind = binary.BigEndian.Uint32(mem[v:])
+	s := glulxStringAt(mem, table, binary.BigEndian.Uint32(mem[v+4:]))
+	return s, kind, kind != 0 && s != ""
+}
+
+// findNameProp finds the property that holds the printed names of
+// objects without a hardware name (Inform 7's short_name, whose number
+// the compiler picks): the property of the player whose text is
+// "yourself" (Inform 7's name of the player) and of its room whose text
+// is the room's name in the status window (label; TextWorld's "-= Room
+// =-" without its marks), the one both agree on. None, or two, leave
+// names unknown.
+func (t *glulxTree) findNameProp(mem []byte, table uint32, label string) {
+	if t.player == 0 {
+		return
+	}
+	label = strings.TrimSpace(label)
+	if strings.HasPrefix(label, "-= ") && strings.HasSuffix(label, " =-") {
+		label = strings.TrimSuffix(strings.TrimPrefix(label, "-= "), " =-")
+	}
+	type prop struct{ id, kind uint32 }
+	var sets []map[prop]bool
+	for _, c := range []struct {
+		o    uint16
+		want string
+	}{{t.player, "yourself"}, {t.room, label}} {
+		if c.o == 0 || c.want == "" || t.names[c.o-1] != "" {
+			continue
+		}
+		found := map[prop]bool{}
+		a := t.addrs[c.o-1]
+		ptable := binary.BigEndian.Uint32(mem[a+t.attrBytes+9:])
+		n := uint32(0)
+		if uint64(ptable)+4 <= uint64(len(mem)) {
+			n = binary.BigEndian.Uint32(mem[ptable:])
+		}
+		for i := range min(n, glulxMaxProps) {
+			e := ptable + 4 + i*10
+			if uint64(e)+2 > uint64(len(mem)) {
+				break
+			}
+			id := uint32(binary.BigEndian.Uint16(mem[e:]))
+			v, ok := glulxProp(mem, t.attrBytes, a, id)
+			if !ok {
+				continue
+			}
+			if s, kind, ok := glulxText(mem, table, v); ok && strings.EqualFold(s, c.want) {
+				found[prop{id, kind}] = true
+			}
+		}
+		sets = append(sets, found)
+	}
+	if len(sets) == 0 {
+		return
+	}
+	both := sets[0]
+	for _, s := range sets[1:] {
+		for p := range both {
+			if !s[p] {
+				delete(both, p)
+			}
+		}
+	}
+	if len(both) == 1 {
+		for p := range both {
+			t.nameProp, t.nameKind = p.id, p.kind
+		}
+	}
 }
 
 // glulxMaxName bounds a decoded hardware name.
@@ -297,8 +431,13 @@ func glulxStringAt(mem []byte, table, addr uint32) string {
 
 // glulxTreeOf is the story's object tree, found from m's memory the first
 // time it is asked for.
-func (s *GlulxStory) glulxTreeOf(mem []byte, ramStart, table uint32) *glulxTree {
-	s.treeOnce.Do(func() { s.tree = findGlulxTree(mem, ramStart, table) })
+func (s *GlulxStory) glulxTreeOf(mem []byte, ramStart, table uint32, label string) *glulxTree {
+	s.treeOnce.Do(func() {
+		s.tree = findGlulxTree(mem, ramStart, table)
+		if len(s.tree.addrs) > 0 {
+			s.tree.findNameProp(mem, table, label)
+		}
+	})
 	return s.tree
 }
 
@@ -306,7 +445,7 @@ func (s *GlulxStory) glulxTreeOf(mem []byte, ramStart, table uint32) *glulxTree 
 func (g *Game) glulxTree() *glulxTree {
 	vm := g.gx.m.VM()
 	h := vm.Header()
-	t := g.gx.story.glulxTreeOf(vm.Mem(), h.RAMStart, h.StringTable)
+	t := g.gx.story.glulxTreeOf(vm.Mem(), h.RAMStart, h.StringTable, parseStatus(g.gx.m.StatusLine()).location)
 	if len(t.addrs) == 0 {
 		return nil
 	}
@@ -328,6 +467,14 @@ func (g *Game) glulxObject(o uint16) Object {
 		return t.index[binary.BigEndian.Uint32(mem[a+t.attrBytes+off:])]
 	}
 	obj := Object{ID: o, Name: t.names[o-1], Parent: link(13), Sibling: link(17), Child: link(21)}
+	if obj.Name == "" && t.nameProp != 0 {
+		// Inform 7's printed name, read now: a story can change it.
+		if v, ok := glulxProp(mem, t.attrBytes, a, t.nameProp); ok {
+			if s, kind, ok := glulxText(mem, g.gx.m.VM().Header().StringTable, v); ok && kind == t.nameKind {
+				obj.Name = s
+			}
+		}
+	}
 	for n := 0; n < int(t.attrBytes)*8; n++ {
 		if mem[a+1+uint32(n/8)]>>(n%8)&1 != 0 {
 			obj.Attributes = append(obj.Attributes, n)

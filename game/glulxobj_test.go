@@ -64,8 +64,9 @@ func TestGlulxObjectsInform6(t *testing.T) {
 // An Inform 7 game's tree is read too: Inform 7 gives most objects no
 // hardware name, so the player is found by the globals that hold it (the
 // library's player) and its room by the globals that hold that
-// (location); a taken object is the player's child, a dropped one the
-// room's.
+// (location); the names are the printed names of Inform 7's short_name
+// property where it is found (not in TextWorld's games); a taken object
+// is the player's child, a dropped one the room's.
 func TestGlulxObjectsInform7(t *testing.T) {
 	g := openGlulxTest(t, "tw-cooking-hard-68kvf8x7TBd9Iq0P.ulx")
 	p := g.Player()
@@ -83,14 +84,14 @@ func TestGlulxObjectsInform7(t *testing.T) {
 	d := openGlulxTest(t, "The_Dungeon.gblorb")
 	p = d.Player()
 	_, room := d.Location()
-	if p == 0 || room == 0 || len(d.Inventory()) != 0 {
+	if p == 0 || room == 0 || len(d.Inventory()) != 0 || d.Object(p).Name != "yourself" || d.Object(room).Name != "pit" {
 		t.Fatalf("start: player %d, room %d, inventory %+v", p, room, d.Inventory())
 	}
 	if _, err := d.Step("take torch"); err != nil {
 		t.Fatal(err)
 	}
 	inv := d.Inventory()
-	if len(inv) != 1 || inv[0].Parent != p {
+	if len(inv) != 1 || inv[0].Parent != p || inv[0].Name != "torch" {
 		t.Fatalf("after take torch: %+v", inv)
 	}
 	torch := inv[0].ID
@@ -165,5 +166,53 @@ func TestGlulxTreeHostile(t *testing.T) {
 	cut, _ := fakeObjects(6)
 	if tr := findGlulxTree(cut[:ram+3*32+4], ram, 0); len(tr.addrs) != 0 {
 		t.Errorf("list cut short taken: %d objects", len(tr.addrs))
+	}
+}
+
+// Any memory is safe to search for an object list and to read strings
+// and names from: no panic, and a list found holds only sound links.
+func FuzzGlulxTree(f *testing.F) {
+	mem, _ := fakeObjects(6)
+	f.Add(mem, uint32(0x100), uint32(0))
+	// A decoding table whose root is a branch to a character and the end.
+	tab := []byte{0, 0, 0, 40, 0, 0, 0, 2, 0, 0, 0, 12, 0x00, 0, 0, 0, 21, 0, 0, 0, 23, 0, 0, 0, 0, 0x02, 'x', 0x01, 0xE1, 0x02, 0xE1, 0xFF}
+	f.Add(tab, uint32(0), uint32(0))
+	f.Fuzz(func(t *testing.T, mem []byte, ramStart, table uint32) {
+		if len(mem) > 1<<16 {
+			return
+		}
+		for a := uint32(0); a < uint32(len(mem)); a++ {
+			glulxStringAt(mem, table, a)
+			glulxText(mem, table, a)
+		}
+		tr := findGlulxTree(mem, ramStart, table)
+		tr.findNameProp(mem, table, "Room")
+		for _, a := range tr.addrs {
+			for off := uint32(13); off <= 21; off += 4 {
+				v := binary.BigEndian.Uint32(mem[a+tr.attrBytes+off:])
+				if _, ok := tr.index[v]; v != 0 && !ok {
+					t.Fatalf("object %#x links to %#x, no object", a, v)
+				}
+			}
+		}
+	})
+}
+
+// A compressed string is decoded through the story's decoding table.
+func TestGlulxStringCompressed(t *testing.T) {
+	// Table at 4: length, nodes, root 16: a branch (bit 0 to the 'x' node
+	// at 25, bit 1 to the end node at 27).
+	mem := []byte{0, 0, 0, 0,
+		0, 0, 0, 40, 0, 0, 0, 2, 0, 0, 0, 16, 0x00, 0, 0, 0, 25, 0, 0, 0, 27, 0x02, 'x', 0x01,
+		0xE1, 0b100, // bits, lowest first: 0 ('x'), 0 ('x'), 1 (end)
+		0xE0, 'h', 'i', 0}
+	if s := glulxStringAt(mem, 4, 28); s != "xx" {
+		t.Errorf("compressed: %q", s)
+	}
+	if s := glulxStringAt(mem, 4, 30); s != "hi" {
+		t.Errorf("plain: %q", s)
+	}
+	if s := glulxStringAt(mem, 4, 0x70); s != "" {
+		t.Errorf("no string: %q", s)
 	}
 }

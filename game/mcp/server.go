@@ -583,9 +583,10 @@ func (s *Server) inventory(ctx context.Context, ss *session, req mcpgo.CallToolR
 	var names []string
 	for _, o := range ss.g.Inventory() {
 		if o.Name == "" {
-			// Inform 7 objects have no hardware name: a nameless list
-			// would read as empty-handed, or as nonsense.
-			return toolError("inventory: the names of this Glulx story's objects are not known (Inform 7 prints them from properties grue does not read yet)")
+			// An Inform 7 object without a hardware name whose printed
+			// name grue did not find (TextWorld's): a nameless list
+			// would read as nonsense.
+			return toolError("inventory: the names of this Glulx story's objects are not known (its printed-name property was not found)")
 		}
 		names = append(names, o.Name)
 	}
