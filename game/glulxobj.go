@@ -430,12 +430,13 @@ func glulxStringAt(mem []byte, table, addr uint32) string {
 }
 
 // glulxTreeOf is the story's object tree, found from m's memory the first
-// time it is asked for.
-func (s *GlulxStory) glulxTreeOf(mem []byte, ramStart, table uint32, label string) *glulxTree {
+// time it is asked for (label gives the room the status window names
+// then).
+func (s *GlulxStory) glulxTreeOf(mem []byte, ramStart, table uint32, label func() string) *glulxTree {
 	s.treeOnce.Do(func() {
 		s.tree = findGlulxTree(mem, ramStart, table)
 		if len(s.tree.addrs) > 0 {
-			s.tree.findNameProp(mem, table, label)
+			s.tree.findNameProp(mem, table, label())
 		}
 	})
 	return s.tree
@@ -445,7 +446,9 @@ func (s *GlulxStory) glulxTreeOf(mem []byte, ramStart, table uint32, label strin
 func (g *Game) glulxTree() *glulxTree {
 	vm := g.gx.m.VM()
 	h := vm.Header()
-	t := g.gx.story.glulxTreeOf(vm.Mem(), h.RAMStart, h.StringTable, parseStatus(g.gx.m.StatusLine()).location)
+	t := g.gx.story.glulxTreeOf(vm.Mem(), h.RAMStart, h.StringTable, func() string {
+		return parseStatus(g.gx.m.StatusLine()).location
+	})
 	if len(t.addrs) == 0 {
 		return nil
 	}

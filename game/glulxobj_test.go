@@ -36,6 +36,9 @@ func TestGlulxObjectsInform6(t *testing.T) {
 	if len(objs) < 200 || objs[0].Name != "Class" || objs[0].ID != 1 {
 		t.Fatalf("objects: %d, first %+v", len(objs), objs[0])
 	}
+	if r := g.Report(); r.Player != p || r.PlayerName != "(self object)" || r.Objects != len(objs) {
+		t.Errorf("report: player %d %q, %d objects", r.Player, r.PlayerName, r.Objects)
+	}
 	for _, cmd := range []string{"in", "take lamp", "take keys"} {
 		if _, err := g.Step(cmd); err != nil {
 			t.Fatal(err)

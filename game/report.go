@@ -72,9 +72,9 @@ var libraryRE = lazyregexp.New(`Library (?:v)?(\d+/\d+[A-Za-z0-9.]*|\d+\.\d+[0-9
 // opened, or after the keys of an opening screen are pressed).
 //
 // For a Glulx story it gives what grue reads of one so far: the score and
-// its maximum, the location from the status window, and the title from
-// the banner; the header fields, the object tree and the grammar are not
-// read (GrammarWhy says so).
+// its maximum, the location from the status window, the player and the
+// number of objects from the object tree, and the title from the banner;
+// the header fields and the grammar are not read (GrammarWhy says so).
 func (g *Game) Report() Report {
 	s := g.Scoring()
 	if g.gx != nil {
@@ -85,6 +85,12 @@ func (g *Game) Report() Report {
 			r.ScoreFrom = "unknown"
 		}
 		r.Location, _ = g.Location()
+		if r.Player = g.Player(); r.Player != 0 {
+			r.PlayerName = g.Object(r.Player).Name
+		}
+		if t := g.glulxTree(); t != nil {
+			r.Objects = len(t.addrs)
+		}
 		r.LocationFrom = "unknown"
 		if r.Location != "" {
 			r.LocationFrom = "the status window's left part: the room name Inform draws there"
