@@ -622,8 +622,9 @@ func (g *Game) Victory() bool { return g.victory }
 func (g *Game) Info() Info {
 	if g.gx != nil {
 		st := g.glulxStatus()
+		in, inID := g.glulxContainer()
 		return Info{Score: st.score, MaxScore: g.scoring.MaxScore, Moves: st.moves, Location: st.location,
-			LocationID: g.glulxRoom(st.location),
+			LocationID: g.glulxRoom(st.location), Container: in, ContainerID: inID,
 			ScoreKnown: st.scoreKnown, MovesKnown: st.hasMoves, KeyExpected: g.KeyExpected()}
 	}
 	name, id := g.Location()

@@ -549,6 +549,24 @@ func (g *Game) glulxRoom(label string) uint16 {
 	return 0
 }
 
+// glulxContainer is Container for a Glulx game.
+func (g *Game) glulxContainer() (string, uint16) {
+	_, room := g.Location()
+	p := g.glulxPlayer()
+	if p == 0 || room == 0 {
+		return "", 0
+	}
+	in := g.glulxObject(p).Parent
+	if in == room {
+		return "", 0
+	}
+	name := g.glulxObject(in).Name
+	if !knownName(name) {
+		return "", 0
+	}
+	return name, in
+}
+
 // glulxChildren lists the children of o in tree order.
 func (g *Game) glulxChildren(o uint16) []Object {
 	t := g.glulxTree()

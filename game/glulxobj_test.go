@@ -128,6 +128,15 @@ func TestGlulxObjectsToyshop(t *testing.T) {
 	if got := names(g.Inventory()); !slices.Equal(got, []string{"your satchel"}) && !slices.Equal(got, []string{"satchel"}) {
 		t.Errorf("inventory: %q", got)
 	}
+	if in := g.Info(); in.Container != "high chair" || in.ContainerID != g.Object(p).Parent || in.LocationID != id {
+		t.Errorf("on the chair: %+v", in)
+	}
+	if _, err := g.Step("exit"); err != nil {
+		t.Fatal(err)
+	}
+	if in := g.Info(); in.Container != "" || in.ContainerID != 0 || in.LocationID != id || g.Object(p).Parent != id {
+		t.Errorf("off the chair: %+v", in)
+	}
 }
 
 // fakeObjects lays out n Glulx objects of 7 attribute bytes from ramStart

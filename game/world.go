@@ -84,8 +84,12 @@ func (g *Game) roomLike(o uint16) bool {
 
 // Container is the vehicle or container the player sits in inside the
 // room (Location), "" and 0 when the player stands in the room itself or
-// is unknown: Zork's boat, a chair.
+// is unknown: Zork's boat, a chair. For a Glulx story it is the player's
+// parent in the object tree when that is not the room Location gives.
 func (g *Game) Container() (name string, id uint16) {
+	if g.gx != nil {
+		return g.glulxContainer()
+	}
 	if g.player == 0 {
 		return "", 0
 	}
