@@ -6,8 +6,9 @@ import (
 )
 
 // The Inform object tree of a Glulx story, read from RAM. The layout is
-// the one the Glulx Inform Technical Reference ("Objects") and the
-// Inform 6 compiler (src/tables.c, the Glulx object table) give: an
+// the Inform 6 compiler's (its header.h, GOBJFIELD_CHAIN() to
+// GOBJFIELD_CHILD(): word offsets 1+NUM_ATTR_BYTES/4 to
+// 6+NUM_ATTR_BYTES/4 of the object record): an
 // object is a type byte 0x70, NUM_ATTR_BYTES attribute bytes (7 unless
 // the game says otherwise), then six words: the next object in the
 // object list, the hardware name (a string address), the property table
