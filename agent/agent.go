@@ -76,6 +76,10 @@ type Agent struct {
 	Score       int
 	MaxScore    int
 	Moves       int
+	// MovesUnknown is true when the game server said it cannot know the
+	// move count (a game without one): Moves is then 0 for want of a
+	// number, and JSON says "moves": null.
+	MovesUnknown bool
 	// Location is the current room; Locations are the rooms visited, in
 	// the order first seen.
 	Location  string
@@ -194,7 +198,9 @@ func (a *Agent) update(st gameState) {
 		a.MaxScore = st.maxScore
 	}
 	if st.hasMoves {
-		a.Moves = st.moves
+		a.Moves, a.MovesUnknown = st.moves, false
+	} else if st.movesUnknown {
+		a.Moves, a.MovesUnknown = 0, true
 	}
 	if st.hasLocation && st.location != "" {
 		a.Location = st.location
@@ -423,6 +429,7 @@ func (a *Agent) take(s *Step, res tools.Result) {
 		s.Reward = a.Score - before
 	}
 	s.Score, s.MaxScore, s.Moves, s.Location = a.Score, a.MaxScore, a.Moves, a.Location
+	s.MovesUnknown = a.MovesUnknown
 	s.Done, s.Victory = a.Done, a.Victory
 }
 

@@ -230,3 +230,36 @@ func TestWallLimit(t *testing.T) {
 		}
 	})
 }
+
+// A server that says the game has no move count ("moves": null) gets a
+// result whose moves are unknown (null in JSON), even where its text
+// prints "Moves: 0"; one that says 0 keeps 0.
+func TestMovesUnknownIsNull(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		moves any
+		want  string
+	}{{"unknown", nil, `"moves":null`}, {"at move 0", 0.0, `"moves":0`}} {
+		game := &fakeTool{name: "play_action",
+			params: map[string]any{"type": "object", "required": []any{"action"},
+				"properties": map[string]any{"action": map[string]any{"type": "string"}}},
+			answer: func(map[string]any) (tools.Result, error) {
+				return tools.Result{Text: "You wait.\n\n[Score: 0 | Moves: 0]", Structured: map[string]any{
+					"observation": "You wait.", "score": 0.0, "moves": c.moves}}, nil
+			}}
+		a := New(Defaults())
+		a.Tools = tools.NewRegistry(game)
+		a.LLM = llm.NewScripted().Text(textCall("wait"))
+		res, err := a.Run(context.Background(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(string(b), c.want) != 2 || res.MovesUnknown != (c.moves == nil) {
+			t.Errorf("%s: result and its step should say %s (unknown %v): %s", c.name, c.want, res.MovesUnknown, b)
+		}
+	}
+}

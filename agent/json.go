@@ -1,8 +1,10 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/grue-lab/grue/internal/jsonms"
 )
@@ -11,7 +13,11 @@ import (
 // (wall_ms, llm_time_ms, tool_time_ms, memory_time_ms, overhead_ms).
 func (s Step) MarshalJSON() ([]byte, error) {
 	type plain Step
-	return jsonms.Marshal(plain(s), s.durations()...)
+	b, err := jsonms.Marshal(plain(s), s.durations()...)
+	if err != nil || !s.MovesUnknown {
+		return b, err
+	}
+	return nullMoves(b)
 }
 
 // UnmarshalJSON reads a step: its durations from the *_ms fields, or, in
@@ -19,7 +25,11 @@ func (s Step) MarshalJSON() ([]byte, error) {
 // memory_time and overhead in nanoseconds.
 func (s *Step) UnmarshalJSON(b []byte) error {
 	type plain Step
-	return jsonms.Unmarshal(b, (*plain)(s), s.durations()...)
+	if err := jsonms.Unmarshal(b, (*plain)(s), s.durations()...); err != nil {
+		return err
+	}
+	s.MovesUnknown = movesNull(b)
+	return nil
 }
 
 // durations are the step's durations as its JSON holds them, in order;
@@ -35,7 +45,46 @@ func (s *Step) durations() []jsonms.Field {
 // (duration_ms).
 func (r RunResult) MarshalJSON() ([]byte, error) {
 	type plain RunResult
-	return jsonms.Marshal(plain(r), jsonms.Field{Name: "duration", D: &r.Duration})
+	b, err := jsonms.Marshal(plain(r), jsonms.Field{Name: "duration", D: &r.Duration})
+	if err != nil || !r.MovesUnknown {
+		return b, err
+	}
+	return nullMoves(b)
+}
+
+// nullMoves returns the JSON object b with its top-level "moves" null:
+// a move count grue cannot know is written unknown, not 0. Only the
+// top-level key changes (a tool's args may hold a "moves" of their own).
+func nullMoves(b []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("agent: moves: not a JSON object")
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("agent: moves: %w", err)
+		}
+		start := dec.InputOffset()
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("agent: moves: %w", err)
+		}
+		if k == "moves" {
+			end := dec.InputOffset()
+			out := append(slices.Clip(b[:start]), ":null"...)
+			return append(out, b[end:]...), nil
+		}
+	}
+	return b, nil
+}
+
+// movesNull reports that the JSON object b's top-level "moves" is null.
+func movesNull(b []byte) bool {
+	var v struct {
+		Moves json.RawMessage `json:"moves"`
+	}
+	return json.Unmarshal(b, &v) == nil && string(v.Moves) == "null"
 }
 
 // JSONWith returns r's JSON object with the fields of head, a struct,
@@ -77,6 +126,7 @@ func (r *RunResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*r = RunResult(v.plain)
+	r.MovesUnknown = movesNull(b)
 	if len(v.LocationsVisited) > 0 && v.LocationsVisited[0] == '[' {
 		var names []string
 		if err := json.Unmarshal(v.LocationsVisited, &names); err != nil {

@@ -26,6 +26,7 @@ type gameState struct {
 	hasObservation         bool
 	hasScore, hasMaxScore  bool
 	hasMoves, hasReward    bool
+	movesUnknown           bool // the server said null: no text fallback
 	hasLocation            bool
 	hasDone, hasVictory    bool
 }
@@ -50,6 +51,9 @@ func readState(r tools.Result) gameState {
 		st.score, st.hasScore = number(s["score"])
 		st.maxScore, st.hasMaxScore = number(s["max_score"])
 		st.moves, st.hasMoves = number(s["moves"])
+		if v, ok := s["moves"]; ok && v == nil {
+			st.movesUnknown = true
+		}
 		st.reward, st.hasReward = number(s["reward"])
 		if v, ok := s["location"].(string); ok {
 			st.location, st.hasLocation = v, true
@@ -68,7 +72,9 @@ func readState(r tools.Result) gameState {
 	if !st.hasScore || !st.hasMoves {
 		if m := scoreLine.FindStringSubmatch(text); m != nil {
 			st.score, st.hasScore = atoi(m[1]), true
-			st.moves, st.hasMoves = atoi(m[2]), true
+			if !st.movesUnknown {
+				st.moves, st.hasMoves = atoi(m[2]), true
+			}
 		} else if m := pointsLine.FindStringSubmatch(text); m != nil {
 			st.reward, st.hasReward = atoi(m[1]), true
 			st.score, st.hasScore = atoi(m[2]), true
@@ -78,7 +84,7 @@ func readState(r tools.Result) gameState {
 				st.score, st.hasScore = atoi(m[1]), true
 			}
 		}
-		if !st.hasMoves {
+		if !st.hasMoves && !st.movesUnknown {
 			if m := stateMoves.FindStringSubmatch(text); m != nil {
 				st.moves, st.hasMoves = atoi(m[1]), true
 			}

@@ -21,6 +21,9 @@ type RunResult struct {
 	FinalScore int `json:"final_score"`
 	MaxScore   int `json:"max_score"`
 	Moves      int `json:"moves"`
+	// MovesUnknown is true when the game's move count is unknown (see
+	// Agent.MovesUnknown): "moves" is then null in JSON, and Moves 0.
+	MovesUnknown bool `json:"-"`
 	// LocationsVisited is how many rooms the episode saw, and Locations
 	// which, in the order first seen: the names and meaning of
 	// harness.EpisodeRecord's fields. A result written before, whose
@@ -62,6 +65,7 @@ func (a *Agent) Result() *RunResult {
 		FinalScore:       a.Score,
 		MaxScore:         a.MaxScore,
 		Moves:            a.Moves,
+		MovesUnknown:     a.MovesUnknown,
 		LocationsVisited: len(a.Locations),
 		Locations:        slices.Clone(a.Locations),
 		Opening:          a.opening,

@@ -42,14 +42,17 @@ type Step struct {
 	Observation string `json:"observation"`
 	// ToolError is true when the tool refused the call (an empty action, a
 	// game that is over); Observation then says why.
-	ToolError bool   `json:"tool_error,omitempty"`
-	Reward    int    `json:"reward"`
-	Score     int    `json:"score"`
-	MaxScore  int    `json:"max_score,omitempty"`
-	Moves     int    `json:"moves"`
-	Location  string `json:"location,omitempty"`
-	Done      bool   `json:"done,omitempty"`
-	Victory   bool   `json:"victory,omitempty"`
+	ToolError bool `json:"tool_error,omitempty"`
+	Reward    int  `json:"reward"`
+	Score     int  `json:"score"`
+	MaxScore  int  `json:"max_score,omitempty"`
+	Moves     int  `json:"moves"`
+	// MovesUnknown is true when the game's move count is unknown: "moves"
+	// is then null in JSON, and Moves 0.
+	MovesUnknown bool   `json:"-"`
+	Location     string `json:"location,omitempty"`
+	Done         bool   `json:"done,omitempty"`
+	Victory      bool   `json:"victory,omitempty"`
 
 	// Error is why the step failed (the model could not be reached, the
 	// game server died); empty for a step that played.

@@ -406,13 +406,17 @@ func maxScore(g *game.Game) int {
 func (ss *session) structured(reward int) map[string]any {
 	g := ss.g
 	loc, _ := g.Location()
+	var moves any = float64(g.Moves())
+	if !g.Info().MovesKnown {
+		moves = nil // unknown, not 0: the agent reports it so
+	}
 	return map[string]any{
 		"game_id":     ss.id,
 		"game":        g.Name(),
 		"observation": ss.obs,
 		"score":       float64(g.Score()),
 		"max_score":   float64(maxScore(g)),
-		"moves":       float64(g.Moves()),
+		"moves":       moves,
 		"reward":      float64(reward),
 		"done":        g.Done() || g.Halted(),
 		"victory":     g.Victory(),

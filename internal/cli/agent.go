@@ -601,7 +601,11 @@ func printResult(w io.Writer, h runHead, r *agent.RunResult) {
 	} else {
 		fmt.Fprintf(w, "Final score: %d\n", r.FinalScore)
 	}
-	fmt.Fprintf(w, "Moves: %d\n", r.Moves)
+	if r.MovesUnknown {
+		fmt.Fprintln(w, "Moves: unknown")
+	} else {
+		fmt.Fprintf(w, "Moves: %d\n", r.Moves)
+	}
 	fmt.Fprintf(w, "Locations visited: %d\n", r.LocationsVisited)
 	fmt.Fprintf(w, "Game completed: %s", yes(r.GameCompleted))
 	if r.GameCompleted {
