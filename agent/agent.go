@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +82,9 @@ type Agent struct {
 	// number, and JSON says "moves": null.
 	MovesUnknown bool
 	// Location is the current room; Locations are the rooms visited, in
-	// the order first seen.
+	// the order first seen: told apart by their object numbers where the
+	// game server gives them (location_id), so that two rooms of one
+	// name both count, else by name.
 	Location  string
 	Locations []string
 	// Done is true once the game has ended; Victory once it was won.
@@ -210,8 +213,14 @@ func (a *Agent) update(st gameState) {
 				a.visited[l] = true
 			}
 		}
-		if !a.visited[st.location] {
-			a.visited[st.location] = true
+		// A room is known by its object number where the server gives
+		// one (two rooms may share a name), else by its name.
+		key := st.location
+		if st.locationID > 0 {
+			key = "\x00#" + strconv.Itoa(st.locationID)
+		}
+		if !a.visited[key] {
+			a.visited[key] = true
 			a.Locations = append(a.Locations, st.location)
 		}
 	}

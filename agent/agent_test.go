@@ -263,3 +263,29 @@ func TestMovesUnknownIsNull(t *testing.T) {
 		}
 	}
 }
+
+// Two rooms of one name (Advent's two "In Forest") count as two where the
+// server gives their object numbers; the same room seen again counts once.
+func TestRoomsCountedByID(t *testing.T) {
+	ids := []float64{5, 7, 5}
+	n := 0
+	game := &fakeTool{name: "play_action",
+		params: map[string]any{"type": "object", "required": []any{"action"},
+			"properties": map[string]any{"action": map[string]any{"type": "string"}}},
+		answer: func(map[string]any) (tools.Result, error) {
+			id := ids[min(n, len(ids)-1)]
+			n++
+			return tools.Result{Text: "Trees.", Structured: map[string]any{
+				"observation": "Trees.", "location": "In Forest", "location_id": id}}, nil
+		}}
+	a := New(Defaults())
+	a.Tools = tools.NewRegistry(game)
+	a.LLM = llm.NewScripted().Text(textCall("east")).Text(textCall("west")).Text(textCall("east"))
+	res, err := a.Run(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.LocationsVisited != 2 || !reflect.DeepEqual(res.Locations, []string{"In Forest", "In Forest"}) {
+		t.Errorf("visited %d %v, want the two In Forest rooms (ids 5 and 7)", res.LocationsVisited, res.Locations)
+	}
+}

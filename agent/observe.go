@@ -22,6 +22,7 @@ type gameState struct {
 	score, maxScore, moves int
 	reward                 int
 	location               string
+	locationID             int // the room's object number; 0 when not said
 	done, victory          bool
 	hasObservation         bool
 	hasScore, hasMaxScore  bool
@@ -58,6 +59,7 @@ func readState(r tools.Result) gameState {
 		if v, ok := s["location"].(string); ok {
 			st.location, st.hasLocation = v, true
 		}
+		st.locationID, _ = number(s["location_id"])
 		if v, ok := s["done"].(bool); ok {
 			st.done, st.hasDone = v, true
 		}

@@ -405,12 +405,12 @@ func maxScore(g *game.Game) int {
 // from JSON.
 func (ss *session) structured(reward int) map[string]any {
 	g := ss.g
-	loc, _ := g.Location()
+	loc, locID := g.Location()
 	var moves any = float64(g.Moves())
 	if !g.Info().MovesKnown {
 		moves = nil // unknown, not 0: the agent reports it so
 	}
-	return map[string]any{
+	st := map[string]any{
 		"game_id":     ss.id,
 		"game":        g.Name(),
 		"observation": ss.obs,
@@ -422,6 +422,11 @@ func (ss *session) structured(reward int) map[string]any {
 		"victory":     g.Victory(),
 		"location":    loc,
 	}
+	if locID != 0 {
+		// Rooms are told apart by it: Advent has two "In Forest".
+		st["location_id"] = float64(locID)
+	}
+	return st
 }
 
 // result is a successful tool result: text and the session's state.
